@@ -1,0 +1,5 @@
+"""Entry point for inspect: registers our tasks and the embedded model provider."""
+
+# ruff: noqa: F401
+from medhalbench.medhallu import medhallu
+from medhalbench.models import EmbeddedModelAPI

@@ -1,0 +1,5 @@
+"""The `medhalbench` command line (thin: it parses options and calls the library)."""
+
+from medhalbench.cli._main import main
+
+__all__ = ["main"]

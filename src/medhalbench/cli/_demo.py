@@ -1,0 +1,54 @@
+"""`medhalbench demo`: the main job, offline on the embedded default model."""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from typing import Any
+
+import click
+
+from medhalbench.cli._common import (
+    console,
+    fail_on_unfinished,
+    model_options,
+    print_log_locations,
+    run_eval,
+    split_models,
+)
+from medhalbench.cli._tables import detection_table
+from medhalbench.medhallu import medhallu
+from medhalbench.medhallu._results import detection_result
+
+
+def illustrative_medhallu() -> str:
+    """Path of the packaged illustrative MedHallu sample (written by us, not real data)."""
+    return str(resources.files("medhalbench").joinpath("examples", "medhallu_illustrative.jsonl"))
+
+
+@click.command(name="demo")
+@click.option("--medhallu", "medhallu_dataset", default=None, help="MedHallu dataset to use instead of the packaged illustrative sample.")
+@click.option("--limit", type=int, default=None, help="Use the first N rows of each dataset.")
+@model_options
+def demo_command(medhallu_dataset: str | None, limit: int | None, models: tuple[str, ...], **options: Any) -> None:
+    """Run every system on small data, offline on the embedded model, and print the tables.
+
+    Without options it uses illustrative examples shipped in the package: they prove the
+    pipelines run; SmolLM2-135M's scores on them say nothing about model quality.
+    """
+    started = time.perf_counter()
+    names = split_models(models)
+    dataset = medhallu_dataset or illustrative_medhallu()
+    if medhallu_dataset is None:
+        console.print("[yellow]Using medhalbench's illustrative MedHallu sample (not real data).[/yellow]")
+    logs = run_eval(
+        [medhallu(dataset=dataset, limit=limit), medhallu(dataset=dataset, limit=limit, knowledge=True)],
+        models=names,
+        options=options,
+    )
+    results = [detection_result(log) for log in logs if log.status == "success"]
+    if results:
+        console.print(detection_table(results))
+    print_log_locations(logs, options["log_dir"])
+    console.print(f"Demo finished in {time.perf_counter() - started:.0f} s.")
+    fail_on_unfinished(logs)

@@ -1,0 +1,38 @@
+"""Top-level `medhalbench` command group."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from medhalbench import __version__
+from medhalbench._errors import MedhalbenchError
+from medhalbench.cli._demo import demo_command
+from medhalbench.cli._eval import eval_group
+
+
+class _Group(click.Group):
+    """Turns our own errors into a one-line message and exit code 2, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except MedhalbenchError as ex:
+            click.secho(f"error: {ex}", fg="red", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="medhalbench")
+def cli() -> None:
+    """Measure hallucination of large language models in medicine (DAHL, MedHallu, MedHal)."""
+
+
+cli.add_command(eval_group)
+cli.add_command(demo_command)
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="medhalbench")

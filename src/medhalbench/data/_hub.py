@@ -1,0 +1,68 @@
+"""Loading datasets from the Hugging Face hub, failing fast when it cannot be reached."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from medhalbench._errors import ResourceUnavailableError
+from medhalbench.data._io import Row
+
+_HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.\-]*/[\w.\-]+$")
+HUB_HOST = "huggingface.co"
+
+
+def looks_like_hub_name(source: str) -> bool:
+    """Whether `source` is an `owner/name` hub id rather than a local path."""
+    return (
+        bool(_HUB_NAME.match(source))
+        and not Path(source).exists()
+        and Path(source).suffix.lower() not in (".json", ".jsonl", ".csv", ".parquet", ".txt")
+    )
+
+
+@cache
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the hub can be reached (False at once when `HF_HUB_OFFLINE` is set)."""
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+        return False
+    try:
+        with socket.create_connection((HUB_HOST, 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def read_hub_rows(name: str, *, config: str | None, split: str) -> Iterator[Row]:
+    """Yield the rows of a hub dataset split.
+
+    Raises:
+        ResourceUnavailableError: The hub cannot be reached and the dataset is not in the
+            local cache, or the dataset does not exist.
+    """
+    import datasets
+
+    where = f"{name}" + (f" (config '{config}')" if config else "")
+    offline = not hub_reachable()
+    if offline:
+        # Let `datasets` serve a cached copy, and fail at once if there is none.
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        datasets.config.HF_HUB_OFFLINE = True
+    try:
+        dataset = datasets.load_dataset(name, config, split=split)
+    except Exception as ex:
+        hint = (
+            "The Hugging Face hub cannot be reached from this machine. "
+            if offline
+            else f"Could not load it from the hub ({type(ex).__name__}: {ex}). "
+        )
+        raise ResourceUnavailableError(
+            f"Dataset {where}: {hint}Download it where you are online and pass a local path "
+            "(JSONL, CSV, Parquet or a save_to_disk folder) instead."
+        ) from None
+    for index, record in enumerate(dataset, start=1):
+        yield f"{name} row {index}", dict(record)

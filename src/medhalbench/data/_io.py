@@ -1,0 +1,158 @@
+"""Reading rows from local files, each with the place it came from for error messages."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from medhalbench._errors import DataError
+
+Row = tuple[int | str, dict[str, Any]]
+"""A raw row and its location: a 1-based line number, or a label such as "row 3"."""
+
+TABLE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
+
+
+def is_saved_dataset(path: Path) -> bool:
+    """Whether `path` is a folder written by `datasets`' `save_to_disk`."""
+    return path.is_dir() and (
+        (path / "dataset_info.json").is_file()
+        or (path / "state.json").is_file()
+        or (path / "dataset_dict.json").is_file()
+    )
+
+
+def read_rows(path: str | Path, *, split: str | None = None) -> Iterator[Row]:
+    """Yield the rows of a JSONL, JSON, CSV or Parquet file or a `save_to_disk` folder.
+
+    Args:
+        path: The file or folder.
+        split: For a saved `DatasetDict`, the split to read (default: its only split, or
+            `train`).
+
+    Raises:
+        DataError: The file is missing, empty, of an unknown kind, or malformed (naming
+            the line).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise DataError("no such file or folder", path=path)
+    if path.is_dir():
+        if not is_saved_dataset(path):
+            raise DataError(
+                "folder is not a dataset saved with datasets' save_to_disk", path=path
+            )
+        yield from _read_saved_dataset(path, split)
+        return
+    if path.stat().st_size == 0:
+        raise DataError("file is empty", path=path)
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        yield from _read_jsonl(path)
+    elif suffix == ".json":
+        yield from _read_json(path)
+    elif suffix == ".csv":
+        yield from _read_csv(path)
+    elif suffix == ".parquet":
+        yield from _read_parquet(path)
+    else:
+        raise DataError(
+            f"unknown file type '{suffix}' (expected one of {', '.join(TABLE_SUFFIXES)} "
+            "or a save_to_disk folder)",
+            path=path,
+        )
+
+
+def _read_jsonl(path: Path) -> Iterator[Row]:
+    seen = False
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as ex:
+                raise DataError(f"malformed JSON ({ex.msg})", path=path, line=number) from None
+            if not isinstance(value, dict):
+                raise DataError(
+                    f"expected a JSON object, got {type(value).__name__}", path=path, line=number
+                )
+            seen = True
+            yield number, value
+    if not seen:
+        raise DataError("file holds no records", path=path)
+
+
+def _read_json(path: Path) -> Iterator[Row]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as ex:
+        raise DataError(f"malformed JSON ({ex.msg})", path=path, line=ex.lineno) from None
+    if isinstance(value, dict):
+        items: list[tuple[int | str, Any]] = [(f"entry '{k}'", {"__key__": k, **v}) if isinstance(v, dict) else (f"entry '{k}'", v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(f"item {i}", v) for i, v in enumerate(value, start=1)]
+    else:
+        raise DataError("expected a JSON object or array at top level", path=path)
+    if not items:
+        raise DataError("file holds no records", path=path)
+    for location, item in items:
+        if not isinstance(item, dict):
+            raise DataError(
+                f"expected a JSON object, got {type(item).__name__}", path=path, line=location
+            )
+        yield location, item
+
+
+def _read_csv(path: Path) -> Iterator[Row]:
+    csv.field_size_limit(sys.maxsize)
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        if not reader.fieldnames:
+            raise DataError("CSV file has no header", path=path)
+        seen = False
+        for record in reader:
+            # The header is line 1; reader.line_num is the last physical line read.
+            number = reader.line_num
+            if None in record:
+                raise DataError("row has more cells than the header", path=path, line=number)
+            seen = True
+            yield number, {k: v for k, v in record.items()}
+    if not seen:
+        raise DataError("CSV file has a header but no rows", path=path)
+
+
+def _read_parquet(path: Path) -> Iterator[Row]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as ex:  # pyarrow raises several types for bad files
+        raise DataError(f"unreadable Parquet file ({ex})", path=path) from None
+    if table.num_rows == 0:
+        raise DataError("file holds no records", path=path)
+    for index, record in enumerate(table.to_pylist(), start=1):
+        yield f"row {index}", record
+
+
+def _read_saved_dataset(path: Path, split: str | None) -> Iterator[Row]:
+    import datasets
+
+    loaded = datasets.load_from_disk(str(path))
+    if isinstance(loaded, datasets.DatasetDict):
+        names = list(loaded.keys())
+        chosen = split or ("train" if "train" in names else names[0] if len(names) == 1 else None)
+        if chosen is None or chosen not in loaded:
+            raise DataError(
+                f"split '{split}' not found; the saved dataset has {', '.join(names)}",
+                path=path,
+            )
+        loaded = loaded[chosen]
+    if len(loaded) == 0:
+        raise DataError("dataset holds no records", path=path)
+    for index, record in enumerate(loaded, start=1):
+        yield f"row {index}", dict(record)

@@ -1,0 +1,59 @@
+"""Loading PubMedQA (the `ori_pqal.json` layout or the hub's `qiaojin/PubMedQA`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from medhalbench.data._records import PubMedQARecord
+from medhalbench.data._sources import source_rows
+from medhalbench.data._validate import validate_row
+
+PUBMEDQA_HUB = "qiaojin/PubMedQA"
+
+
+def _from_hub_layout(row: dict[str, Any]) -> dict[str, Any]:
+    """Map the hub's layout (`question`, `context{contexts,labels,meshes}`) to ori_pqal's."""
+    if "QUESTION" in row or "question" not in row:
+        return row
+    context = row.get("context") or {}
+    return {
+        "pubid": row.get("pubid"),
+        "QUESTION": row.get("question"),
+        "CONTEXTS": context.get("contexts"),
+        "LABELS": context.get("labels") or [],
+        "MESHES": context.get("meshes") or [],
+        "final_decision": row.get("final_decision"),
+        "LONG_ANSWER": row.get("long_answer"),
+    }
+
+
+def load_pubmedqa(
+    source: str | Path = PUBMEDQA_HUB,
+    *,
+    config: str = "pqa_labeled",
+    split: str = "train",
+    limit: int | None = None,
+) -> list[PubMedQARecord]:
+    """Load PubMedQA entries.
+
+    Args:
+        source: `ori_pqal.json` (a JSON object keyed by PubMed id), a JSONL/Parquet file or
+            saved dataset in the hub layout, or the hub id `qiaojin/PubMedQA`.
+        config: Hub config (`pqa_labeled`, `pqa_artificial`, `pqa_unlabeled`).
+        split: Split to read.
+        limit: Keep at most this many entries.
+
+    Raises:
+        DataError: Bad input, naming file, entry and field.
+        ResourceUnavailableError: A hub id while the hub cannot be reached.
+    """
+    records: list[PubMedQARecord] = []
+    for line, row in source_rows(source, config=config, split=split):
+        row = _from_hub_layout(row)
+        if "__key__" in row:
+            row = {"pubid": row.pop("__key__"), **row}
+        records.append(validate_row(PubMedQARecord, row, path=source, line=line))
+        if limit is not None and len(records) >= limit:
+            break
+    return records

@@ -1,0 +1,51 @@
+"""Turning raw rows into typed records, with errors that name file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from medhalbench._errors import DataError
+
+R = TypeVar("R", bound=BaseModel)
+
+
+def _field_name(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
+    if not loc:
+        return "?"
+    first = loc[0]
+    field = model.model_fields.get(str(first))
+    name = field.alias if field is not None and field.alias else str(first)
+    return ".".join([name, *(str(part) for part in loc[1:])])
+
+
+def _describe(error: dict[str, Any]) -> str:
+    kind = error.get("type", "")
+    if kind == "missing":
+        return "missing"
+    if kind in ("string_too_short", "too_short"):
+        return "empty"
+    if kind == "literal_error":
+        expected = error.get("ctx", {}).get("expected", "")
+        return f"invalid value {error.get('input')!r} (expected {expected})"
+    return f"{error.get('msg', 'invalid')} (got {error.get('input')!r})"
+
+
+def validate_row(model: type[R], row: dict[str, Any], *, path: str | Path, line: int | str) -> R:
+    """Validate one raw row as `model`.
+
+    Raises:
+        DataError: Naming the file, the line or row, and the first bad field.
+    """
+    try:
+        return model.model_validate(row)
+    except ValidationError as ex:
+        error = ex.errors()[0]
+        raise DataError(
+            _describe(dict(error)),
+            path=path,
+            line=line,
+            field=_field_name(model, tuple(error["loc"])),
+        ) from None

@@ -1,0 +1,43 @@
+"""Reading MedHallu detection results back from inspect logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.log import EvalLog
+
+
+@dataclass(frozen=True)
+class DetectionResult:
+    """One model's figures from one detection log, as in MedHallu's results table."""
+
+    model: str
+    knowledge: bool
+    not_sure: bool
+    metrics: dict[str, float]
+    log_location: str
+    status: str
+
+
+def detection_result(log: EvalLog) -> DetectionResult:
+    """Collect the detection metrics of a MedHallu log.
+
+    Raises:
+        ValueError: The log is not a MedHallu detection log or holds no results.
+    """
+    metadata = log.eval.metadata or {}
+    if metadata.get("system") != "medhallu":
+        raise ValueError(f"{log.location}: not a MedHallu detection log")
+    metrics: dict[str, float] = {}
+    if log.results is not None:
+        for score in log.results.scores:
+            for name, m in score.metrics.items():
+                metrics[name] = float(m.value)
+    return DetectionResult(
+        model=log.eval.model,
+        knowledge=bool(metadata.get("knowledge")),
+        not_sure=bool(metadata.get("not_sure")),
+        metrics=metrics,
+        log_location=log.location,
+        status=log.status,
+    )

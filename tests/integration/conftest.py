@@ -1,0 +1,51 @@
+"""A real OpenAI-compatible server (llama-cpp-python's) on 127.0.0.1, started and stopped here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from helpers import LocalServer, free_port
+
+from medhalbench.models import smollm2_gguf_path
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    pytest.importorskip("llama_cpp.server", reason="llama-cpp-python[server] is not installed")
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    command = [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(smollm2_gguf_path()),
+        "--model_alias", "smollm2",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", "4096", "--n_threads", str(os.cpu_count() or 1),
+    ]  # fmt: skip
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"llama-cpp-python server exited early:\n{log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"server did not start in 120 s:\n{log.read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield LocalServer(base_url=base_url, model="smollm2")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()

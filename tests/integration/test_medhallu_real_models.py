@@ -1,0 +1,75 @@
+"""MedHallu detection end to end with real models: embedded and over a local server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.event import ModelEvent
+
+from medhalbench.medhallu import medhallu
+
+from helpers import LocalServer
+
+pytestmark = pytest.mark.slow
+
+
+def model_events(log) -> list[ModelEvent]:
+    return [e for s in log.samples for e in s.events if isinstance(e, ModelEvent)]
+
+
+def assert_complete(log, n_samples: int) -> None:
+    assert log.status == "success", log.error
+    assert len(log.samples) == n_samples
+    for sample in log.samples:
+        score = sample.scores["detection_verdict"]
+        assert score.metadata["prediction"] in ("factual", "hallucinated", "not_sure", "unparseable")
+        assert score.value in (0, 1)
+        assert sample.output.completion is not None
+    names = {n for s in log.results.scores for n in s.metrics}
+    assert {"f1", "precision", "easy_f1", "medium_f1", "hard_f1", "unparseable"} <= names
+
+
+def test_embedded_model_end_to_end_and_cached_rerun(sample_path: str, tmp_path: Path) -> None:
+    task = medhallu(dataset=sample_path, limit=3, knowledge=True)
+    [first] = eval(task, model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True)
+    assert_complete(first, 6)
+    assert all(e.cache == "write" for e in model_events(first))
+    [second] = eval(medhallu(dataset=sample_path, limit=3, knowledge=True), model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True)
+    assert_complete(second, 6)
+    events = model_events(second)
+    assert len(events) == 6 and all(e.cache == "read" for e in events)
+    assert [s.output.completion for s in sorted(first.samples, key=lambda s: s.id)] == [
+        s.output.completion for s in sorted(second.samples, key=lambda s: s.id)
+    ]
+
+
+def test_through_openai_compatible_server(
+    llama_server: LocalServer, sample_path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-planted-secret-4242"
+    monkeypatch.setenv("LOCAL_API_KEY", secret)
+    task = medhallu(dataset=sample_path, limit=3, not_sure=True)
+    [log] = eval(
+        task,
+        model=f"openai-api/local/{llama_server.model}",
+        model_base_url=llama_server.base_url,
+        log_dir=str(tmp_path),
+        log_format="json",  # plain text, so the key check below can read it
+        display="none",
+        max_connections=2,
+    )
+    assert_complete(log, 6)
+    assert log.eval.model == f"openai-api/local/{llama_server.model}"
+    assert all(e.error is None for e in model_events(log))
+    names = {n for s in log.results.scores for n in s.metrics}
+    assert "response_rate" in names
+    # The API key never reaches the log.
+    assert all(secret not in p.read_text(errors="ignore") for p in tmp_path.rglob("*") if p.is_file())
+
+
+def test_real_dataset_with_embedded_model(shared_data: Path, tmp_path: Path) -> None:
+    task = medhallu(dataset=str(shared_data / "medhallu" / "pqa_labeled_dev.jsonl"), limit=2)
+    [log] = eval(task, model="embedded/smollm2", log_dir=str(tmp_path), display="none")
+    assert_complete(log, 4)
