@@ -20,13 +20,17 @@ def hallucinated_answers(path: str) -> set[str]:
 def scripted_model(reply: Callable[[str], str], calls: list[str] | None = None) -> Model:
     """A mockllm model whose reply is a function of the last message (calls are recorded)."""
 
-    def respond(messages: list[ChatMessage], tools: object, tool_choice: object, config: GenerateConfig) -> ModelOutput:
+    def respond(
+        messages: list[ChatMessage], tools: object, tool_choice: object, config: GenerateConfig
+    ) -> ModelOutput:
         user = messages[-1].text
         if calls is not None:
             calls.append(user)
         output = ModelOutput.from_content(model="mockllm", content=reply(user))
         # Set usage so mockllm does not count tokens with tiktoken (a download, offline here).
-        output.usage = ModelUsage(input_tokens=len(user.split()), output_tokens=1, total_tokens=len(user.split()) + 1)
+        output.usage = ModelUsage(
+            input_tokens=len(user.split()), output_tokens=1, total_tokens=len(user.split()) + 1
+        )
         return output
 
     return get_model("mockllm/model", custom_outputs=respond)

@@ -42,10 +42,18 @@ def check_placeholders(
     try:
         found = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
     except ValueError as ex:
-        raise DataError(f"malformed template ({ex}); write literal braces as {{{{ }}}}", path=source) from None
+        raise DataError(
+            f"malformed template ({ex}); write literal braces as {{{{ }}}}", path=source
+        ) from None
     missing = required - found
     if missing:
-        raise DataError(f"template lacks placeholder(s) {', '.join(sorted('{' + m + '}' for m in missing))}", path=source)
+        raise DataError(
+            f"template lacks placeholder(s) {', '.join(sorted('{' + m + '}' for m in missing))}",
+            path=source,
+        )
     unknown = found - (allowed if allowed is not None else required)
     if unknown:
-        raise DataError(f"template has unknown placeholder(s) {', '.join(sorted('{' + u + '}' for u in unknown))}", path=source)
+        raise DataError(
+            f"template has unknown placeholder(s) {', '.join(sorted('{' + u + '}' for u in unknown))}",
+            path=source,
+        )

@@ -52,7 +52,9 @@ def test_csv_and_parquet_load_the_same_records(tmp_path: Path) -> None:
 def test_save_to_disk_folder(tmp_path: Path) -> None:
     import datasets
 
-    datasets.DatasetDict({"train": datasets.Dataset.from_list([ROW, ROW])}).save_to_disk(str(tmp_path / "ds"))
+    datasets.DatasetDict({"train": datasets.Dataset.from_list([ROW, ROW])}).save_to_disk(
+        str(tmp_path / "ds")
+    )
     assert len(load_medhallu(tmp_path / "ds")) == 2
     with pytest.raises(DataError, match="split 'test' not found"):
         load_medhallu(tmp_path / "ds", split="test")
@@ -91,7 +93,11 @@ def test_empty_field(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "m.jsonl", [{**ROW, "Hallucinated Answer": "   "}])
     with pytest.raises(DataError) as info:
         load_medhallu(path)
-    assert (info.value.line, info.value.field, info.value.reason) == (1, "Hallucinated Answer", "empty")
+    assert (info.value.line, info.value.field, info.value.reason) == (
+        1,
+        "Hallucinated Answer",
+        "empty",
+    )
 
 
 def test_wrong_difficulty_value(tmp_path: Path) -> None:
@@ -160,7 +166,12 @@ def test_pubmedqa_hub_layout_in_jsonl(tmp_path: Path) -> None:
         "final_decision": "no",
     }
     record = load_pubmedqa(write_jsonl(tmp_path / "p.jsonl", [row]))[0]
-    assert (record.pubid, record.question, record.contexts, record.final_decision) == ("9", "Q?", ["c"], "no")
+    assert (record.pubid, record.question, record.contexts, record.final_decision) == (
+        "9",
+        "Q?",
+        ["c"],
+        "no",
+    )
 
 
 def test_real_data_loads(shared_data: Path) -> None:

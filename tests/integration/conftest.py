@@ -10,8 +10,8 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from helpers import LocalServer, free_port
 
+from helpers import LocalServer, free_port
 from medhalbench.models import smollm2_gguf_path
 
 

@@ -8,9 +8,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.event import ModelEvent
 
-from medhalbench.medhallu import medhallu
-
 from helpers import LocalServer
+from medhalbench.medhallu import medhallu
 
 pytestmark = pytest.mark.slow
 
@@ -24,7 +23,12 @@ def assert_complete(log, n_samples: int) -> None:
     assert len(log.samples) == n_samples
     for sample in log.samples:
         score = sample.scores["detection_verdict"]
-        assert score.metadata["prediction"] in ("factual", "hallucinated", "not_sure", "unparseable")
+        assert score.metadata["prediction"] in (
+            "factual",
+            "hallucinated",
+            "not_sure",
+            "unparseable",
+        )
         assert score.value in (0, 1)
         assert sample.output.completion is not None
     names = {n for s in log.results.scores for n in s.metrics}
@@ -33,10 +37,18 @@ def assert_complete(log, n_samples: int) -> None:
 
 def test_embedded_model_end_to_end_and_cached_rerun(sample_path: str, tmp_path: Path) -> None:
     task = medhallu(dataset=sample_path, limit=3, knowledge=True)
-    [first] = eval(task, model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True)
+    [first] = eval(
+        task, model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True
+    )
     assert_complete(first, 6)
     assert all(e.cache == "write" for e in model_events(first))
-    [second] = eval(medhallu(dataset=sample_path, limit=3, knowledge=True), model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True)
+    [second] = eval(
+        medhallu(dataset=sample_path, limit=3, knowledge=True),
+        model="embedded/smollm2",
+        log_dir=str(tmp_path),
+        display="none",
+        cache=True,
+    )
     assert_complete(second, 6)
     events = model_events(second)
     assert len(events) == 6 and all(e.cache == "read" for e in events)
@@ -66,7 +78,9 @@ def test_through_openai_compatible_server(
     names = {n for s in log.results.scores for n in s.metrics}
     assert "response_rate" in names
     # The API key never reaches the log.
-    assert all(secret not in p.read_text(errors="ignore") for p in tmp_path.rglob("*") if p.is_file())
+    assert all(
+        secret not in p.read_text(errors="ignore") for p in tmp_path.rglob("*") if p.is_file()
+    )
 
 
 def test_real_dataset_with_embedded_model(shared_data: Path, tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ from medhalbench.medhallu import DetectionOutcome, detection_scores
 F, H, N = DetectionLabel.FACTUAL, DetectionLabel.HALLUCINATED, DetectionLabel.NOT_SURE
 
 
-def o(label: DetectionLabel, prediction: DetectionLabel | None, difficulty: str) -> DetectionOutcome:
+def o(
+    label: DetectionLabel, prediction: DetectionLabel | None, difficulty: str
+) -> DetectionOutcome:
     return DetectionOutcome(label=label, prediction=prediction, difficulty=difficulty)
 
 
@@ -19,7 +21,7 @@ OUTCOMES = [
     o(H, H, "medium"),
     o(H, F, "medium"),
     o(F, F, "medium"),
-    # hard: FN (not sure), FN (unparseable), TN, FP (... 
+    # hard: FN (not sure), FN (unparseable), TN, FP (...
     o(H, N, "hard"),
     o(H, None, "hard"),
     o(F, F, "hard"),

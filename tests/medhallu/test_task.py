@@ -5,10 +5,9 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
+from helpers import hallucinated_answers, log_metrics, scripted_model
 from medhalbench import DataError
 from medhalbench.medhallu import medhallu
-
-from helpers import hallucinated_answers, log_metrics, scripted_model
 
 
 def oracle(path: str, wrong_on: str = "", reply_wrong: str = "0"):
@@ -90,7 +89,11 @@ def test_unparseable_replies_are_counted_and_logged(sample_path: str, tmp_path: 
     assert m["unparseable"] == 1
     assert m["recall"] == pytest.approx(11 / 12)
     assert m["precision"] == 1.0
-    bad = [s for s in log.samples if s.scores["detection_verdict"].metadata["prediction"] == "unparseable"]
+    bad = [
+        s
+        for s in log.samples
+        if s.scores["detection_verdict"].metadata["prediction"] == "unparseable"
+    ]
     assert len(bad) == 1 and "conflicting" in bad[0].scores["detection_verdict"].explanation
 
 

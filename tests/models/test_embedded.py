@@ -6,7 +6,13 @@ import asyncio
 import json
 
 import pytest
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, ResponseSchema, get_model
+from inspect_ai.model import (
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    ResponseSchema,
+    get_model,
+)
 from inspect_ai.util import JSONSchema
 
 from medhalbench import ResourceUnavailableError
@@ -32,7 +38,10 @@ def test_unknown_gguf_path_is_a_clear_error() -> None:
 async def test_generates_through_chat_template_with_usage() -> None:
     model = get_model("embedded/smollm2")
     output = await model.generate(
-        [ChatMessageSystem(content="You are a helpful assistant."), ChatMessageUser(content="What is the capital of France?")],
+        [
+            ChatMessageSystem(content="You are a helpful assistant."),
+            ChatMessageUser(content="What is the capital of France?"),
+        ],
         config=GenerateConfig(temperature=0.0, max_tokens=24),
     )
     assert output.completion.strip()
@@ -42,7 +51,9 @@ async def test_generates_through_chat_template_with_usage() -> None:
 
 async def test_max_tokens_sets_stop_reason() -> None:
     model = get_model("embedded/smollm2")
-    output = await model.generate("Write a long story about a doctor.", config=GenerateConfig(max_tokens=5, temperature=0.0))
+    output = await model.generate(
+        "Write a long story about a doctor.", config=GenerateConfig(max_tokens=5, temperature=0.0)
+    )
     assert output.usage.output_tokens == 5
     assert output.stop_reason == "max_tokens"
 
@@ -72,7 +83,10 @@ async def test_json_schema_constrains_output() -> None:
     model = get_model("embedded/smollm2")
     schema = JSONSchema(
         type="object",
-        properties={"label": JSONSchema(type="integer", enum=[0, 1]), "reason": JSONSchema(type="string")},
+        properties={
+            "label": JSONSchema(type="integer", enum=[0, 1]),
+            "reason": JSONSchema(type="string"),
+        },
         required=["label", "reason"],
     )
     output = await model.generate(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,21 +19,60 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_LOG_DIR = "logs"
 
-console = Console(stderr=False)
+# Piped output gets room for the wide results tables instead of rich's 80 columns.
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 def model_options(f: F) -> F:
     """Options naming the model under test and how inspect calls it."""
     options = [
-        click.option("--model", "models", multiple=True, help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}."),
-        click.option("--model-base-url", default=None, help="Base URL of the model's API (e.g. a local OpenAI-compatible server)."),
-        click.option("-M", "model_args", multiple=True, help="Model argument NAME=VALUE, passed to the provider."),
-        click.option("--log-dir", default=DEFAULT_LOG_DIR, show_default=True, help="Where inspect writes its logs."),
-        click.option("--max-connections", type=int, default=None, help="Concurrent calls to the model API (inspect's default when unset)."),
-        click.option("--max-retries", type=int, default=None, help="Retries of a failed model call."),
-        click.option("--timeout", type=int, default=None, help="Seconds before a model call times out."),
-        click.option("--cache/--no-cache", default=True, show_default=True, help="Use inspect's response cache, so a rerun makes no repeated calls."),
-        click.option("--display", default=None, type=click.Choice(["full", "conversation", "rich", "plain", "log", "none"]), help="inspect's progress display."),
+        click.option(
+            "--model",
+            "models",
+            multiple=True,
+            help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
+        ),
+        click.option(
+            "--model-base-url",
+            default=None,
+            help="Base URL of the model's API (e.g. a local OpenAI-compatible server).",
+        ),
+        click.option(
+            "-M",
+            "model_args",
+            multiple=True,
+            help="Model argument NAME=VALUE, passed to the provider.",
+        ),
+        click.option(
+            "--log-dir",
+            default=DEFAULT_LOG_DIR,
+            show_default=True,
+            help="Where inspect writes its logs.",
+        ),
+        click.option(
+            "--max-connections",
+            type=int,
+            default=None,
+            help="Concurrent calls to the model API (inspect's default when unset).",
+        ),
+        click.option(
+            "--max-retries", type=int, default=None, help="Retries of a failed model call."
+        ),
+        click.option(
+            "--timeout", type=int, default=None, help="Seconds before a model call times out."
+        ),
+        click.option(
+            "--cache/--no-cache",
+            default=True,
+            show_default=True,
+            help="Use inspect's response cache, so a rerun makes no repeated calls.",
+        ),
+        click.option(
+            "--display",
+            default=None,
+            type=click.Choice(["full", "conversation", "rich", "plain", "log", "none"]),
+            help="inspect's progress display.",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -67,7 +107,9 @@ def _literal(raw: str) -> Any:
     return raw
 
 
-def run_eval(tasks: Task | list[Task], *, models: list[str], options: dict[str, Any]) -> list[EvalLog]:
+def run_eval(
+    tasks: Task | list[Task], *, models: list[str], options: dict[str, Any]
+) -> list[EvalLog]:
     """Run tasks through inspect with the shared options, announcing the models used."""
     console.print(f"[bold]Model(s) under test:[/bold] {', '.join(models)}")
     config: dict[str, Any] = {"cache": options["cache"]}
@@ -97,7 +139,9 @@ def print_log_locations(logs: Sequence[EvalLog], log_dir: str) -> None:
     """Say where the logs are and how to open them."""
     for log in logs:
         console.print(f"Log ({log.status}): {log.location}")
-    console.print(f"Open the per-sample logs with: [bold]inspect view --log-dir {Path(log_dir)}[/bold]")
+    console.print(
+        f"Open the per-sample logs with: [bold]inspect view --log-dir {Path(log_dir)}[/bold]"
+    )
 
 
 def fail_on_unfinished(logs: Sequence[EvalLog]) -> None:

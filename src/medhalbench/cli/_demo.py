@@ -27,10 +27,17 @@ def illustrative_medhallu() -> str:
 
 
 @click.command(name="demo")
-@click.option("--medhallu", "medhallu_dataset", default=None, help="MedHallu dataset to use instead of the packaged illustrative sample.")
+@click.option(
+    "--medhallu",
+    "medhallu_dataset",
+    default=None,
+    help="MedHallu dataset to use instead of the packaged illustrative sample.",
+)
 @click.option("--limit", type=int, default=None, help="Use the first N rows of each dataset.")
 @model_options
-def demo_command(medhallu_dataset: str | None, limit: int | None, models: tuple[str, ...], **options: Any) -> None:
+def demo_command(
+    medhallu_dataset: str | None, limit: int | None, models: tuple[str, ...], **options: Any
+) -> None:
     """Run every system on small data, offline on the embedded model, and print the tables.
 
     Without options it uses illustrative examples shipped in the package: they prove the
@@ -40,9 +47,14 @@ def demo_command(medhallu_dataset: str | None, limit: int | None, models: tuple[
     names = split_models(models)
     dataset = medhallu_dataset or illustrative_medhallu()
     if medhallu_dataset is None:
-        console.print("[yellow]Using medhalbench's illustrative MedHallu sample (not real data).[/yellow]")
+        console.print(
+            "[yellow]Using medhalbench's illustrative MedHallu sample (not real data).[/yellow]"
+        )
     logs = run_eval(
-        [medhallu(dataset=dataset, limit=limit), medhallu(dataset=dataset, limit=limit, knowledge=True)],
+        [
+            medhallu(dataset=dataset, limit=limit),
+            medhallu(dataset=dataset, limit=limit, knowledge=True),
+        ],
         models=names,
         options=options,
     )

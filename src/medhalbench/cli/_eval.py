@@ -26,17 +26,60 @@ def eval_group() -> None:
 
 
 @eval_group.command(name="medhallu")
-@click.option("--dataset", default=MEDHALLU_HUB, show_default=True, help="MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).")
-@click.option("--config", "hub_config", default="pqa_labeled", show_default=True, type=click.Choice(["pqa_labeled", "pqa_artificial"]), help="Hub config.")
+@click.option(
+    "--dataset",
+    default=MEDHALLU_HUB,
+    show_default=True,
+    help="MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).",
+)
+@click.option(
+    "--config",
+    "hub_config",
+    default="pqa_labeled",
+    show_default=True,
+    type=click.Choice(["pqa_labeled", "pqa_artificial"]),
+    help="Hub config.",
+)
 @click.option("--split", default="train", show_default=True, help="Split to read.")
-@click.option("--knowledge/--no-knowledge", default=False, show_default=True, help="Give the PubMedQA context to the detector.")
-@click.option("--not-sure", is_flag=True, help="Allow '2: not sure' as an answer; reports response rate.")
-@click.option("--difficulty", default=None, help="Keep rows of these difficulties (e.g. hard or easy,medium).")
+@click.option(
+    "--knowledge/--no-knowledge",
+    default=False,
+    show_default=True,
+    help="Give the PubMedQA context to the detector.",
+)
+@click.option(
+    "--not-sure", is_flag=True, help="Allow '2: not sure' as an answer; reports response rate."
+)
+@click.option(
+    "--difficulty", default=None, help="Keep rows of these difficulties (e.g. hard or easy,medium)."
+)
 @click.option("--limit", type=int, default=None, help="Use the first N rows (two samples each).")
-@click.option("--pairing", type=click.Choice(["both", "random"]), default="both", show_default=True, help="Judge both answers of every row, or one at random (MedHallu's script).")
-@click.option("--seed", type=int, default=42, show_default=True, help="Seed of the sample order and random pairing.")
-@click.option("--prompt", type=click.Path(dir_okay=False), default=None, help="File replacing the system prompt.")
-@click.option("--template", type=click.Path(dir_okay=False), default=None, help="File replacing the user template ({question}, {answer}, {knowledge}).")
+@click.option(
+    "--pairing",
+    type=click.Choice(["both", "random"]),
+    default="both",
+    show_default=True,
+    help="Judge both answers of every row, or one at random (MedHallu's script).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=42,
+    show_default=True,
+    help="Seed of the sample order and random pairing.",
+)
+@click.option(
+    "--prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the system prompt.",
+)
+@click.option(
+    "--template",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the user template ({question}, {answer}, {knowledge}).",
+)
 @click.option("--temperature", type=float, default=0.3, show_default=True)
 @click.option("--max-tokens", type=int, default=128, show_default=True)
 @model_options

@@ -18,7 +18,15 @@ def detection_table(results: Sequence[DetectionResult]) -> Table:
     then F1 per difficulty; response rate when "not sure" was allowed."""
     any_not_sure = any(r.not_sure for r in results)
     table = Table(title="MedHallu detection (hallucinated = positive)")
-    for column in ("Model", "Knowledge", "Overall F1", "Precision", "Easy F1", "Medium F1", "Hard F1"):
+    for column in (
+        "Model",
+        "Knowledge",
+        "Overall F1",
+        "Precision",
+        "Easy F1",
+        "Medium F1",
+        "Hard F1",
+    ):
         table.add_column(column, justify="left" if column in ("Model", "Knowledge") else "right")
     if any_not_sure:
         table.add_column("Response rate", justify="right")
@@ -37,7 +45,11 @@ def detection_table(results: Sequence[DetectionResult]) -> Table:
             _fmt(m.get("hard_f1")),
         ]
         if any_not_sure:
-            row += [_fmt(m.get("response_rate")), _fmt(m.get("answered_f1"))] if r.not_sure else ["-", "-"]
+            row += (
+                [_fmt(m.get("response_rate")), _fmt(m.get("answered_f1"))]
+                if r.not_sure
+                else ["-", "-"]
+            )
         row += [_fmt(m.get("samples"), 0), _fmt(m.get("unparseable"), 0)]
         table.add_row(*row)
     return table

@@ -43,9 +43,7 @@ def read_rows(path: str | Path, *, split: str | None = None) -> Iterator[Row]:
         raise DataError("no such file or folder", path=path)
     if path.is_dir():
         if not is_saved_dataset(path):
-            raise DataError(
-                "folder is not a dataset saved with datasets' save_to_disk", path=path
-            )
+            raise DataError("folder is not a dataset saved with datasets' save_to_disk", path=path)
         yield from _read_saved_dataset(path, split)
         return
     if path.stat().st_size == 0:
@@ -93,7 +91,10 @@ def _read_json(path: Path) -> Iterator[Row]:
     except json.JSONDecodeError as ex:
         raise DataError(f"malformed JSON ({ex.msg})", path=path, line=ex.lineno) from None
     if isinstance(value, dict):
-        items: list[tuple[int | str, Any]] = [(f"entry '{k}'", {"__key__": k, **v}) if isinstance(v, dict) else (f"entry '{k}'", v) for k, v in value.items()]
+        items: list[tuple[int | str, Any]] = [
+            (f"entry '{k}'", {"__key__": k, **v}) if isinstance(v, dict) else (f"entry '{k}'", v)
+            for k, v in value.items()
+        ]
     elif isinstance(value, list):
         items = [(f"item {i}", v) for i, v in enumerate(value, start=1)]
     else:

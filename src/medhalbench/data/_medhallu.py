@@ -34,7 +34,9 @@ def load_medhallu(
         ResourceUnavailableError: A hub id while the hub cannot be reached.
     """
     if str(source) == MEDHALLU_HUB and config not in MEDHALLU_CONFIGS:
-        raise DataError(f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})")
+        raise DataError(
+            f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})"
+        )
     records: list[MedHalluRecord] = []
     for line, row in source_rows(source, config=config, split=split):
         records.append(validate_row(MedHalluRecord, row, path=source, line=line))

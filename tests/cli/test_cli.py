@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from inspect_ai.log import read_eval_log
+
+from medhalbench.cli._main import cli
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_bad_dataset_is_one_clear_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"Question": "Q?"}) + "\n")
+    code, out = invoke(
+        "eval", "medhallu", "--dataset", str(bad), "--log-dir", str(tmp_path / "logs")
+    )
+    assert code == 2
+    assert f"error: {bad}, line 1, field 'Knowledge': missing" in out
+    assert "Traceback" not in out
+
+
+def test_missing_dataset(tmp_path: Path) -> None:
+    code, out = invoke("eval", "medhallu", "--dataset", str(tmp_path / "nope.jsonl"))
+    assert code == 2 and "no such file" in out
+
+
+@pytest.mark.slow
+def test_eval_prints_table_and_log_location(sample_path: str, tmp_path: Path) -> None:
+    code, out = invoke(
+        "eval", "medhallu", "--dataset", sample_path, "--limit", "2", "--not-sure",
+        "--log-dir", str(tmp_path / "logs"), "--display", "none",
+    )  # fmt: skip
+    assert code == 0, out
+    assert "Model(s) under test: embedded/smollm2" in out
+    assert "MedHallu detection" in out and "Overall F1" in out and "Hard F1" in out
+    assert "Response rate" in out
+    row = next(line for line in out.splitlines() if "embedded/smollm2" in line and "│" in line)
+    assert row.split("│")[-3].strip() == "4"  # the Samples column
+    [log_file] = (tmp_path / "logs").glob("*.eval")
+    assert f"Log (success): {log_file}" in out.replace("\n", "")
+    assert "inspect view --log-dir" in out
+
+
+def test_no_model_means_the_embedded_default() -> None:
+    from medhalbench.cli._common import split_models
+
+    assert split_models(()) == ["embedded/smollm2"]
+    assert split_models(("a/b,c/d", "e/f")) == ["a/b", "c/d", "e/f"]
+
+
+@pytest.mark.slow
+def test_inspect_cli_finds_the_task_through_the_entry_point(
+    sample_path: str, tmp_path: Path
+) -> None:
+    inspect = Path(sys.executable).parent / "inspect"
+    result = subprocess.run(
+        [str(inspect), "eval", "medhalbench/medhallu", "--model", "embedded/smollm2",
+         "-T", f"dataset={sample_path}", "-T", "limit=1", "--log-dir", str(tmp_path), "--display", "none"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    [log_file] = tmp_path.glob("*medhallu*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and len(log.samples) == 2
