@@ -108,10 +108,23 @@ def _literal(raw: str) -> Any:
 
 
 def run_eval(
-    tasks: Task | list[Task], *, models: list[str], options: dict[str, Any]
+    tasks: Task | list[Task],
+    *,
+    models: list[str],
+    options: dict[str, Any],
+    roles: dict[str, str] | None = None,
 ) -> list[EvalLog]:
-    """Run tasks through inspect with the shared options, announcing the models used."""
+    """Run tasks through inspect with the shared options, announcing the models used.
+
+    Args:
+        tasks: The tasks.
+        models: Models under test.
+        options: The values of `model_options`.
+        roles: Model roles (e.g. `splitter`, `checker`) by name.
+    """
     console.print(f"[bold]Model(s) under test:[/bold] {', '.join(models)}")
+    for role, name in (roles or {}).items():
+        console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
     config: dict[str, Any] = {"cache": options["cache"]}
     for name in ("max_connections", "max_retries", "timeout"):
         if options.get(name) is not None:
@@ -122,6 +135,7 @@ def run_eval(
             model=models,
             model_base_url=options.get("model_base_url"),
             model_args=parse_model_args(options.get("model_args") or ()),
+            model_roles=dict(roles) if roles else None,
             log_dir=options["log_dir"],
             display=options.get("display"),
             **config,

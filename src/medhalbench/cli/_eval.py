@@ -14,10 +14,17 @@ from medhalbench.cli._common import (
     run_eval,
     split_models,
 )
-from medhalbench.cli._tables import detection_table
+from medhalbench.cli._tables import (
+    dahl_category_table,
+    dahl_sweep_table,
+    dahl_table,
+    detection_table,
+)
+from medhalbench.dahl import dahl, dahl_result
 from medhalbench.data import MEDHALLU_HUB
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
+from medhalbench.models import DEFAULT_MODEL
 
 
 @click.group(name="eval")
@@ -121,5 +128,139 @@ def eval_medhallu(
     results = [detection_result(log) for log in logs if log.status == "success"]
     if results:
         console.print(detection_table(results))
+    print_log_locations(logs, options["log_dir"])
+    fail_on_unfinished(logs)
+
+
+def parse_temperatures(value: str | None) -> list[float] | None:
+    """Parse `0.1,0.2,...` into floats."""
+    if not value:
+        return None
+    try:
+        return [float(t) for t in value.split(",") if t.strip()]
+    except ValueError:
+        raise click.BadParameter(
+            f"expected comma-separated numbers, got {value!r}", param_hint="--temperatures"
+        ) from None
+
+
+@eval_group.command(name="dahl")
+@click.option(
+    "--dataset",
+    default="github",
+    show_default=True,
+    help="Questions CSV/JSONL (question, category[, paper_id]); 'github' downloads the authors' questions.csv.",
+)
+@click.option(
+    "--responses",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Score these answers (CSV/JSONL with question, response[, category]) instead of generating.",
+)
+@click.option(
+    "--sample",
+    type=float,
+    default=None,
+    help="Keep this seeded fraction of questions, stratified by category (the paper used 0.1).",
+)
+@click.option("--categories", default=None, help="Comma-separated categories to keep.")
+@click.option("--limit", type=int, default=None, help="Keep at most N questions.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option(
+    "--temperature", type=float, default=0.6, show_default=True, help="Answering temperature."
+)
+@click.option(
+    "--temperatures", default=None, help="Sweep: comma-separated temperatures, one log each."
+)
+@click.option(
+    "--max-tokens", type=int, default=256, show_default=True, help="Answer length limit in tokens."
+)
+@click.option(
+    "--splitter",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="Model that splits answers into atomic units.",
+)
+@click.option(
+    "--checker",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="Model that judges each unit true/false (e.g. a search-grounded API such as perplexity/sonar).",
+)
+@click.option(
+    "--check-mode",
+    type=click.Choice(["unit", "batch"]),
+    default="unit",
+    show_default=True,
+    help="One checker call per unit (concurrent), or one per response.",
+)
+@click.option(
+    "--answer-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the answering instruction.",
+)
+@click.option(
+    "--split-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the splitter prompt ({text}).",
+)
+@click.option(
+    "--check-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the checker prompt ({statement}).",
+)
+@model_options
+def eval_dahl(
+    dataset: str,
+    responses: str | None,
+    sample: float | None,
+    categories: str | None,
+    limit: int | None,
+    seed: int,
+    temperature: float,
+    temperatures: str | None,
+    max_tokens: int,
+    splitter: str,
+    checker: str,
+    check_mode: str,
+    answer_prompt: str | None,
+    split_prompt: str | None,
+    check_prompt: str | None,
+    models: tuple[str, ...],
+    **options: Any,
+) -> None:
+    """DAHL: long answers split into atomic facts, each judged true or false."""
+    sweep = parse_temperatures(temperatures)
+    names = ["none/none"] if responses else split_models(models)
+    tasks = [
+        dahl(
+            dataset=dataset,
+            responses=responses,
+            sample=sample,
+            categories=categories,
+            limit=limit,
+            seed=seed,
+            temperature=t,
+            max_tokens=max_tokens,
+            check_mode=check_mode,  # type: ignore[arg-type]
+            answer_prompt=answer_prompt,
+            split_prompt=split_prompt,
+            check_prompt=check_prompt,
+            cache=options["cache"],
+        )
+        for t in (sweep or [temperature])
+    ]
+    logs = run_eval(
+        tasks, models=names, options=options, roles={"splitter": splitter, "checker": checker}
+    )
+    results = [dahl_result(log) for log in logs if log.status == "success"]
+    if results:
+        console.print(dahl_table(results))
+        console.print(dahl_category_table(results))
+        if sweep:
+            console.print(dahl_sweep_table(results))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)

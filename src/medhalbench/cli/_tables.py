@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
+from medhalbench.dahl import DahlResult
 from medhalbench.medhallu._results import DetectionResult
 
 
@@ -52,4 +53,69 @@ def detection_table(results: Sequence[DetectionResult]) -> Table:
             )
         row += [_fmt(m.get("samples"), 0), _fmt(m.get("unparseable"), 0)]
         table.add_row(*row)
+    return table
+
+
+def dahl_table(results: Sequence[DahlResult]) -> Table:
+    """DAHL's results table: score, responses scored and excluded, mean units and length."""
+    table = Table(title="DAHL (mean factual precision of atomic units)")
+    for column in (
+        "Model",
+        "Temp",
+        "DAHL score",
+        "Scored",
+        "Excluded",
+        "Declined",
+        "Unknown unit",
+        "No units",
+        "Mismatch",
+        "Mean units",
+        "Mean length",
+    ):
+        table.add_column(column, justify="left" if column == "Model" else "right")
+    for r in results:
+        m = r.metrics
+        table.add_row(
+            r.model,
+            f"{r.temperature:g}",
+            _fmt(m.get("dahl_score")),
+            _fmt(m.get("scored"), 0),
+            _fmt(m.get("excluded"), 0),
+            _fmt(m.get("excluded_declined"), 0),
+            _fmt(m.get("excluded_unknown_unit"), 0),
+            _fmt(m.get("excluded_no_units"), 0),
+            _fmt(m.get("excluded_mismatch"), 0),
+            _fmt(m.get("mean_units"), 1),
+            _fmt(m.get("mean_length"), 0),
+        )
+    return table
+
+
+def dahl_category_table(results: Sequence[DahlResult]) -> Table:
+    """DAHL score per category (rows) and model/temperature (columns)."""
+    table = Table(title="DAHL score by category")
+    table.add_column("Category")
+    for r in results:
+        table.add_column(f"{r.model} @ {r.temperature:g}", justify="right")
+    for category in sorted({c for r in results for c in r.categories}):
+        table.add_row(category, *(_fmt(r.categories.get(category)) for r in results))
+    return table
+
+
+def dahl_sweep_table(results: Sequence[DahlResult]) -> Table:
+    """DAHL score by answering temperature (rows) and model (columns)."""
+    models = list(dict.fromkeys(r.model for r in results))
+    table = Table(title="DAHL score by temperature")
+    table.add_column("Temperature", justify="right")
+    for model in models:
+        table.add_column(model, justify="right")
+    for temperature in sorted({r.temperature for r in results}):
+        by_model = {r.model: r for r in results if r.temperature == temperature}
+        table.add_row(
+            f"{temperature:g}",
+            *(
+                _fmt(by_model[m].metrics.get("dahl_score")) if m in by_model else "-"
+                for m in models
+            ),
+        )
     return table

@@ -5,5 +5,13 @@ from medhalbench.judging._detection import (
     DetectionVerdict,
     parse_detection_verdict,
 )
+from medhalbench.judging._truth import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
 
-__all__ = ["DetectionLabel", "DetectionVerdict", "parse_detection_verdict"]
+__all__ = [
+    "DetectionLabel",
+    "DetectionVerdict",
+    "TruthVerdict",
+    "parse_detection_verdict",
+    "parse_truth_verdict",
+    "parse_truth_verdicts",
+]

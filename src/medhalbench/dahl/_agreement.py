@@ -1,0 +1,100 @@
+"""Agreement of automated DAHL judgements with human ones (the paper's validation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+from pydantic import Field, model_validator
+
+from medhalbench._errors import DataError
+from medhalbench.data._io import read_rows
+from medhalbench.data._records import _Record
+from medhalbench.data._validate import validate_row
+
+
+class HumanJudgement(_Record):
+    """One human-judged response: matched to the log by `id` (the sample id) or `question`.
+
+    `human_units` atomic facts were found by the annotator, `human_true` of them true.
+    """
+
+    id: str | None = None
+    question: str | None = None
+    human_true: int = Field(ge=0)
+    human_units: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _has_key(self) -> HumanJudgement:
+        if not self.id and not self.question:
+            raise ValueError("needs an id or a question")
+        if self.human_true > self.human_units:
+            raise ValueError("human_true exceeds human_units")
+        return self
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Pearson correlation of per-response precision, and a paired t-test on units."""
+
+    pairs: int
+    unmatched: int
+    pearson_r: float
+    pearson_p: float
+    mean_auto_units: float
+    mean_human_units: float
+    units_t: float
+    units_p: float
+
+
+def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
+    """Compare a DAHL log's scored responses with human judgements.
+
+    Args:
+        log_path: An inspect log of the `dahl` task.
+        human_path: CSV or JSONL with `id` or `question`, `human_true`, `human_units`.
+
+    Raises:
+        DataError: Bad human file, or fewer than 3 matched scored responses.
+    """
+    from scipy import stats
+
+    log = read_eval_log(str(log_path))
+    if (log.eval.metadata or {}).get("system") != "dahl":
+        raise DataError("not a DAHL log", path=log_path)
+    auto: dict[str, tuple[float, int]] = {}
+    for sample in log.samples or []:
+        score = sample.scores.get("dahl_factuality") if sample.scores else None
+        if score is None or not score.metadata or score.metadata.get("status") != "scored":
+            continue
+        value = (float(score.metadata["precision"]), int(score.metadata["units"]))
+        auto[str(sample.id)] = value
+        auto[str((sample.metadata or {}).get("question", "")).strip()] = value
+    pairs: list[tuple[float, float, int, int]] = []
+    unmatched = 0
+    for line, row in read_rows(human_path):
+        h = validate_row(HumanJudgement, row, path=human_path, line=line)
+        found = auto.get(h.id or "") or auto.get((h.question or "").strip())
+        if found is None:
+            unmatched += 1
+            continue
+        pairs.append((found[0], h.human_true / h.human_units, found[1], h.human_units))
+    if len(pairs) < 3:
+        raise DataError(
+            f"only {len(pairs)} human judgements match scored responses in the log (need 3)",
+            path=human_path,
+        )
+    auto_p, human_p, auto_u, human_u = (list(x) for x in zip(*pairs, strict=True))
+    r, p = stats.pearsonr(auto_p, human_p)
+    t, tp = stats.ttest_rel(auto_u, human_u)
+    return Agreement(
+        pairs=len(pairs),
+        unmatched=unmatched,
+        pearson_r=float(r),
+        pearson_p=float(p),
+        mean_auto_units=sum(auto_u) / len(auto_u),
+        mean_human_units=sum(human_u) / len(human_u),
+        units_t=float(t),
+        units_p=float(tp),
+    )

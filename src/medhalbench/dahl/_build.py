@@ -1,0 +1,264 @@
+"""The DAHL question builder: exam questions written from full-text papers."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema
+from inspect_ai.util import JSONSchema
+
+from medhalbench._progress import progress_bar
+from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.dahl._filters import context_dependence
+from medhalbench.data import DAHL_CATEGORIES, ResumableJsonl
+from medhalbench.data._papers import Paper
+
+PROGRESS_FILE = "papers.jsonl"
+QUESTIONS_FILE = "questions.csv"
+DROPPED_FILE = "dropped.csv"
+OTHER = "other"
+
+_CATEGORY = re.compile(r"^\s*\**category\**\s*:\s*\**(.+?)\**\s*$", re.IGNORECASE | re.MULTILINE)
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*•]|q\d*[:.)])\s*(.+?)\s*$", re.IGNORECASE)
+# Exam prompts that are not phrased as questions ("Explain the mechanism of ...").
+_IMPERATIVE = re.compile(
+    r"^(?:explain|describe|discuss|compare|contrast|list|outline|define|name|identify|summari[sz]e"
+    r"|differentiate|distinguish|give|state|enumerate|evaluate|justify)\b",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+
+
+def question_schema(count: int) -> ResponseSchema:
+    """The JSON shape asked of the generator (enforced where the provider supports it)."""
+    return ResponseSchema(
+        name="exam_questions",
+        json_schema=JSONSchema(
+            type="object",
+            properties={
+                "category": JSONSchema(type="string", enum=[*DAHL_CATEGORIES, OTHER]),
+                "questions": JSONSchema(
+                    type="array", items=JSONSchema(type="string", maxLength=400), maxItems=count
+                ),
+            },
+            required=["category", "questions"],
+        ),
+    )
+
+
+_LEADING_NUMBER = re.compile(r"^\s*(?:\d+[.)]|q\d+[:.)])\s*", re.IGNORECASE)
+_QUESTIONS_ARRAY = re.compile(r'"questions"\s*:\s*\[(.*)', re.DOTALL)
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_JSON_CATEGORY = re.compile(r'"category"\s*:\s*"([^"]*)"')
+
+
+def _is_question(text: str) -> bool:
+    return len(text.split()) >= 3 and (text.endswith("?") or bool(_IMPERATIVE.match(text)))
+
+
+@dataclass(frozen=True)
+class ParsedQuestions:
+    """The generator's reply read back: the raw category and the questions."""
+
+    category: str | None
+    questions: list[str]
+
+
+def _clean_questions(items: list[object]) -> list[str]:
+    questions = [_LEADING_NUMBER.sub("", q).strip() for q in items if isinstance(q, str)]
+    return list(dict.fromkeys(q for q in questions if _is_question(q)))
+
+
+def _parse_json(text: str) -> ParsedQuestions | None:
+    body = _FENCE.sub("", text.strip())
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError:
+        # A reply cut off by the token limit: keep the array items that were completed.
+        array = _QUESTIONS_ARRAY.search(body)
+        if array is None:
+            return None
+        items: list[object] = [json.loads(f'"{m}"') for m in _JSON_STRING.findall(array.group(1))]
+        category = _JSON_CATEGORY.search(body)
+        return ParsedQuestions(category.group(1) if category else None, _clean_questions(items))
+    if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
+        return None
+    category = value.get("category")
+    return ParsedQuestions(
+        category if isinstance(category, str) else None, _clean_questions(value["questions"])
+    )
+
+
+def parse_generator_output(text: str) -> ParsedQuestions:
+    """Read the generator's reply: the JSON asked for, else a `CATEGORY:` line and numbered
+    questions. Only real questions (ending in "?") or imperative exam prompts ("Explain
+    ...") are kept; headings and statements are not questions."""
+    parsed = _parse_json(text)
+    if parsed is not None:
+        return parsed
+    category_match = _CATEGORY.search(text)
+    category = category_match.group(1).strip().strip(".") if category_match else None
+    body = re.split(
+        r"^\s*\**questions\**\s*:\s*\**\s*$", text, maxsplit=1, flags=re.IGNORECASE | re.MULTILINE
+    )
+    lines = (body[1] if len(body) == 2 else text).splitlines()
+    questions = []
+    for line in lines:
+        match = _NUMBERED.match(line)
+        question = match.group(1).replace("**", "").strip() if match else ""
+        if _is_question(question):
+            questions.append(question)
+    return ParsedQuestions(category, list(dict.fromkeys(questions)))
+
+
+def normalise_category(raw: str | None) -> str:
+    """One of DAHL's category names, else `other`."""
+    if not raw:
+        return OTHER
+    name = re.sub(r"\s+", " ", raw.strip().lower().replace("&", "and"))
+    return name if name in DAHL_CATEGORIES else OTHER
+
+
+@dataclass
+class DahlBuildSummary:
+    """What a build did, for the command's report."""
+
+    papers: int = 0
+    processed_now: int = 0
+    skipped_done: int = 0
+    unparseable: int = 0
+    kept: int = 0
+    dropped: int = 0
+    dropped_by_rule: Counter[str] = field(default_factory=Counter)
+    categories: Counter[str] = field(default_factory=Counter)
+
+
+async def _build_one(
+    paper: Paper, generator: Model, prompt: str, config: GenerateConfig, count: int
+) -> dict[str, Any]:
+    output = await generator.generate(prompt, config=config)
+    parsed = parse_generator_output(output.completion)
+    kept, dropped = [], []
+    for question in parsed.questions[:count]:
+        match = context_dependence(question)
+        if match is None:
+            kept.append(question)
+        else:
+            dropped.append({"question": question, "rule": match.rule, "matched": match.matched})
+    return {
+        "paper_id": paper.id,
+        "title": paper.title,
+        "status": "ok" if parsed.questions else "unparseable",
+        "category": normalise_category(parsed.category),
+        "raw_category": parsed.category,
+        "questions": kept,
+        "dropped": dropped,
+        "generator": str(generator),
+        "raw_output": output.completion,
+        "error": output.error,
+    }
+
+
+def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
+    """Rewrite the CSVs from the finished records (paper order of the progress file)."""
+    with (out_dir / QUESTIONS_FILE).open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category", "paper_id"])
+        for r in records:
+            for q in r["questions"]:
+                writer.writerow([q, r["category"], r["paper_id"]])
+    with (out_dir / DROPPED_FILE).open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category", "paper_id", "rule", "matched"])
+        for r in records:
+            for d in r["dropped"]:
+                writer.writerow(
+                    [d["question"], r["category"], r["paper_id"], d["rule"], d["matched"]]
+                )
+
+
+async def build_dahl_questions(
+    papers: list[Paper],
+    out_dir: str | Path,
+    generator: Model,
+    *,
+    questions_per_paper: int = 10,
+    max_paper_chars: int = 6000,
+    prompt_file: str | None = None,
+    seed: int = 42,
+    temperature: float = 0.7,
+    concurrency: int = 8,
+    cache: bool = True,
+    show_progress: bool = True,
+) -> DahlBuildSummary:
+    """Write exam questions from papers, dropping those that need the paper's context.
+
+    Each finished paper is recorded in `papers.jsonl` at once, so an interrupted build
+    resumes where it stopped; `questions.csv` (`question, category, paper_id`) and
+    `dropped.csv` (with the rule that dropped each question) are rewritten at the end.
+
+    Args:
+        papers: The papers.
+        out_dir: Output folder.
+        generator: The `generator` model.
+        questions_per_paper: How many questions to ask for.
+        max_paper_chars: Characters of each paper given to the generator.
+        prompt_file: File replacing the builder prompt (`{count}`, `{categories}`, `{paper}`).
+        seed: Generation seed.
+        temperature: Generation temperature.
+        concurrency: Papers in flight at once (the model's own connection limit also applies).
+        cache: Cache generator calls.
+        show_progress: Show a progress bar.
+    """
+    out = Path(out_dir)
+    template = read_prompt("medhalbench.dahl", "build_questions.txt", prompt_file)
+    check_placeholders(
+        template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
+    )
+    categories = ", ".join(DAHL_CATEGORIES)
+    done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
+    summary = DahlBuildSummary(papers=len(papers))
+    todo = [p for p in papers if p.id not in done]
+    summary.skipped_done = len(papers) - len(todo)
+    config = GenerateConfig(
+        temperature=temperature,
+        top_p=0.95,
+        seed=seed,
+        max_tokens=768,
+        cache=cache,
+        response_schema=question_schema(questions_per_paper),
+    )
+    semaphore = asyncio.Semaphore(concurrency)
+    with progress_bar(disable=not show_progress) as progress:
+        bar = progress.add_task("DAHL questions", total=len(papers), completed=summary.skipped_done)
+
+        async def run(paper: Paper) -> None:
+            async with semaphore:
+                prompt = template.format(
+                    count=questions_per_paper,
+                    categories=categories,
+                    paper=paper.text[:max_paper_chars],
+                )
+                record = await _build_one(paper, generator, prompt, config, questions_per_paper)
+            done.append(record)
+            summary.processed_now += 1
+            progress.advance(bar)
+
+        await asyncio.gather(*(run(p) for p in todo))
+    wanted = {p.id for p in papers}
+    records = [r for r in done.records() if r["paper_id"] in wanted]
+    write_outputs(records, out)
+    for r in records:
+        summary.unparseable += r["status"] == "unparseable"
+        summary.kept += len(r["questions"])
+        summary.dropped += len(r["dropped"])
+        summary.dropped_by_rule.update(d["rule"] for d in r["dropped"])
+        summary.categories[r["category"]] += 1
+    return summary

@@ -1,0 +1,44 @@
+"""Reading DAHL results back from inspect logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.log import EvalLog
+
+
+@dataclass(frozen=True)
+class DahlResult:
+    """One model's DAHL figures at one answering temperature."""
+
+    model: str
+    temperature: float
+    metrics: dict[str, float]
+    log_location: str
+
+    @property
+    def categories(self) -> dict[str, float]:
+        """Per-category scores."""
+        return {k.split("/", 1)[1]: v for k, v in self.metrics.items() if k.startswith("category/")}
+
+
+def dahl_result(log: EvalLog) -> DahlResult:
+    """Collect a DAHL log's figures.
+
+    Raises:
+        ValueError: Not a DAHL log.
+    """
+    metadata = log.eval.metadata or {}
+    if metadata.get("system") != "dahl":
+        raise ValueError(f"{log.location}: not a DAHL log")
+    metrics = {
+        name: float(m.value)
+        for s in (log.results.scores if log.results else [])
+        for name, m in s.metrics.items()
+    }
+    return DahlResult(
+        model=log.eval.model,
+        temperature=float(metadata.get("temperature", 0.0)),
+        metrics=metrics,
+        log_location=log.location,
+    )

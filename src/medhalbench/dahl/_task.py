@@ -1,0 +1,170 @@
+"""The DAHL task: long answers to biomedical exam questions, scored by factual precision."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate, system_message
+
+from medhalbench._errors import DataError
+from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.dahl._metrics import dahl_metrics
+from medhalbench.dahl._scorer import CheckMode, dahl_factuality
+from medhalbench.dahl._solver import given_response
+from medhalbench.data import DahlQuestion, DahlResponse, load_dahl_questions, read_rows
+from medhalbench.data._validate import validate_row
+
+PROMPTS = "medhalbench.dahl"
+ANSWER_TEMPERATURE = 0.6
+ANSWER_MAX_TOKENS = 256
+UNCATEGORISED = "uncategorised"
+
+
+def question_id(question: str) -> str:
+    """A stable id for a question (its text's hash), used to match human judgements."""
+    return hashlib.sha1(question.strip().encode("utf-8")).hexdigest()[:12]
+
+
+def _unique(samples: list[Sample]) -> list[Sample]:
+    seen: dict[str, int] = {}
+    for sample in samples:
+        base = str(sample.id)
+        seen[base] = seen.get(base, 0) + 1
+        if seen[base] > 1:
+            sample.id = f"{base}-{seen[base]}"
+    return samples
+
+
+def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
+    """One sample per question, to be answered by the model under test."""
+    return _unique(
+        [
+            Sample(
+                id=question_id(q.question),
+                input=q.question,
+                metadata={"question": q.question, "category": q.category, "paper_id": q.paper_id},
+            )
+            for q in questions
+        ]
+    )
+
+
+def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
+    """One sample per answer written elsewhere (CSV or JSONL with question and response)."""
+    samples = []
+    for line, row in read_rows(path):
+        r = validate_row(DahlResponse, row, path=path, line=line)
+        category = r.category or categories.get(r.question.strip(), UNCATEGORISED)
+        samples.append(
+            Sample(
+                id=r.id or question_id(r.question),
+                input=r.question,
+                metadata={"question": r.question, "category": category, "response": r.response},
+            )
+        )
+    return _unique(samples)
+
+
+@task
+def dahl(
+    dataset: str = "github",
+    responses: str | None = None,
+    sample: float | None = None,
+    categories: str | None = None,
+    limit: int | None = None,
+    seed: int = 42,
+    temperature: float = ANSWER_TEMPERATURE,
+    max_tokens: int = ANSWER_MAX_TOKENS,
+    check_mode: CheckMode = "unit",
+    answer_prompt: str | None = None,
+    split_prompt: str | None = None,
+    check_prompt: str | None = None,
+    check_batch_prompt: str | None = None,
+    cache: bool = True,
+) -> Task:
+    """DAHL: the share of true atomic facts in a model's long answers.
+
+    Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
+    unit); both default to the embedded model.
+
+    Args:
+        dataset: Questions CSV/JSONL (`question, category`), or `github` for the authors' file.
+        responses: Score these answers (CSV/JSONL with `question, response`) instead of
+            generating; categories come from the file or from `dataset` when it is local.
+        sample: Keep this seeded fraction of questions, stratified by category.
+        categories: Comma-separated categories to keep.
+        limit: Keep at most this many questions.
+        seed: Seed of the sample.
+        temperature: Answering temperature (DAHL: 0.6).
+        max_tokens: Answer length limit in tokens (DAHL: 256).
+        check_mode: `unit` (one checker call per unit, concurrent) or `batch` (one call
+            per response; a verdict count that differs from the unit count is a mismatch).
+        answer_prompt: File replacing the answering instruction.
+        split_prompt: File replacing the splitter prompt (`{text}`).
+        check_prompt: File replacing the per-unit checker prompt (`{statement}`).
+        check_batch_prompt: File replacing the batch checker prompt (`{statements}`).
+        cache: Cache splitter and checker calls.
+    """
+    if check_mode not in ("unit", "batch"):
+        raise DataError(
+            f"unknown check mode '{check_mode}' (expected unit or batch)", field="check_mode"
+        )
+    split_template = read_prompt(PROMPTS, "split_user.txt", split_prompt)
+    check_placeholders(split_template, {"text"}, source=split_prompt or "split prompt")
+    check_template = read_prompt(PROMPTS, "check_user.txt", check_prompt)
+    check_placeholders(check_template, {"statement"}, source=check_prompt or "check prompt")
+    batch_template = read_prompt(PROMPTS, "check_batch_user.txt", check_batch_prompt)
+    check_placeholders(
+        batch_template, {"statements"}, source=check_batch_prompt or "batch check prompt"
+    )
+    wanted = [c for c in (categories or "").split(",") if c.strip()] or None
+    if responses is not None:
+        known = {}
+        if dataset != "github":
+            known = {q.question.strip(): q.category for q in load_dahl_questions(dataset)}
+        samples = response_samples(responses, known)
+        if wanted:
+            samples = [
+                s
+                for s in samples
+                if s.metadata and s.metadata["category"] in {w.strip().lower() for w in wanted}
+            ]
+        samples = samples[:limit] if limit is not None else samples
+        solver = [given_response()]
+    else:
+        questions = load_dahl_questions(
+            dataset, categories=wanted, sample=sample, seed=seed, limit=limit
+        )
+        samples = question_samples(questions)
+        solver = [
+            system_message(read_prompt(PROMPTS, "answer_system.txt", answer_prompt)),
+            generate(),
+        ]
+    if not samples:
+        raise DataError("no questions left to evaluate", path=responses or dataset)
+    return Task(
+        dataset=MemoryDataset(samples, name="dahl"),
+        solver=solver,
+        scorer=dahl_factuality(
+            split_template=split_template,
+            check_system=read_prompt(PROMPTS, "check_system.txt"),
+            check_template=check_template,
+            check_batch_template=batch_template,
+            check_mode=check_mode,
+            cache=cache,
+        ),
+        metrics=[dahl_metrics()],
+        config=GenerateConfig(temperature=temperature, max_tokens=max_tokens),
+        metadata={
+            "system": "dahl",
+            "dataset": dataset,
+            "responses": responses,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "check_mode": check_mode,
+        },
+    )

@@ -1,0 +1,124 @@
+"""DAHL arithmetic, exclusions and per-category means with a scripted model."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from helpers import log_metrics, scripted_model
+from medhalbench.dahl import dahl, dahl_scores, judge_response, parse_units
+
+# question -> (category, answer); each answer sentence names the verdict its unit will get.
+QUESTIONS = {
+    "Q1 heart?": ("cardiology", "Alpha TRUEFACT one. Beta TRUEFACT two. Gamma FALSEFACT three."),
+    "Q2 heart?": ("cardiology", "A TRUEFACT. B TRUEFACT. C TRUEFACT. D TRUEFACT."),
+    "Q3 tumour?": ("oncology", "E TRUEFACT. F FALSEFACT."),
+    "Q4 tumour?": ("oncology", "I don't know the answer to this question."),
+    "Q5 gene?": ("genetics", "G TRUEFACT. H MAYBEFACT."),
+    "Q6 gene?": ("genetics", "EMPTYSPLIT here."),
+}
+
+
+def reply(prompt: str) -> str:
+    if "one fact" in prompt:  # the splitter: one unit per sentence, with blank lines between
+        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
+        if "EMPTYSPLIT" in text:
+            return "\n\n"
+        return "\n\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
+    if "true or false" in prompt.lower():  # the checker
+        if "numbered statement" in prompt:  # batch mode: one verdict short, a mismatch
+            return "True\nTrue"
+        statement = prompt.split("Statement:")[-1]
+        return (
+            "True" if "TRUEFACT" in statement else "False" if "FALSEFACT" in statement else "Maybe"
+        )
+    for question, (_, answer) in QUESTIONS.items():  # the model under test
+        if question in prompt:
+            return answer
+    raise AssertionError(f"unexpected prompt: {prompt[:200]}")
+
+
+@pytest.fixture
+def questions_csv(tmp_path: Path) -> str:
+    path = tmp_path / "questions.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category"])
+        for question, (category, _) in QUESTIONS.items():
+            writer.writerow([question, category])
+    return str(path)
+
+
+def run(task, tmp_path: Path, calls: list[str] | None = None):
+    model = scripted_model(reply, calls)
+    [log] = eval(
+        task, model=model, model_roles={"splitter": model, "checker": model},
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    return log
+
+
+def test_score_exclusions_and_categories(questions_csv: str, tmp_path: Path) -> None:
+    calls: list[str] = []
+    log = run(dahl(dataset=questions_csv), tmp_path, calls)
+    m = log_metrics(log)
+    assert m["dahl_score"] == pytest.approx((2 / 3 + 1 + 1 / 2) / 3)
+    assert m["category/cardiology"] == pytest.approx((2 / 3 + 1) / 2)
+    assert m["category/oncology"] == pytest.approx(0.5)
+    assert "category/genetics" not in m  # its responses were all excluded
+    assert (m["responses"], m["scored"], m["excluded"]) == (6, 3, 3)
+    assert (
+        m["excluded_declined"] == 1
+        and m["excluded_unknown_unit"] == 1
+        and m["excluded_no_units"] == 1
+    )
+    assert m["excluded_mismatch"] == 0
+    assert m["mean_units"] == pytest.approx((3 + 4 + 2) / 3)
+    by_question = {s.metadata["question"]: s.scores["dahl_factuality"] for s in log.samples}
+    lengths = [by_question[q].metadata["length"] for q in ("Q1 heart?", "Q2 heart?", "Q3 tumour?")]
+    assert m["mean_length"] == pytest.approx(sum(lengths) / 3)
+    assert by_question["Q4 tumour?"].reason == "excluded: declined"
+    assert by_question["Q1 heart?"].metadata["verdicts"] == ["true", "true", "false"]
+    # Calls: 6 answers, 5 splits (the declined answer is not split), 3+4+2+2 unit checks.
+    assert len(calls) == 6 + 5 + 11
+
+
+def test_batch_mode_counts_a_mismatch(questions_csv: str, tmp_path: Path) -> None:
+    log = run(dahl(dataset=questions_csv, check_mode="batch", categories="oncology"), tmp_path)
+    m = log_metrics(log)
+    # Q3 has 2 units and gets 2 verdicts (both true): scored 1.0; Q4 declined.
+    assert m["scored"] == 1 and m["dahl_score"] == 1.0 and m["excluded_declined"] == 1
+    log = run(dahl(dataset=questions_csv, check_mode="batch", categories="cardiology"), tmp_path)
+    m = log_metrics(log)
+    assert m["excluded_mismatch"] == 2 and m["scored"] == 0  # 3 and 4 units, 2 verdicts each
+
+
+def test_responses_file_is_scored_without_generating(questions_csv: str, tmp_path: Path) -> None:
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text(
+        '{"question": "Q3 tumour?", "response": "X TRUEFACT. Y TRUEFACT. Z FALSEFACT."}\n'
+    )
+    calls: list[str] = []
+    log = run(dahl(dataset=questions_csv, responses=str(responses)), tmp_path, calls)
+    m = log_metrics(log)
+    assert m["dahl_score"] == pytest.approx(2 / 3) and m["category/oncology"] == pytest.approx(
+        2 / 3
+    )
+    assert not any("Q3 tumour?" == c for c in calls)  # no answering call
+    assert len(calls) == 1 + 3
+
+
+def test_judge_and_parse_units_directly() -> None:
+    assert parse_units("SENTENCES:\n1. A is B.\n\n- C is D.\n   \n") == ["A is B.", "C is D."]
+    assert judge_response([], [], length=0, category="x").status == "no_units"
+    assert judge_response(["a", "b"], ["true"], length=1, category="x").status == "mismatch"
+    assert judge_response(["a"], ["unknown"], length=1, category="x").status == "unknown_unit"
+    scored = judge_response(
+        ["a", "b", "c", "d"], ["true", "false", "true", "true"], length=10, category="x"
+    )
+    assert scored.precision == 0.75
+    assert dahl_scores([])["dahl_score"] == 0.0

@@ -1,0 +1,28 @@
+import pytest
+
+from medhalbench.judging import parse_truth_verdict, parse_truth_verdicts
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("True", "true"),
+        ("true.", "true"),
+        ("False", "false"),
+        ("**False**", "false"),
+        ("Answer: True", "true"),
+        ("This is not true.", "false"),
+        ("The statement is correct.", "true"),
+        ("The statement is incorrect.", "false"),
+        ("True or false, hard to say", "true"),  # a leading verdict wins
+        ("It is partly true and partly false", "unknown"),
+        ("Maybe", "unknown"),
+        ("", "unknown"),
+    ],
+)
+def test_truth_verdicts(reply: str, expected: str) -> None:
+    assert parse_truth_verdict(reply) == expected
+
+
+def test_one_verdict_per_line() -> None:
+    assert parse_truth_verdicts("True\n\nFalse\nunsure\n") == ["true", "false", "unknown"]

@@ -1,0 +1,63 @@
+from medhalbench.text import clean_response, is_declining, split_sentences
+
+Q = "What are the main symptoms of asthma?"
+
+
+def test_echoed_prompt_is_removed() -> None:
+    cleaned = clean_response(Q, f"{Q} The main symptoms are wheeze and cough.", truncated=False)
+    assert cleaned.text == "The main symptoms are wheeze and cough." and cleaned.removed_question
+
+
+def test_echoed_prompt_as_a_later_sentence_is_removed() -> None:
+    cleaned = clean_response(Q, f"Asthma narrows the airways. {Q}", truncated=False)
+    assert cleaned.text == "Asthma narrows the airways." and cleaned.removed_question
+
+
+def test_repeated_sentences_are_removed() -> None:
+    answer = "Wheeze is common. Cough is common. Wheeze is common. wheeze  is common!"
+    cleaned = clean_response(Q, answer, truncated=False)
+    assert cleaned.text == "Wheeze is common. Cough is common."
+    assert cleaned.removed_repeats == 2
+
+
+def test_truncated_last_sentence_is_dropped() -> None:
+    answer = "Wheeze is common. Inhaled steroids reduce"
+    cleaned = clean_response(Q, answer, truncated=True)
+    assert (
+        cleaned.text == "Wheeze is common."
+        and cleaned.removed_truncated == "Inhaled steroids reduce"
+    )
+
+
+def test_complete_last_sentence_is_kept_even_at_the_limit() -> None:
+    cleaned = clean_response(Q, "Wheeze is common. Cough is common.", truncated=True)
+    assert (
+        cleaned.text == "Wheeze is common. Cough is common." and cleaned.removed_truncated is None
+    )
+
+
+def test_not_truncated_keeps_an_unpunctuated_end() -> None:
+    cleaned = clean_response(Q, "Wheeze is common. Cough too", truncated=False)
+    assert cleaned.text.endswith("Cough too")
+
+
+def test_declining_answers() -> None:
+    for answer in (
+        "I don't know.",
+        "I do not know the answer to this question.",
+        "This question cannot be answered with the information given.",
+        "I'm sorry, but I can't answer that.",
+        "As an AI language model, I cannot provide medical advice.",
+    ):
+        assert is_declining(answer), answer
+        assert clean_response(Q, answer).declined
+    assert not is_declining("Patients often do not know they have asthma.")
+
+
+def test_sentence_splitter_keeps_abbreviations_and_decimals() -> None:
+    text = "Dr. Smith gave 2.5 mg. It worked, e.g. in adults. Jones et al. Agreed!"
+    assert split_sentences(text) == [
+        "Dr. Smith gave 2.5 mg.",
+        "It worked, e.g. in adults.",
+        "Jones et al. Agreed!",
+    ]
