@@ -71,3 +71,26 @@ def test_inspect_cli_finds_the_task_through_the_entry_point(
     [log_file] = tmp_path.glob("*medhallu*.eval")
     log = read_eval_log(str(log_file))
     assert log.status == "success" and len(log.samples) == 2
+
+
+@pytest.mark.slow
+def test_dahl_temperature_sweep_leaves_one_log_each(tmp_path: Path) -> None:
+    from medhalbench.cli._demo import illustrative
+
+    code, out = invoke(
+        "eval", "dahl", "--dataset", illustrative("dahl_illustrative.csv"), "--limit", "1",
+        "--max-tokens", "32", "--temperatures", "0.2,0.9", "--log-dir", str(tmp_path), "--display", "none",
+    )  # fmt: skip
+    assert code == 0, out
+    assert "DAHL score by temperature" in out and "DAHL score by category" in out
+    assert "Splitter model: embedded/smollm2" in out and "Checker model: embedded/smollm2" in out
+    logs = [read_eval_log(str(p)) for p in tmp_path.glob("*dahl*.eval")]
+    assert sorted(log.eval.metadata["temperature"] for log in logs) == [0.2, 0.9]
+    assert all(log.status == "success" for log in logs)
+
+
+def test_dahl_agreement_needs_matches(tmp_path: Path) -> None:
+    code, out = invoke(
+        "dahl", "agreement", "--auto", str(tmp_path / "missing.eval"), "--human", "x.csv"
+    )
+    assert code == 2 and "does not exist" in out

@@ -52,11 +52,11 @@ def questions_csv(tmp_path: Path) -> str:
     return str(path)
 
 
-def run(task, tmp_path: Path, calls: list[str] | None = None):
+def run(task, tmp_path: Path, calls: list[str] | None = None, **kwargs):
     model = scripted_model(reply, calls)
     [log] = eval(
         task, model=model, model_roles={"splitter": model, "checker": model},
-        log_dir=str(tmp_path / "logs"), display="none",
+        log_dir=str(tmp_path / "logs"), display="none", **kwargs,
     )  # fmt: skip
     assert log.status == "success", log.error
     return log
@@ -64,7 +64,7 @@ def run(task, tmp_path: Path, calls: list[str] | None = None):
 
 def test_score_exclusions_and_categories(questions_csv: str, tmp_path: Path) -> None:
     calls: list[str] = []
-    log = run(dahl(dataset=questions_csv), tmp_path, calls)
+    log = run(dahl(dataset=questions_csv, cache=False), tmp_path, calls)
     m = log_metrics(log)
     assert m["dahl_score"] == pytest.approx((2 / 3 + 1 + 1 / 2) / 3)
     assert m["category/cardiology"] == pytest.approx((2 / 3 + 1) / 2)
@@ -87,6 +87,14 @@ def test_score_exclusions_and_categories(questions_csv: str, tmp_path: Path) -> 
     assert len(calls) == 6 + 5 + 11
 
 
+def test_cached_rerun_makes_no_calls(questions_csv: str, tmp_path: Path) -> None:
+    first: list[str] = []
+    a = run(dahl(dataset=questions_csv), tmp_path, first, cache=True)
+    again: list[str] = []
+    b = run(dahl(dataset=questions_csv), tmp_path, again, cache=True)
+    assert again == [] and log_metrics(a) == log_metrics(b)
+
+
 def test_batch_mode_counts_a_mismatch(questions_csv: str, tmp_path: Path) -> None:
     log = run(dahl(dataset=questions_csv, check_mode="batch", categories="oncology"), tmp_path)
     m = log_metrics(log)
@@ -103,7 +111,7 @@ def test_responses_file_is_scored_without_generating(questions_csv: str, tmp_pat
         '{"question": "Q3 tumour?", "response": "X TRUEFACT. Y TRUEFACT. Z FALSEFACT."}\n'
     )
     calls: list[str] = []
-    log = run(dahl(dataset=questions_csv, responses=str(responses)), tmp_path, calls)
+    log = run(dahl(dataset=questions_csv, responses=str(responses), cache=False), tmp_path, calls)
     m = log_metrics(log)
     assert m["dahl_score"] == pytest.approx(2 / 3) and m["category/oncology"] == pytest.approx(
         2 / 3

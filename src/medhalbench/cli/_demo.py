@@ -16,14 +16,21 @@ from medhalbench.cli._common import (
     run_eval,
     split_models,
 )
-from medhalbench.cli._tables import detection_table
+from medhalbench.cli._tables import dahl_category_table, dahl_table, detection_table
+from medhalbench.dahl import dahl, dahl_result
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
+from medhalbench.models import DEFAULT_MODEL
+
+
+def illustrative(name: str) -> str:
+    """Path of a packaged illustrative example (written by us, not real data)."""
+    return str(resources.files("medhalbench").joinpath("examples", name))
 
 
 def illustrative_medhallu() -> str:
-    """Path of the packaged illustrative MedHallu sample (written by us, not real data)."""
-    return str(resources.files("medhalbench").joinpath("examples", "medhallu_illustrative.jsonl"))
+    """Path of the packaged illustrative MedHallu sample."""
+    return illustrative("medhallu_illustrative.jsonl")
 
 
 @click.command(name="demo")
@@ -33,10 +40,20 @@ def illustrative_medhallu() -> str:
     default=None,
     help="MedHallu dataset to use instead of the packaged illustrative sample.",
 )
+@click.option(
+    "--dahl",
+    "dahl_dataset",
+    default=None,
+    help="DAHL questions to use instead of the packaged illustrative ones.",
+)
 @click.option("--limit", type=int, default=None, help="Use the first N rows of each dataset.")
 @model_options
 def demo_command(
-    medhallu_dataset: str | None, limit: int | None, models: tuple[str, ...], **options: Any
+    medhallu_dataset: str | None,
+    dahl_dataset: str | None,
+    limit: int | None,
+    models: tuple[str, ...],
+    **options: Any,
 ) -> None:
     """Run every system on small data, offline on the embedded model, and print the tables.
 
@@ -45,11 +62,11 @@ def demo_command(
     """
     started = time.perf_counter()
     names = split_models(models)
+    if medhallu_dataset is None or dahl_dataset is None:
+        console.print("[yellow]Using medhalbench's illustrative examples (not real data).[/yellow]")
+
+    console.rule("MedHallu: hallucination detection")
     dataset = medhallu_dataset or illustrative_medhallu()
-    if medhallu_dataset is None:
-        console.print(
-            "[yellow]Using medhalbench's illustrative MedHallu sample (not real data).[/yellow]"
-        )
     logs = run_eval(
         [
             medhallu(dataset=dataset, limit=limit),
@@ -58,9 +75,27 @@ def demo_command(
         models=names,
         options=options,
     )
-    results = [detection_result(log) for log in logs if log.status == "success"]
-    if results:
-        console.print(detection_table(results))
+    detection = [detection_result(log) for log in logs if log.status == "success"]
+    if detection:
+        console.print(detection_table(detection))
+
+    console.rule("DAHL: long-form factuality")
+    dahl_logs = run_eval(
+        dahl(
+            dataset=dahl_dataset or illustrative("dahl_illustrative.csv"),
+            limit=limit,
+            cache=options["cache"],
+        ),
+        models=names,
+        options=options,
+        roles={"splitter": DEFAULT_MODEL, "checker": DEFAULT_MODEL},
+    )
+    factuality = [dahl_result(log) for log in dahl_logs if log.status == "success"]
+    if factuality:
+        console.print(dahl_table(factuality))
+        console.print(dahl_category_table(factuality))
+
+    logs += dahl_logs
     print_log_locations(logs, options["log_dir"])
     console.print(f"Demo finished in {time.perf_counter() - started:.0f} s.")
     fail_on_unfinished(logs)

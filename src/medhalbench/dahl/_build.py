@@ -36,8 +36,11 @@ _IMPERATIVE = re.compile(
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 
 
-def question_schema(count: int) -> ResponseSchema:
-    """The JSON shape asked of the generator (enforced where the provider supports it)."""
+def question_schema() -> ResponseSchema:
+    """The JSON shape asked of the generator (enforced where the provider supports it).
+
+    inspect's JSONSchema has no `maxItems`, so the question count is capped when parsing.
+    """
     return ResponseSchema(
         name="exam_questions",
         json_schema=JSONSchema(
@@ -45,7 +48,8 @@ def question_schema(count: int) -> ResponseSchema:
             properties={
                 "category": JSONSchema(type="string", enum=[*DAHL_CATEGORIES, OTHER]),
                 "questions": JSONSchema(
-                    type="array", items=JSONSchema(type="string", maxLength=400), maxItems=count
+                    type="array",
+                    items=JSONSchema(type="string", maxLength=400),
                 ),
             },
             required=["category", "questions"],
@@ -233,7 +237,7 @@ async def build_dahl_questions(
         seed=seed,
         max_tokens=768,
         cache=cache,
-        response_schema=question_schema(questions_per_paper),
+        response_schema=question_schema(),
     )
     semaphore = asyncio.Semaphore(concurrency)
     with progress_bar(disable=not show_progress) as progress:

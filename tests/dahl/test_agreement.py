@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from scipy import stats
+
+from helpers import scripted_model
+from medhalbench import DataError
+from medhalbench.dahl import dahl, dahl_agreement, question_id
+
+ANSWERS = {
+    "Q1?": "A TRUEFACT. B TRUEFACT. C FALSEFACT.",
+    "Q2?": "D TRUEFACT. E FALSEFACT.",
+    "Q3?": "F TRUEFACT. G TRUEFACT. H TRUEFACT. I TRUEFACT.",
+    "Q4?": "J FALSEFACT. K FALSEFACT. L TRUEFACT.",
+}
+
+
+def reply(prompt: str) -> str:
+    if "one fact" in prompt:
+        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
+        return "\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
+    if "true or false" in prompt.lower():
+        return "True" if "TRUEFACT" in prompt.split("Statement:")[-1] else "False"
+    return next(a for q, a in ANSWERS.items() if q in prompt)
+
+
+def test_pearson_and_paired_t_match_scipy(tmp_path: Path) -> None:
+    questions = tmp_path / "q.csv"
+    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in ANSWERS))
+    model = scripted_model(reply)
+    [log] = eval(
+        dahl(dataset=str(questions)),
+        model=model,
+        model_roles={"splitter": model, "checker": model},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    human = [("Q1?", 2, 4), ("Q2?", 1, 2), ("Q3?", 4, 5), ("Q4?", 0, 3)]
+    path = tmp_path / "human.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["id", "human_true", "human_units"])
+        for q, t, u in human:
+            writer.writerow([question_id(q), t, u])
+    result = dahl_agreement(log.location, path)
+    auto_p, auto_u = [2 / 3, 1 / 2, 1.0, 1 / 3], [3, 2, 4, 3]
+    expected_r, expected_p = stats.pearsonr(auto_p, [t / u for _, t, u in human])
+    expected_t, expected_tp = stats.ttest_rel(auto_u, [u for _, _, u in human])
+    assert result.pairs == 4 and result.unmatched == 0
+    assert result.pearson_r == pytest.approx(expected_r) and result.pearson_p == pytest.approx(
+        expected_p
+    )
+    assert result.units_t == pytest.approx(expected_t) and result.units_p == pytest.approx(
+        expected_tp
+    )
+    # Matching by question text works too, and bad rows are located.
+    by_question = tmp_path / "human.jsonl"
+    by_question.write_text(
+        "".join(
+            json.dumps({"question": q, "human_true": t, "human_units": u}) + "\n"
+            for q, t, u in human
+        )
+    )
+    assert dahl_agreement(log.location, by_question).pearson_r == pytest.approx(expected_r)
+    by_question.write_text(
+        json.dumps({"question": "Q1?", "human_true": 5, "human_units": 2}) + "\n"
+    )
+    with pytest.raises(DataError, match="line 1"):
+        dahl_agreement(log.location, by_question)
