@@ -1,0 +1,95 @@
+"""Speed-up of concurrent DAHL checking over one call at a time, against the same
+OpenAI-compatible server on 127.0.0.1 (bench/stub_server.py, fixed delay per call).
+
+Scores N given responses (no answering step): each costs 1 splitter call and 4 checker
+calls. Prints wall times side by side and the ratio, plus the ideal set by delay and
+concurrency (calls x delay / concurrency).
+
+    .venv/bin/python bench/dahl_checking.py [--responses 20] [--delay 0.2] [--connections 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import tempfile
+import time
+from pathlib import Path
+
+from inspect_ai import eval
+from inspect_ai.model import GenerateConfig, Model, get_model
+
+from medhalbench.dahl import dahl
+from stub_server import StubHandler, serve
+
+UNITS_PER_RESPONSE = 4
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run(responses: Path, base_url: str, connections: int, log_dir: str) -> tuple[float, int]:
+    def role() -> Model:
+        return get_model(
+            "openai-api/stub/stub", base_url=base_url, api_key="unused",
+            config=GenerateConfig(max_connections=connections), memoize=False,
+        )  # fmt: skip
+
+    before = StubHandler.requests
+    start = time.perf_counter()
+    [log] = eval(
+        dahl(dataset="github", responses=str(responses), cache=False),
+        model="none/none", model_roles={"splitter": role(), "checker": role()},
+        log_dir=log_dir, display="none", max_samples=1000,
+    )  # fmt: skip
+    elapsed = time.perf_counter() - start
+    assert log.status == "success", log.error
+    return elapsed, StubHandler.requests - before
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--responses", type=int, default=20)
+    parser.add_argument("--delay", type=float, default=0.2)
+    parser.add_argument("--connections", type=int, default=10)
+    args = parser.parse_args()
+    port = free_port()
+    server = serve(port, args.delay)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    with tempfile.TemporaryDirectory() as tmp:
+        responses = Path(tmp) / "responses.jsonl"
+        responses.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "question": f"What does metformin do? ({i})",
+                        "category": "pharmacology",
+                        "response": "Metformin lowers glucose.",
+                    }
+                )
+                + "\n"
+                for i in range(args.responses)
+            )
+        )
+        sequential, calls = run(responses, base_url, 1, tmp)
+        concurrent, calls_c = run(responses, base_url, args.connections, tmp)
+    server.shutdown()
+    assert calls == calls_c == args.responses * (1 + UNITS_PER_RESPONSE)
+    ideal_sequential = calls * args.delay
+    ideal_concurrent = calls * args.delay / args.connections
+    print(
+        f"responses={args.responses} calls={calls} delay={args.delay}s connections={args.connections} cores={os.cpu_count()}"
+    )
+    print(f"one call at a time : {sequential:6.2f} s (limit {ideal_sequential:6.2f} s)")
+    print(f"concurrent         : {concurrent:6.2f} s (limit {ideal_concurrent:6.2f} s)")
+    print(f"speed-up           : {sequential / concurrent:.2f}x (limit {args.connections}x)")
+    print(f"concurrent vs its limit: {ideal_concurrent / concurrent:.2f}")
+
+
+if __name__ == "__main__":
+    main()

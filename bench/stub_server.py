@@ -1,0 +1,111 @@
+"""A small OpenAI-compatible chat server on 127.0.0.1 that answers after a fixed delay.
+
+Replies are canned by what the prompt asks for, so every medhalbench pipeline can run
+against it: a checker gets "True", a splitter four one-fact lines, a detector "1", anything
+else a three-sentence answer. Used by the throughput benchmarks.
+
+    python bench/stub_server.py --port 8765 --delay 0.2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ANSWER = (
+    "Metformin lowers hepatic glucose output. It improves insulin sensitivity. It is taken orally."
+)
+UNITS = "Metformin lowers hepatic glucose output.\nMetformin improves insulin sensitivity.\nMetformin is taken orally.\nMetformin is a biguanide."
+
+
+def canned_reply(messages: list[dict[str, Any]]) -> str:
+    """The reply for a conversation, chosen by what its last message asks for."""
+    text = str(messages[-1].get("content", "")).lower() if messages else ""
+    if "true or false" in text:
+        return "True"
+    if "one fact" in text:
+        return UNITS
+    if "single digit" in text:
+        return "1"
+    return ANSWER
+
+
+class StubHandler(BaseHTTPRequestHandler):
+    delay = 0.2
+    lock = threading.Lock()
+    requests = 0
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+        elif self.path.rstrip("/").endswith("/stats"):
+            self._send(200, {"requests": StubHandler.requests})
+        else:
+            self._send(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", 0))
+        request = json.loads(self.rfile.read(length) or b"{}")
+        time.sleep(self.delay)
+        with StubHandler.lock:
+            StubHandler.requests += 1
+        content = canned_reply(request.get("messages", []))
+        self._send(
+            200,
+            {
+                "id": f"stub-{StubHandler.requests}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": request.get("model", "stub"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": 10,
+                    "completion_tokens": len(content.split()),
+                    "total_tokens": 10 + len(content.split()),
+                },
+            },
+        )
+
+
+def serve(port: int, delay: float) -> ThreadingHTTPServer:
+    """Start the server in a background thread on 127.0.0.1 and return it."""
+    StubHandler.delay = delay
+    server = ThreadingHTTPServer(("127.0.0.1", port), StubHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--delay", type=float, default=0.2)
+    args = parser.parse_args()
+    serve(args.port, args.delay)
+    print(f"stub server on http://127.0.0.1:{args.port}/v1 (delay {args.delay}s)", flush=True)
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()
