@@ -11,8 +11,22 @@ from inspect_ai.model import get_model
 from medhalbench.cli._common import console
 from medhalbench.dahl import build_dahl_questions
 from medhalbench.dahl._build import DROPPED_FILE, PROGRESS_FILE, QUESTIONS_FILE
+from medhalbench.data import load_pubmedqa
 from medhalbench.data._papers import load_papers
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhallu._build import (
+    DATASET_JSONL,
+    DATASET_PARQUET,
+    SUMMARY_FILE,
+    BuildRoles,
+    BuildSettings,
+    MedHalluBuildSummary,
+    build_medhallu,
+    merge_shards,
+    select_shard,
+)
 from medhalbench.models import DEFAULT_MODEL
+from medhalbench.nli import load_nli
 
 
 @click.group(name="build")
@@ -109,3 +123,181 @@ def build_dahl_command(
     console.print(
         "Categories: " + ", ".join(f"{c}: {n}" for c, n in summary.categories.most_common())
     )
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    """Parse `i/n` (0-based shard i of n)."""
+    if not value:
+        return None
+    try:
+        index, count = (int(x) for x in value.split("/"))
+    except ValueError:
+        raise click.BadParameter(f"expected i/n, got {value!r}", param_hint="--shard") from None
+    if not 0 <= index < count:
+        raise click.BadParameter(f"shard index must be in 0..{count - 1}", param_hint="--shard")
+    return index, count
+
+
+def print_medhallu_summary(summary: MedHalluBuildSummary, out: Path) -> None:
+    """Print what a MedHallu build or merge produced."""
+    s = summary.as_dict()
+    console.print(
+        f"Questions: {s['questions']} -> rows: {s['rows']} (no usable candidate: {s['no_candidate']}); "
+        f"fallback rate {s['fallback_rate']:.2f}; mean attempts {s['mean_attempts']:.2f}; "
+        f"model calls per question {s['model_calls_per_question']:.1f}"
+    )
+    console.print(
+        "Difficulty: "
+        + (", ".join(f"{k}: {v}" for k, v in sorted(s["difficulty"].items())) or "none")
+    )
+    console.print(
+        "Category: " + (", ".join(f"{k}: {v}" for k, v in sorted(s["category"].items())) or "none")
+    )
+    console.print(
+        f"Dataset: {out / DATASET_JSONL} and {out / DATASET_PARQUET}; summary: {out / SUMMARY_FILE}"
+    )
+
+
+@build_group.command(name="medhallu")
+@click.option(
+    "--pubmedqa",
+    required=True,
+    help="PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.",
+)
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder."
+)
+@click.option(
+    "--generator",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="Model that writes hallucinated answers.",
+)
+@click.option(
+    "--discriminator",
+    "discriminators",
+    multiple=True,
+    help=f"Discriminator model; repeat for an ensemble (default: {DEFAULT_MODEL}).",
+)
+@click.option(
+    "--refiner",
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="Model that critiques failed candidates.",
+)
+@click.option(
+    "--nli",
+    default="llm",
+    show_default=True,
+    help="'llm' (embedded judge), 'llm:MODEL', or a transformers NLI model name/path (e.g. microsoft/deberta-large-mnli).",
+)
+@click.option(
+    "--embedder",
+    default=DEFAULT_EMBEDDER,
+    show_default=True,
+    help="Sentence-transformers model for the fallback's similarity.",
+)
+@click.option("--attempts", type=int, default=5, show_default=True)
+@click.option(
+    "--tau",
+    type=float,
+    default=0.75,
+    show_default=True,
+    help="Bidirectional entailment at or above which a candidate equals the truth.",
+)
+@click.option(
+    "--length-tolerance",
+    type=float,
+    default=0.10,
+    show_default=True,
+    help="Allowed relative difference in words from the ground truth.",
+)
+@click.option("--limit", type=int, default=None, help="Use the first N questions.")
+@click.option(
+    "--shard",
+    default=None,
+    help="Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench merge'.",
+)
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option(
+    "--concurrency", type=int, default=4, show_default=True, help="Questions in flight at once."
+)
+@click.option(
+    "--generate-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the generator prompt.",
+)
+@click.option(
+    "--discriminate-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the discriminator prompt.",
+)
+@click.option(
+    "--refine-prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the refiner prompt.",
+)
+@click.option("--cache/--no-cache", default=True, show_default=True)
+def build_medhallu_command(
+    pubmedqa: str,
+    out_dir: str,
+    generator: str,
+    discriminators: tuple[str, ...],
+    refiner: str,
+    nli: str,
+    embedder: str,
+    attempts: int,
+    tau: float,
+    length_tolerance: float,
+    limit: int | None,
+    shard: str | None,
+    seed: int,
+    concurrency: int,
+    generate_prompt: str | None,
+    discriminate_prompt: str | None,
+    refine_prompt: str | None,
+    cache: bool,
+) -> None:
+    """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question."""
+    disc_names = list(discriminators) or [DEFAULT_MODEL]
+    console.print(
+        f"[bold]Generator:[/bold] {generator}  [bold]Discriminators:[/bold] {', '.join(disc_names)}  [bold]Refiner:[/bold] {refiner}"
+    )
+    console.print(f"[bold]NLI:[/bold] {nli}  [bold]Embedder:[/bold] {embedder}")
+    records = select_shard(load_pubmedqa(pubmedqa, limit=limit), parse_shard(shard))
+    roles = BuildRoles(
+        generator=get_model(generator),
+        discriminators=[get_model(name) for name in disc_names],
+        refiner=get_model(refiner),
+        nli=load_nli(nli, cache=cache),
+        embedder=Embedder(embedder),
+    )
+    settings = BuildSettings(
+        attempts=attempts,
+        tau=tau,
+        length_tolerance=length_tolerance,
+        seed=seed,
+        cache=cache,
+        generate_prompt=generate_prompt,
+        discriminate_prompt=discriminate_prompt,
+        refine_prompt=refine_prompt,
+    )
+    summary = asyncio.run(
+        build_medhallu(records, out_dir, roles, settings, concurrency=concurrency)
+    )
+    console.print(f"Built now: {summary.processed_now}; already done: {summary.skipped_done}")
+    print_medhallu_summary(summary, Path(out_dir))
+
+
+@click.command(name="merge")
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder."
+)
+@click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+def merge_command(out_dir: str, shards: tuple[str, ...]) -> None:
+    """Merge MedHallu build shards (folders written with --shard) into one dataset."""
+    summary = merge_shards(shards, out_dir)
+    print_medhallu_summary(summary, Path(out_dir))

@@ -8,7 +8,7 @@ import click
 
 from medhalbench import __version__
 from medhalbench._errors import MedhalbenchError
-from medhalbench.cli._build import build_group
+from medhalbench.cli._build import build_group, merge_command
 from medhalbench.cli._dahl import dahl_group
 from medhalbench.cli._demo import demo_command
 from medhalbench.cli._eval import eval_group
@@ -33,6 +33,7 @@ def cli() -> None:
 
 cli.add_command(eval_group)
 cli.add_command(build_group)
+cli.add_command(merge_command)
 cli.add_command(dahl_group)
 cli.add_command(demo_command)
 

@@ -1,5 +1,6 @@
 """Parsing model verdicts strictly: what cannot be read is counted, never guessed."""
 
+from medhalbench.judging._choice import parse_choice, parse_yes_no
 from medhalbench.judging._detection import (
     DetectionLabel,
     DetectionVerdict,
@@ -11,7 +12,9 @@ __all__ = [
     "DetectionLabel",
     "DetectionVerdict",
     "TruthVerdict",
+    "parse_choice",
     "parse_detection_verdict",
     "parse_truth_verdict",
     "parse_truth_verdicts",
+    "parse_yes_no",
 ]
