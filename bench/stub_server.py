@@ -1,8 +1,10 @@
 """A small OpenAI-compatible chat server on 127.0.0.1 that answers after a fixed delay.
 
 Replies are canned by what the prompt asks for, so every medhalbench pipeline can run
-against it: a checker gets "True", a splitter four one-fact lines, a detector "1", anything
-else a three-sentence answer. Used by the throughput benchmarks.
+against it: a checker gets "True", a splitter four one-fact lines, a detector "1", a MedHallu
+generator a JSON answer as long as the truth, a discriminator a pick derived from the prompt's
+hash, an NLI judge "no", anything else a three-sentence answer. Deterministic: the same prompt
+always gets the same reply. Used by the benchmarks and by tests (`serve(..., reply=...)`).
 
     python bench/stub_server.py --port 8765 --delay 0.2
 """
@@ -10,9 +12,11 @@ else a three-sentence answer. Used by the throughput benchmarks.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -22,15 +26,30 @@ ANSWER = (
 UNITS = "Metformin lowers hepatic glucose output.\nMetformin improves insulin sensitivity.\nMetformin is taken orally.\nMetformin is a biguanide."
 
 
+def _medhallu_candidate(prompt: str) -> str:
+    truth = prompt.split("Correct answer:", 1)[1].split("\n\n", 1)[0].split()
+    # Same length as the truth, so the length check passes.
+    return json.dumps(
+        {"hallucinated_answer": " ".join(["Not"] + truth[1:]), "category": "Incomplete Information"}
+    )
+
+
 def canned_reply(messages: list[dict[str, Any]]) -> str:
     """The reply for a conversation, chosen by what its last message asks for."""
-    text = str(messages[-1].get("content", "")).lower() if messages else ""
+    original = str(messages[-1].get("content", "")) if messages else ""
+    text = original.lower()
     if "true or false" in text:
         return "True"
     if "one fact" in text:
         return UNITS
     if "single digit" in text:
         return "1"
+    if "hallucinated answer" in text and "correct answer:" in text and "json" in text:
+        return _medhallu_candidate(original)
+    if "which answer is more accurate" in text:
+        return "1" if hashlib.sha1(original.encode()).digest()[0] % 2 else "2"
+    if "does the premise entail" in text:
+        return "no"
     return ANSWER
 
 
@@ -38,6 +57,7 @@ class StubHandler(BaseHTTPRequestHandler):
     delay = 0.2
     lock = threading.Lock()
     requests = 0
+    reply: Callable[[list[dict[str, Any]]], str] = staticmethod(canned_reply)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -64,7 +84,7 @@ class StubHandler(BaseHTTPRequestHandler):
         time.sleep(self.delay)
         with StubHandler.lock:
             StubHandler.requests += 1
-        content = canned_reply(request.get("messages", []))
+        content = StubHandler.reply(request.get("messages", []))
         self._send(
             200,
             {
@@ -88,9 +108,13 @@ class StubHandler(BaseHTTPRequestHandler):
         )
 
 
-def serve(port: int, delay: float) -> ThreadingHTTPServer:
-    """Start the server in a background thread on 127.0.0.1 and return it."""
+def serve(
+    port: int, delay: float, reply: Callable[[list[dict[str, Any]]], str] = canned_reply
+) -> ThreadingHTTPServer:
+    """Start the server in a background thread on 127.0.0.1 and return it (stop it with
+    `shutdown()`)."""
     StubHandler.delay = delay
+    StubHandler.reply = staticmethod(reply)
     server = ThreadingHTTPServer(("127.0.0.1", port), StubHandler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

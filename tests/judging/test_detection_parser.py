@@ -77,3 +77,7 @@ def test_conflicting_cues_name_the_conflict() -> None:
     verdict = parse_detection_verdict("It looks factual, so 1", allow_not_sure=False)
     assert verdict.label is None
     assert "conflicting" in verdict.reason
+
+
+def test_a_leading_verdict_followed_by_prose_with_and_is_read() -> None:
+    assert parse_detection_verdict("1 and the mechanism is wrong").label is H

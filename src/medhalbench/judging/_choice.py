@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import re
 
+
+def offers_alternatives(rest: str, answers: str) -> bool:
+    """Whether the text after a leading answer joins it to another answer ("or 2", "/ no").
+
+    Args:
+        rest: The text after the leading answer.
+        answers: Regex alternation of the answers of this kind (e.g. `0|1|2`, `yes|no`).
+    """
+    return bool(re.match(rf"^\s*(?:or|/|and|vs\.?)\s*(?:{answers})\b", rest))
+
+
 _YES_NO_LEAD = re.compile(
     r"^[\s*\"'`(\[]*(?:(?:answer|verdict)\s*[:=\-]?\s*)?[\s*\"'`(\[]*(yes|no)\b"
 )
@@ -15,7 +26,7 @@ def parse_yes_no(reply: str) -> bool | None:
     """Read a yes/no reply: a leading yes/no wins, else exactly one kind must occur; None otherwise."""
     text = reply.strip().lower().replace("**", "")
     lead = _YES_NO_LEAD.match(text)
-    if lead:
+    if lead and not offers_alternatives(text[lead.end() :], "yes|no"):
         return lead.group(1) == "yes"
     has_yes, has_no = bool(_YES.search(text)), bool(_NO.search(text))
     if has_yes != has_no:
@@ -34,7 +45,7 @@ def parse_choice(reply: str, options: int = 2) -> int | None:
     lead = re.match(
         rf"^[\s*\"'`(\[]*(?:(?:answer|option|choice)\s*[:#=\-]?\s*)?({numbers})(?!\d)(?!\.\d)", text
     )
-    if lead:
+    if lead and not offers_alternatives(text[lead.end() :], numbers):
         return int(lead.group(1))
     found = {int(m) for m in re.findall(rf"(?<![\w.])({numbers})(?![\w])(?!\.\d)", text)}
     return found.pop() if len(found) == 1 else None

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from medhalbench.judging._choice import offers_alternatives
+
 
 class DetectionLabel(IntEnum):
     """A detector's answer, in MedHallu's numbering."""
@@ -46,8 +48,6 @@ _LEADING_DIGIT = re.compile(
     r"^[\s*\"'`(\[]*(?:(?:final\s+)?(?:answer|verdict|label|output|prediction|classification)"
     r"\s*(?:is)?\s*[:=\-]?\s*)?[\s*\"'`(\[]*([012])(?![\d])(?!\.\d)"
 )
-# "0 or 1", "0/1": a leading digit offered as one of alternatives is no verdict.
-_ALTERNATIVE = re.compile(r"^\s*(?:or|/|and|vs\.?)\s*[012]\b")
 _DIGIT = re.compile(r"(?<![\w.])([012])(?![\w])(?!\.\d)")
 _HALLUCINATED = re.compile(r"\b(?:(not|no|non|isn't|is\s+not)[\s-]+)?(hallucinat\w*)\b")
 _FACTUAL = re.compile(r"\b(?:(not|non|isn't|is\s+not)[\s-]+)?(factual(?:ly\s+correct)?)\b")
@@ -88,7 +88,7 @@ def parse_detection_verdict(reply: str, *, allow_not_sure: bool = False) -> Dete
         return DetectionVerdict(label, how)
 
     leading = _LEADING_DIGIT.match(text)
-    if leading and _ALTERNATIVE.match(text[leading.end() :]):
+    if leading and offers_alternatives(text[leading.end() :], "0|1|2"):
         return DetectionVerdict(None, "alternatives offered, no single verdict")
     if leading:
         return accept(DetectionLabel(int(leading.group(1))), "leading digit")
