@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import tempfile
 import time
 from pathlib import Path
@@ -21,16 +20,11 @@ from pathlib import Path
 from inspect_ai import eval
 from inspect_ai.model import GenerateConfig, Model, get_model
 
+from helpers_port import free_port
 from medhalbench.dahl import dahl
 from stub_server import StubHandler, serve
 
 UNITS_PER_RESPONSE = 4
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def run(responses: Path, base_url: str, connections: int, log_dir: str) -> tuple[float, int]:

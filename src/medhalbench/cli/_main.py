@@ -8,6 +8,7 @@ import click
 
 from medhalbench import __version__
 from medhalbench._errors import MedhalbenchError
+from medhalbench.cli._analyze import analyze_group
 from medhalbench.cli._build import build_group, merge_command
 from medhalbench.cli._dahl import dahl_group
 from medhalbench.cli._demo import demo_command
@@ -34,6 +35,7 @@ def cli() -> None:
 cli.add_command(eval_group)
 cli.add_command(build_group)
 cli.add_command(merge_command)
+cli.add_command(analyze_group)
 cli.add_command(dahl_group)
 cli.add_command(demo_command)
 

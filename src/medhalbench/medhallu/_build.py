@@ -66,13 +66,15 @@ class BuildSettings:
 
 
 @dataclass
-class _Prompts:
+class BuildPrompts:
+    """The builder's prompt templates (packaged defaults or the user's files)."""
+
     generate: str
     discriminate: str
     refine: str
 
     @classmethod
-    def load(cls, settings: BuildSettings) -> _Prompts:
+    def load(cls, settings: BuildSettings) -> BuildPrompts:
         generate = read_prompt(PROMPTS, "generate_user.txt", settings.generate_prompt)
         check_placeholders(
             generate,
@@ -149,9 +151,9 @@ def difficulty_from_votes(fooled: int, discriminators: int) -> str:
     return "failed"
 
 
-async def _discriminate(
+async def discriminate(
     roles: BuildRoles,
-    prompts: _Prompts,
+    prompts: BuildPrompts,
     record: PubMedQARecord,
     candidate: str,
     rng: random.Random,
@@ -200,7 +202,7 @@ def _reasons(attempt: dict[str, Any]) -> str:
 
 
 async def build_question(
-    record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: _Prompts
+    record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
 ) -> dict[str, Any]:
     """Build one MedHallu row (with full provenance) for a PubMedQA entry."""
     rng = random.Random(f"{settings.seed}:{record.pubid}")
@@ -258,7 +260,7 @@ async def build_question(
             attempt["status"] = "length"
             feedback = f"Your previous answer had {attempt['words']} words; write about {target_words} words."
             continue
-        votes = await _discriminate(roles, prompts, record, candidate, rng, settings.cache)
+        votes = await discriminate(roles, prompts, record, candidate, rng, settings.cache)
         calls += len(votes)
         fooled = sum(v["fooled"] for v in votes)
         attempt.update(
@@ -438,7 +440,7 @@ async def build_medhallu(
     from all finished questions of this run's selection.
     """
     settings = settings or BuildSettings()
-    prompts = _Prompts.load(settings)
+    prompts = BuildPrompts.load(settings)
     out = Path(out_dir)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
     todo = [r for r in records if r.pubid not in done]

@@ -1,0 +1,113 @@
+"""Throughput of the MedHallu builder: questions built concurrently vs one at a time,
+against the same OpenAI-compatible server on 127.0.0.1 (bench/stub_server.py, fixed delay).
+
+Every role (generator, 2 discriminators, refiner, LLM NLI judge) talks to the stub server.
+Prints wall time, model calls and questions/s side by side, and the ratio.
+
+    .venv/bin/python bench/medhallu_build.py [--questions 12] [--delay 0.2] [--concurrency 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.util._concurrency import init_concurrency
+
+from helpers_port import free_port
+from medhalbench.data import load_pubmedqa
+from medhalbench.embeddings import Embedder
+from medhalbench.medhallu._build import BuildRoles, BuildSettings, build_medhallu
+from medhalbench.nli import LLMNLI
+from stub_server import StubHandler, serve
+
+
+def pubmedqa(path: Path, n: int) -> Path:
+    path.write_text(
+        json.dumps(
+            {
+                str(i): {
+                    "QUESTION": f"Does treatment {i} improve outcome {i}?",
+                    "CONTEXTS": [f"Patients received treatment {i} or placebo."],
+                    "final_decision": "yes",
+                    "LONG_ANSWER": f"Yes. Treatment {i} improved outcome {i} compared with placebo in adults.",
+                }
+                for i in range(n)
+            }
+        )
+    )
+    return path
+
+
+def run(
+    source: Path, base_url: str, concurrency: int, connections: int, embedder: Embedder
+) -> tuple[float, int]:
+    def model() -> object:
+        return get_model(
+            "openai-api/stub/stub", base_url=base_url, api_key="unused",
+            config=GenerateConfig(max_connections=connections), memoize=False,
+        )  # fmt: skip
+
+    roles = BuildRoles(
+        generator=model(),  # type: ignore[arg-type]
+        discriminators=[model(), model()],  # type: ignore[list-item]
+        refiner=model(),  # type: ignore[arg-type]
+        nli=LLMNLI(model(), cache=False),  # type: ignore[arg-type]
+        embedder=embedder,
+    )
+    # inspect keeps one connection semaphore per provider key for the process (an eval
+    # resets them, calls outside an eval do not): reset so this run gets its own limit.
+    init_concurrency()
+    before = StubHandler.requests
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        asyncio.run(
+            build_medhallu(
+                load_pubmedqa(source),
+                out,
+                roles,
+                BuildSettings(cache=False, attempts=3),
+                concurrency=concurrency,
+                show_progress=False,
+            )
+        )
+        elapsed = time.perf_counter() - start
+    return elapsed, StubHandler.requests - before
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=12)
+    parser.add_argument("--delay", type=float, default=0.2)
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    port = free_port()
+    server = serve(port, args.delay)
+    embedder = Embedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        source = pubmedqa(Path(tmp) / "ori_pqal.json", args.questions)
+        sequential, calls_1 = run(source, f"http://127.0.0.1:{port}/v1", 1, 1, embedder)
+        concurrent, calls_n = run(
+            source, f"http://127.0.0.1:{port}/v1", args.concurrency, args.concurrency * 4, embedder
+        )
+    server.shutdown()
+    print(
+        f"questions={args.questions} delay={args.delay}s concurrency={args.concurrency} cores={os.cpu_count()}"
+    )
+    print(
+        f"one at a time : {sequential:6.2f} s, {calls_1} calls, {args.questions / sequential:5.2f} questions/s, {calls_1 / args.questions:.1f} calls/question"
+    )
+    print(
+        f"concurrent    : {concurrent:6.2f} s, {calls_n} calls, {args.questions / concurrent:5.2f} questions/s"
+    )
+    print(f"speed-up      : {sequential / concurrent:.2f}x (same calls: {calls_1 == calls_n})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""`medhalbench analyze ...`: analyses behind the papers' tables."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import click
+from inspect_ai.model import get_model
+from rich.table import Table
+
+from medhalbench.cli._common import console
+from medhalbench.data import load_pubmedqa
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhallu._build import BuildRoles, BuildSettings
+from medhalbench.medhallu._clusters import analyze_clusters
+from medhalbench.models import DEFAULT_MODEL
+from medhalbench.nli import load_nli
+
+
+@click.group(name="analyze")
+def analyze_group() -> None:
+    """Analyses behind the papers' tables."""
+
+
+@analyze_group.command(name="clusters")
+@click.option(
+    "--pubmedqa",
+    required=True,
+    help="PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.",
+)
+@click.option(
+    "--candidates",
+    "k",
+    type=int,
+    default=5,
+    show_default=True,
+    help="Candidates generated per question.",
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Bidirectional entailment that puts two answers in one cluster.",
+)
+@click.option("--generator", default=DEFAULT_MODEL, show_default=True)
+@click.option(
+    "--discriminator",
+    "discriminators",
+    multiple=True,
+    help=f"Discriminator model; repeat for several (default: {DEFAULT_MODEL}).",
+)
+@click.option(
+    "--nli",
+    default="llm",
+    show_default=True,
+    help="'llm', 'llm:MODEL', or a transformers NLI model name/path.",
+)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, show_default=True)
+@click.option("--limit", type=int, default=None, help="Use the first N questions.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write per-question clusters and the table as JSON.",
+)
+@click.option("--cache/--no-cache", default=True, show_default=True)
+def clusters_command(
+    pubmedqa: str,
+    k: int,
+    threshold: float,
+    generator: str,
+    discriminators: tuple[str, ...],
+    nli: str,
+    embedder: str,
+    limit: int | None,
+    seed: int,
+    out_file: str | None,
+    cache: bool,
+) -> None:
+    """Cluster K hallucinated candidates per question with the truth by bidirectional
+    entailment; compare fooling and non-fooling clusters to the truth."""
+    roles = BuildRoles(
+        generator=get_model(generator),
+        discriminators=[get_model(d) for d in (discriminators or (DEFAULT_MODEL,))],
+        refiner=get_model(generator),
+        nli=load_nli(nli, cache=cache),
+        embedder=Embedder(embedder),
+    )
+    analysis = asyncio.run(
+        analyze_clusters(
+            load_pubmedqa(pubmedqa, limit=limit),
+            roles,
+            BuildSettings(seed=seed, cache=cache),
+            candidates=k,
+            threshold=threshold,
+        )
+    )
+    table = Table(title="Fooling vs non-fooling clusters, distance to the ground truth")
+    for column in ("Measure", "Fooling", "Non-fooling", "p (Welch t)"):
+        table.add_column(column, justify="left" if column == "Measure" else "right")
+    names = {
+        "cosine": "Cosine similarity",
+        "euclidean": "Euclidean distance",
+        "rouge1": "ROUGE-1 F1",
+    }
+    for measure, row in analysis.table.items():
+        table.add_row(
+            names[measure],
+            f"{row['fooling']:.3f}",
+            f"{row['non_fooling']:.3f}",
+            f"{row['p_value']:.3g}",
+        )
+    console.print(table)
+    counts = analysis.table["cosine"]
+    console.print(
+        f"Clusters: {counts['fooling_clusters']:.0f} fooling, {counts['non_fooling_clusters']:.0f} non-fooling; "
+        f"the ground truth joined a candidate cluster in {analysis.ground_truth_joined} of {len(analysis.questions)} questions."
+    )
+    if out_file:
+        Path(out_file).write_text(
+            json.dumps(
+                {
+                    "table": analysis.table,
+                    "ground_truth_joined": analysis.ground_truth_joined,
+                    "questions": analysis.questions,
+                },
+                indent=2,
+            )
+        )
+        console.print(f"Details: {out_file}")
