@@ -7,6 +7,7 @@ from medhalbench.data._dahl import (
     stratified_sample,
 )
 from medhalbench.data._io import read_rows
+from medhalbench.data._medhal import load_medhal
 from medhalbench.data._medhallu import MEDHALLU_HUB, load_medhallu
 from medhalbench.data._pubmedqa import PUBMEDQA_HUB, load_pubmedqa
 from medhalbench.data._records import (
@@ -15,6 +16,7 @@ from medhalbench.data._records import (
     DahlResponse,
     Difficulty,
     MedHalluRecord,
+    MedHalRecord,
     PubMedQARecord,
 )
 from medhalbench.data._resumable import ResumableJsonl
@@ -25,11 +27,13 @@ __all__ = [
     "DahlQuestion",
     "DahlResponse",
     "load_dahl_questions",
+    "load_medhal",
     "stratified_sample",
     "DIFFICULTIES",
     "MEDHALLU_HUB",
     "PUBMEDQA_HUB",
     "Difficulty",
+    "MedHalRecord",
     "MedHalluRecord",
     "PubMedQARecord",
     "ResumableJsonl",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from medhalbench._classification import binary_scores, ratio
 from medhalbench.data import DIFFICULTIES
 from medhalbench.judging import DetectionLabel
 
@@ -30,30 +31,17 @@ class DetectionOutcome:
     difficulty: str
 
 
-def _ratio(numerator: int, denominator: int) -> float:
-    # sklearn's zero_division=0 convention: an undefined ratio reports as 0.
-    return numerator / denominator if denominator else 0.0
-
-
 def classification_scores(outcomes: Iterable[DetectionOutcome]) -> dict[str, float]:
     """Precision, recall, F1 and accuracy with hallucinated as positive.
 
     A not-sure or unparseable prediction is not a positive: it is a false negative on a
     hallucinated answer and counts as wrong in accuracy.
     """
-    tp = fp = fn = correct = n = 0
-    for o in outcomes:
-        n += 1
-        predicted_positive = o.prediction is DetectionLabel.HALLUCINATED
-        actual_positive = o.label is DetectionLabel.HALLUCINATED
-        tp += predicted_positive and actual_positive
-        fp += predicted_positive and not actual_positive
-        fn += actual_positive and not predicted_positive
-        correct += o.prediction is o.label
-    precision = _ratio(tp, tp + fp)
-    recall = _ratio(tp, tp + fn)
-    f1 = _ratio(2 * tp, 2 * tp + fp + fn)
-    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": _ratio(correct, n)}
+    definite = {DetectionLabel.HALLUCINATED: True, DetectionLabel.FACTUAL: False}
+    return binary_scores(
+        (o.label is DetectionLabel.HALLUCINATED, definite.get(o.prediction))  # type: ignore[arg-type]
+        for o in outcomes
+    )
 
 
 def detection_scores(
@@ -82,7 +70,7 @@ def detection_scores(
             if o.prediction in (DetectionLabel.FACTUAL, DetectionLabel.HALLUCINATED)
         ]
         scores["not_sure"] = float(sum(o.prediction is DetectionLabel.NOT_SURE for o in outcomes))
-        scores["response_rate"] = _ratio(len(answered), len(outcomes))
+        scores["response_rate"] = ratio(len(answered), len(outcomes))
         for name, value in classification_scores(answered).items():
             scores[f"answered_{name}"] = value
     return scores

@@ -1,0 +1,34 @@
+"""Loading MedHal samples (our builder's output, or the published layout)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from medhalbench.data._records import MedHalRecord
+from medhalbench.data._sources import source_rows
+from medhalbench.data._validate import validate_row
+
+
+def load_medhal(
+    source: str | Path, *, split: str = "test", limit: int | None = None
+) -> list[MedHalRecord]:
+    """Load MedHal samples.
+
+    Args:
+        source: A JSONL/CSV/Parquet file, a `save_to_disk` folder (a DatasetDict: `split`
+            picks the split), a build folder (its `dataset/` is read), or a hub id.
+        split: Split of a DatasetDict or hub dataset.
+        limit: Keep at most this many samples.
+
+    Raises:
+        DataError: Bad input, naming file, line and field.
+    """
+    path = Path(source)
+    if path.is_dir() and (path / "dataset").is_dir():
+        path = path / "dataset"
+    records = []
+    for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
+        records.append(validate_row(MedHalRecord, row, path=source, line=line))
+        if limit is not None and len(records) >= limit:
+            break
+    return records

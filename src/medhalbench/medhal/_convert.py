@@ -1,0 +1,271 @@
+"""Turning work items into paired factual / non-factual MedHal samples."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model
+
+from medhalbench._prompts import read_prompt
+from medhalbench.medhal._sources import NLIItem, NoteItem, QAItem, SummaryItem
+from medhalbench.text import split_sentences
+
+PROMPTS = "medhalbench.medhal"
+MIN_REWRITE_CHARS = 100
+
+# "Ans. is 'c' i.e., ...", "Answer is c)", "Ans: B", "(Option D)", "option b is correct"
+_OPTION_REFERENCES = re.compile(
+    r"\b(?:ans(?:wer)?\.?\s*(?:is\s*)?[:\-]?\s*[\"'(\[]?[a-h][\"')\]]?(?:\s*(?:i\.?\s*e\.?|,|:|-))?"
+    r"|\(?\s*option\s+[a-h]\b\)?(?:\s+is\s+(?:correct|the\s+answer))?)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^\s*(?:statement|sentence|rewritten sentence)\s*:\s*", re.IGNORECASE)
+
+
+def clean_explanation(text: str | None) -> str | None:
+    """A dataset explanation with its references to option letters removed (None if empty)."""
+    if not text:
+        return None
+    cleaned = _OPTION_REFERENCES.sub(" ", text)
+    cleaned = re.sub(r"\s+", " ", cleaned).strip(" .,:;-")
+    return cleaned + "." if cleaned and not cleaned.endswith((".", "!", "?")) else cleaned or None
+
+
+def read_statement(reply: str) -> str | None:
+    """The first non-empty line of a converter reply, label and quotes removed."""
+    for line in reply.splitlines():
+        line = _LEAD.sub("", line).strip().strip('"').strip()
+        if line:
+            return line
+    return None
+
+
+def estimate_tokens(*texts: str | None) -> int:
+    """A model-independent token estimate (4 characters a token), for the budget."""
+    return sum(len(t) for t in texts if t) // 4 + 1
+
+
+@dataclass
+class Converter:
+    """The `converter` model role and its prompts."""
+
+    model: Model
+    cache: bool = True
+
+    def __post_init__(self) -> None:
+        self.qa = read_prompt(PROMPTS, "qa_statement.txt")
+        self.kv = read_prompt(PROMPTS, "kv_statement.txt")
+        self.contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+
+    async def ask(self, prompt: str, seed: int) -> tuple[str | None, str]:
+        """The statement a prompt yields (None if unreadable) and the raw reply."""
+        output = await self.model.generate(
+            prompt,
+            config=GenerateConfig(temperature=0.0, max_tokens=160, seed=seed, cache=self.cache),
+        )
+        return read_statement(output.completion), output.completion
+
+
+def _sample(source: str, inner_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+    return {"id": f"{source}-{inner_id}-{kind}", "inner_id": inner_id, "source": source, **fields}
+
+
+@dataclass
+class Conversion:
+    """What one item produced: samples (pairs), counted drops, and raw converter replies."""
+
+    samples: list[dict[str, Any]]
+    dropped: dict[str, int]
+    raw: list[str]
+
+
+async def convert_qa(
+    item: QAItem, source: str, converter: Converter, rng: random.Random
+) -> Conversion:
+    """Question + correct option -> factual; question + a seeded wrong option -> non-factual."""
+    wrong = sorted(k for k, v in item.options.items() if k != item.answer and v.strip())
+    if not wrong:
+        return Conversion([], {"no_wrong_option": 1}, [])
+    wrong_letter = rng.choice(wrong)
+    seed = rng.randrange(2**31)
+    true_statement, raw_true = await converter.ask(
+        converter.qa.format(question=item.question, option=item.options[item.answer]), seed
+    )
+    false_statement, raw_false = await converter.ask(
+        converter.qa.format(question=item.question, option=item.options[wrong_letter]), seed
+    )
+    if not true_statement or not false_statement or true_statement == false_statement:
+        return Conversion([], {"unparseable": 1}, [raw_true, raw_false])
+    explanation = clean_explanation(item.explanation) or true_statement
+    return Conversion(
+        [
+            _sample(
+                source,
+                item.inner_id,
+                "f",
+                context=None,
+                statement=true_statement,
+                label=True,
+                explanation=None,
+                synthetic=True,
+            ),
+            _sample(
+                source,
+                item.inner_id,
+                "n",
+                context=None,
+                statement=false_statement,
+                label=False,
+                explanation=explanation,
+                synthetic=True,
+                wrong_option=wrong_letter,
+            ),
+        ],
+        {},
+        [raw_true, raw_false],
+    )
+
+
+def convert_nli(item: NLIItem, source: str) -> Conversion:
+    """Entailed hypotheses -> factual, contradicted -> non-factual, paired per premise;
+    neutral ones and unpaired leftovers are dropped and counted."""
+    pairs = min(len(item.entailed), len(item.contradicted))
+    samples = []
+    for (e_id, entailed), (c_id, contradicted) in zip(
+        item.entailed[:pairs], item.contradicted[:pairs], strict=True
+    ):
+        samples.append(
+            _sample(
+                source,
+                e_id,
+                "f",
+                context=item.premise,
+                statement=entailed,
+                label=True,
+                explanation=None,
+                synthetic=False,
+            )
+        )
+        samples.append(
+            _sample(
+                source,
+                c_id,
+                "n",
+                context=item.premise,
+                statement=contradicted,
+                label=False,
+                explanation=None,
+                synthetic=False,
+            )
+        )
+    dropped = {}
+    if item.neutral:
+        dropped["neutral"] = item.neutral
+    unpaired = len(item.entailed) + len(item.contradicted) - 2 * pairs
+    if unpaired:
+        dropped["unpaired"] = unpaired
+    return Conversion(samples, dropped, [])
+
+
+async def convert_note(
+    item: NoteItem,
+    source: str,
+    converter: Converter,
+    rng: random.Random,
+    others: dict[str, list[str]],
+    per_note: int,
+) -> Conversion:
+    """Each chosen key-value -> a factual sentence; the same key's different value from
+    another note -> a non-factual sentence, explained by the true sentence."""
+    keys = [k for k in sorted(item.facts) if any(v != item.facts[k] for v in others.get(k, []))]
+    dropped = {"no_swap": len(item.facts) - len(keys)} if len(keys) < len(item.facts) else {}
+    samples: list[dict[str, Any]] = []
+    raw: list[str] = []
+    for key in rng.sample(keys, min(per_note, len(keys))):
+        swapped = rng.choice(sorted({v for v in others[key] if v != item.facts[key]}))
+        seed = rng.randrange(2**31)
+        true_sentence, raw_true = await converter.ask(
+            converter.kv.format(key=key, value=item.facts[key]), seed
+        )
+        false_sentence, raw_false = await converter.ask(
+            converter.kv.format(key=key, value=swapped), seed
+        )
+        raw += [raw_true, raw_false]
+        if not true_sentence or not false_sentence or true_sentence == false_sentence:
+            dropped["unparseable"] = dropped.get("unparseable", 0) + 1
+            continue
+        inner = f"{item.inner_id}:{key}"
+        samples.append(
+            _sample(
+                source,
+                inner,
+                "f",
+                context=item.note,
+                statement=true_sentence,
+                label=True,
+                explanation=None,
+                synthetic=True,
+            )
+        )
+        samples.append(
+            _sample(
+                source,
+                inner,
+                "n",
+                context=item.note,
+                statement=false_sentence,
+                label=False,
+                explanation=true_sentence,
+                synthetic=True,
+                swapped_value=swapped,
+            )
+        )
+    return Conversion(samples, dropped, raw)
+
+
+async def convert_summary(
+    item: SummaryItem, source: str, converter: Converter, rng: random.Random
+) -> Conversion:
+    """The summary -> factual; the summary with one long sentence rewritten to contradict
+    the source -> non-factual, explained by the original sentence."""
+    sentences = split_sentences(item.summary)
+    long_ones = [i for i, s in enumerate(sentences) if len(s) >= MIN_REWRITE_CHARS]
+    if not long_ones:
+        return Conversion([], {"no_long_sentence": 1}, [])
+    index = rng.choice(long_ones)
+    rewritten, raw = await converter.ask(
+        converter.contradict.format(sentence=sentences[index]), rng.randrange(2**31)
+    )
+    if not rewritten or rewritten.strip() == sentences[index].strip():
+        return Conversion([], {"unparseable": 1}, [raw])
+    altered = " ".join(rewritten if i == index else s for i, s in enumerate(sentences))
+    return Conversion(
+        [
+            _sample(
+                source,
+                item.inner_id,
+                "f",
+                context=item.text,
+                statement=item.summary,
+                label=True,
+                explanation=None,
+                synthetic=False,
+            ),
+            _sample(
+                source,
+                item.inner_id,
+                "n",
+                context=item.text,
+                statement=altered,
+                label=False,
+                explanation=sentences[index],
+                synthetic=True,
+                rewritten_sentence=index,
+            ),
+        ],
+        {},
+        [raw],
+    )
