@@ -315,6 +315,10 @@ def eval_medhal(
     **options: Any,
 ) -> None:
     """MedHal: is the statement factual (given its context), and why not?"""
+    names = split_models(models)
+    if temperature == 0 and any(n.startswith("hf/") for n in names):
+        # inspect's hf provider samples unless told not to, and rejects temperature 0.
+        options["model_args"] = (*options.get("model_args", ()), "do_sample=false")
     task = medhal(
         dataset=dataset,
         split=split,
@@ -325,7 +329,7 @@ def eval_medhal(
         temperature=temperature,
         max_tokens=max_tokens,
     )
-    logs = run_eval(task, models=split_models(models), options=options)
+    logs = run_eval(task, models=names, options=options)
     results = [(log.eval.model, log_metrics(log)) for log in logs if log.status == "success"]
     if results:
         console.print(medhal_table(results))
