@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("MEDHALBENCH_SHARED_DATA", REPO.parent / "shared" / "data"))
+from tests_data import shared_data_or_skip
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,9 +27,7 @@ def _isolated_inspect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
 @pytest.fixture
 def shared_data() -> Path:
     """The real data folder; skips the test when it is absent (e.g. a user's fresh clone)."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"real data folder {SHARED_DATA} is absent (set MEDHALBENCH_SHARED_DATA)")
-    return SHARED_DATA
+    return shared_data_or_skip()
 
 
 @pytest.fixture

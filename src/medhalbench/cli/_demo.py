@@ -16,11 +16,16 @@ from medhalbench.cli._common import (
     run_eval,
     split_models,
 )
-from medhalbench.cli._tables import dahl_category_table, dahl_table, detection_table
+from medhalbench.cli._tables import rich_table
 from medhalbench.dahl import dahl, dahl_result
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
 from medhalbench.models import DEFAULT_MODEL
+from medhalbench.report._tables import (
+    dahl_category_table,
+    dahl_table,
+    detection_table,
+)
 
 
 def illustrative(name: str) -> str:
@@ -77,7 +82,7 @@ def demo_command(
     )
     detection = [detection_result(log) for log in logs if log.status == "success"]
     if detection:
-        console.print(detection_table(detection))
+        console.print(rich_table(detection_table(detection)))
 
     console.rule("DAHL: long-form factuality")
     dahl_logs = run_eval(
@@ -92,8 +97,8 @@ def demo_command(
     )
     factuality = [dahl_result(log) for log in dahl_logs if log.status == "success"]
     if factuality:
-        console.print(dahl_table(factuality))
-        console.print(dahl_category_table(factuality))
+        console.print(rich_table(dahl_table(factuality)))
+        console.print(rich_table(dahl_category_table(factuality)))
 
     logs += dahl_logs
     print_log_locations(logs, options["log_dir"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from inspect_ai.log import EvalLog
 
 from medhalbench.cli._common import (
     console,
@@ -15,19 +14,21 @@ from medhalbench.cli._common import (
     run_eval,
     split_models,
 )
-from medhalbench.cli._tables import (
+from medhalbench.cli._tables import rich_table
+from medhalbench.dahl import dahl, dahl_result
+from medhalbench.data import MEDHALLU_HUB
+from medhalbench.medhal import medhal
+from medhalbench.medhal._results import medhal_result
+from medhalbench.medhallu import medhallu
+from medhalbench.medhallu._results import detection_result
+from medhalbench.models import DEFAULT_MODEL
+from medhalbench.report._tables import (
     dahl_category_table,
     dahl_sweep_table,
     dahl_table,
     detection_table,
     medhal_table,
 )
-from medhalbench.dahl import dahl, dahl_result
-from medhalbench.data import MEDHALLU_HUB
-from medhalbench.medhal import medhal
-from medhalbench.medhallu import medhallu
-from medhalbench.medhallu._results import detection_result
-from medhalbench.models import DEFAULT_MODEL
 
 
 @click.group(name="eval")
@@ -130,7 +131,7 @@ def eval_medhallu(
     logs = run_eval(task, models=names, options=options)
     results = [detection_result(log) for log in logs if log.status == "success"]
     if results:
-        console.print(detection_table(results))
+        console.print(rich_table(detection_table(results)))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)
 
@@ -261,21 +262,12 @@ def eval_dahl(
     )
     results = [dahl_result(log) for log in logs if log.status == "success"]
     if results:
-        console.print(dahl_table(results))
-        console.print(dahl_category_table(results))
+        console.print(rich_table(dahl_table(results)))
+        console.print(rich_table(dahl_category_table(results)))
         if sweep:
-            console.print(dahl_sweep_table(results))
+            console.print(rich_table(dahl_sweep_table(results)))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)
-
-
-def log_metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of a finished log by name."""
-    return {
-        name: float(m.value)
-        for s in (log.results.scores if log.results else [])
-        for name, m in s.metrics.items()
-    }
 
 
 @eval_group.command(name="medhal")
@@ -330,8 +322,8 @@ def eval_medhal(
         max_tokens=max_tokens,
     )
     logs = run_eval(task, models=names, options=options)
-    results = [(log.eval.model, log_metrics(log)) for log in logs if log.status == "success"]
+    results = [medhal_result(log) for log in logs if log.status == "success"]
     if results:
-        console.print(medhal_table(results))
+        console.print(rich_table(medhal_table(results)))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)

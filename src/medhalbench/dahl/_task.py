@@ -12,6 +12,7 @@ from inspect_ai.solver import generate, system_message
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.dahl._metrics import dahl_metrics
 from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._solver import given_response
@@ -121,6 +122,7 @@ def dahl(
     check_placeholders(
         batch_template, {"statements"}, source=check_batch_prompt or "batch check prompt"
     )
+    answer_text = read_prompt(PROMPTS, "answer_system.txt", answer_prompt)
     wanted = [c for c in (categories or "").split(",") if c.strip()] or None
     if responses is not None:
         known = {}
@@ -141,7 +143,7 @@ def dahl(
         )
         samples = question_samples(questions)
         solver = [
-            system_message(read_prompt(PROMPTS, "answer_system.txt", answer_prompt)),
+            system_message(answer_text),
             generate(),
         ]
     if not samples:
@@ -166,5 +168,12 @@ def dahl(
             "temperature": temperature,
             "max_tokens": max_tokens,
             "check_mode": check_mode,
+            "dataset_fingerprint": dataset_fingerprint(responses or dataset),
+            "prompts": {
+                "answer": text_hash(answer_text),
+                "split": text_hash(split_template),
+                "check": text_hash(check_template),
+                "check_batch": text_hash(batch_template),
+            },
         },
     )

@@ -8,6 +8,7 @@ from inspect_ai.solver import generate
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.data import MEDHALLU_HUB, load_medhallu
 from medhalbench.medhallu._dataset import Pairing, detection_samples, parse_difficulties
 from medhalbench.medhallu._metrics import detection_metrics
@@ -93,6 +94,8 @@ def medhallu(
             "not_sure": not_sure,
             "pairing": pairing,
             "dataset": str(dataset),
+            "dataset_fingerprint": dataset_fingerprint(dataset),
             "rows": len(records),
+            "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },
     )

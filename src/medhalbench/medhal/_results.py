@@ -1,0 +1,44 @@
+"""Reading MedHal results back from inspect logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.log import EvalLog
+
+
+@dataclass(frozen=True)
+class MedHalResult:
+    """One model's MedHal figures."""
+
+    model: str
+    split: str
+    metrics: dict[str, float]
+    log_location: str
+
+    @property
+    def sources(self) -> list[str]:
+        """The sources with figures of their own."""
+        return sorted({k.split("/")[1] for k in self.metrics if k.startswith("source/")})
+
+
+def medhal_result(log: EvalLog) -> MedHalResult:
+    """Collect a MedHal log's figures.
+
+    Raises:
+        ValueError: Not a MedHal log.
+    """
+    metadata = log.eval.metadata or {}
+    if metadata.get("system") != "medhal":
+        raise ValueError(f"{log.location}: not a MedHal log")
+    metrics = {
+        n: float(m.value)
+        for s in (log.results.scores if log.results else [])
+        for n, m in s.metrics.items()
+    }
+    return MedHalResult(
+        model=log.eval.model,
+        split=str(metadata.get("split", "")),
+        metrics=metrics,
+        log_location=log.location,
+    )

@@ -1,0 +1,106 @@
+"""Collecting our systems' results and provenance from inspect logs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from medhalbench._errors import DataError
+from medhalbench.dahl._results import DahlResult, dahl_result
+from medhalbench.medhal._results import MedHalResult, medhal_result
+from medhalbench.medhallu._results import DetectionResult, detection_result
+
+
+@dataclass
+class Provenance:
+    """What stands behind one log's numbers."""
+
+    system: str
+    model: str
+    task: str
+    log: str
+    status: str
+    created: str
+    dataset: str | None
+    dataset_fingerprint: str | None
+    prompts: dict[str, str]
+    roles: dict[str, str]
+    settings: dict[str, Any]
+
+
+@dataclass
+class CollectedResults:
+    """Results of every system found in a set of logs."""
+
+    detection: list[DetectionResult] = field(default_factory=list)
+    dahl: list[DahlResult] = field(default_factory=list)
+    medhal: list[MedHalResult] = field(default_factory=list)
+    provenance: list[Provenance] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def log_paths(paths: Sequence[str | Path]) -> list[str]:
+    """Log files named directly or found in folders.
+
+    Raises:
+        DataError: A path does not exist, or no log is found.
+    """
+    found: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found += [info.name for info in list_eval_logs(str(p))]
+        elif p.is_file():
+            found.append(str(p))
+        else:
+            raise DataError("no such log file or folder", path=p)
+    if not found:
+        raise DataError("no inspect logs found", path=", ".join(str(p) for p in paths))
+    return found
+
+
+def _provenance(log: EvalLog) -> Provenance:
+    metadata = log.eval.metadata or {}
+    roles = {
+        name: ", ".join(r.model for r in role) if isinstance(role, list) else role.model
+        for name, role in (log.eval.model_roles or {}).items()
+    }
+    settings = {
+        k: v
+        for k, v in metadata.items()
+        if k not in ("system", "dataset", "dataset_fingerprint", "prompts")
+    }
+    return Provenance(
+        system=str(metadata.get("system")), model=log.eval.model, task=log.eval.task, log=Path(log.location).name,
+        status=log.status, created=str(log.eval.created), dataset=metadata.get("dataset"),
+        dataset_fingerprint=metadata.get("dataset_fingerprint"), prompts=dict(metadata.get("prompts") or {}),
+        roles=roles, settings=settings,
+    )  # fmt: skip
+
+
+def collect(paths: Sequence[str | Path]) -> CollectedResults:
+    """Read logs of any of our tasks; logs of other tasks or unfinished runs are skipped
+    and listed."""
+    results = CollectedResults()
+    readers: dict[str, tuple[Callable[[EvalLog], Any], list[Any]]] = {
+        "medhallu": (detection_result, results.detection),
+        "dahl": (dahl_result, results.dahl),
+        "medhal": (medhal_result, results.medhal),
+    }
+    for path in log_paths(paths):
+        log = read_eval_log(path, header_only=True)
+        system = (log.eval.metadata or {}).get("system")
+        if system not in readers:
+            results.skipped.append(f"{path} (not a medhalbench task)")
+            continue
+        if log.status != "success":
+            results.skipped.append(f"{path} ({log.status})")
+            continue
+        reader, bucket = readers[system]
+        bucket.append(reader(log))
+        results.provenance.append(_provenance(log))
+    return results

@@ -1,0 +1,72 @@
+"""MedHal with real models: a build from the real data with the embedded converter, and its
+evaluation with the embedded model and through a local OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import get_model
+
+from helpers import LocalServer, log_metrics
+from medhalbench.data import load_medhal
+from medhalbench.medhal import build_medhal, medhal
+from tests_data import shared_data_or_skip
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = shared_data_or_skip()
+    out = tmp_path_factory.mktemp("medhal-build")
+    asyncio.run(
+        build_medhal(
+            [("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
+            out, get_model("embedded/smollm2"), limit=4, max_tokens=12000, show_progress=False,
+        )
+    )  # fmt: skip
+    return out
+
+
+def test_real_build_pairs_and_splits(built: Path) -> None:
+    summary = json.loads((built / "summary.json").read_text())
+    assert summary["converter"] == "embedded/smollm2"
+    assert all(summary["sources"][s]["items"] == 4 for s in ("medqa", "medmcqa", "sumpubmed"))
+    rows = [r for split in ("train", "validation", "test") for r in load_medhal(built, split=split)]
+    assert len(rows) == sum(summary["splits"].values()) > 0
+    assert sum(r.label for r in rows) * 2 == len(
+        rows
+    )  # every factual sample has its non-factual pair
+    for r in rows:
+        if not r.label and r.source == "sumpubmed":
+            assert r.explanation and len(r.explanation) >= 100 and r.explanation not in r.statement
+
+
+def test_embedded_judge_on_the_build(built: Path, tmp_path: Path) -> None:
+    [log] = eval(
+        medhal(dataset=str(built), split="train", limit=4, max_tokens=48),
+        model="embedded/smollm2",
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    m = log_metrics(log)
+    assert m["samples"] == 4 and 0 <= m["unparseable"] <= 4
+
+
+def test_judge_through_openai_compatible_server(
+    built: Path, llama_server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOCAL_API_KEY", "sk-planted-secret-medhal")
+    [log] = eval(
+        medhal(dataset=str(built), split="train", limit=4, max_tokens=48),
+        model=f"openai-api/local/{llama_server.model}", model_base_url=llama_server.base_url,
+        log_dir=str(tmp_path), log_format="json", display="none",
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    assert len(log.samples) == 4
+    assert "sk-planted-secret-medhal" not in next(tmp_path.glob("*.json")).read_text()

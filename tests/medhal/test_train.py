@@ -1,0 +1,84 @@
+"""The fine-tuning path end to end: a few LoRA steps on SmolLM2, then evaluation via hf/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from inspect_ai import eval
+
+from medhalbench.medhal import medhal
+from medhalbench.medhal._task import judge_prompts
+from medhalbench.medhal._train import IGNORE_INDEX, TrainSettings, encode_example, train_medhal
+
+pytestmark = pytest.mark.slow
+
+ROWS = [
+    {"id": f"s{i}-{k}", "context": "Temperature 39.5 C." if i % 2 else None, "statement": s, "label": lab,
+     "explanation": None if lab else "Scurvy is caused by vitamin C deficiency.", "inner_id": str(i), "source": "medqa", "synthetic": True}
+    for i in range(3)
+    for k, s, lab in (("f", "Scurvy is caused by vitamin C deficiency.", True), ("n", "Scurvy is caused by vitamin K deficiency.", False))
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("medhal")
+    for split in ("train", "test"):
+        (folder / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    return folder
+
+
+def test_labels_cover_the_answer_only(data: Path) -> None:
+    from transformers import AutoTokenizer
+
+    from medhalbench.data import MedHalRecord
+    from medhalbench.models import smollm2_gguf_path
+
+    gguf = smollm2_gguf_path()
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    system, template = judge_prompts()
+    record = MedHalRecord.model_validate(ROWS[1])
+    example = encode_example(record, tokenizer, system, template, max_length=512)
+    answer_ids = [
+        t
+        for t, label in zip(example["input_ids"], example["labels"], strict=True)
+        if label != IGNORE_INDEX
+    ]
+    assert tokenizer.decode(answer_ids).startswith(
+        "Factual: NO\nExplanation: Scurvy is caused by vitamin C"
+    )
+    assert example["labels"][: len(example["labels"]) - len(answer_ids)] == [IGNORE_INDEX] * (
+        len(example["labels"]) - len(answer_ids)
+    )
+    long = MedHalRecord.model_validate({**ROWS[1], "context": "word " * 3000})
+    cut = encode_example(long, tokenizer, system, template, max_length=256)
+    assert len(cut["input_ids"]) <= 256 and tokenizer.decode(
+        [t for t, lab in zip(cut["input_ids"], cut["labels"], strict=True) if lab != IGNORE_INDEX]
+    ).startswith("Factual: NO")
+
+
+def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None:
+    result = train_medhal(
+        "embedded/smollm2",
+        data,
+        tmp_path / "ft",
+        TrainSettings(steps=3, batch_size=2, max_length=256),
+        show_progress=False,
+    )
+    assert result.steps == 3 and len(result.losses) == 3 and all(loss > 0 for loss in result.losses)
+    assert not result.quantized or torch.cuda.is_available()
+    assert (tmp_path / "ft" / "adapter" / "adapter_config.json").is_file()
+    assert (tmp_path / "ft" / "merged" / "config.json").is_file() and (
+        tmp_path / "ft" / "base" / "config.json"
+    ).is_file()
+    summary = json.loads((tmp_path / "ft" / "training.json").read_text())
+    assert summary["settings"]["steps"] == 3 and summary["examples"] == 6
+    [log] = eval(
+        medhal(dataset=str(data), split="test", limit=2, max_tokens=16),
+        model=f"hf/{result.merged_dir}", model_args={"do_sample": False}, log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    assert len(log.samples) == 2 and all(s.output.completion is not None for s in log.samples)
