@@ -53,11 +53,56 @@ def canned_reply(messages: list[dict[str, Any]]) -> str:
     return ANSWER
 
 
+Fault = str
+"""What the server does with one request: "ok", "429" (with Retry-After: 1), "500",
+"timeout" (answers after 30 s), "drop" (closes the connection without a reply),
+"truncated" (a cut-off JSON body), "nonjson" (a 200 with an HTML body)."""
+
+
 class StubHandler(BaseHTTPRequestHandler):
     delay = 0.2
     lock = threading.Lock()
     requests = 0
     reply: Callable[[list[dict[str, Any]]], str] = staticmethod(canned_reply)
+    fault: Callable[[int], Fault] = staticmethod(lambda n: "ok")
+    faults_served: dict[str, int] = {}
+
+    def _fail(self, kind: Fault) -> bool:
+        """Serve an injected fault; False when the request should be answered normally."""
+        if kind == "ok":
+            return False
+        StubHandler.faults_served[kind] = StubHandler.faults_served.get(kind, 0) + 1
+        if kind == "429":
+            self.send_response(429)
+            self.send_header("Retry-After", "1")
+            self.send_header("Content-Type", "application/json")
+            body = b'{"error": {"message": "rate limited", "type": "rate_limit"}}'
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif kind == "500":
+            self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
+        elif kind == "timeout":
+            time.sleep(30)
+            self._send(500, {"error": {"message": "too late"}})
+        elif kind == "drop":
+            self.close_connection = True
+            self.connection.shutdown(2)
+        elif kind == "truncated":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "400")
+            self.end_headers()
+            self.wfile.write(b'{"id": "x", "object": "chat.completion", "choi')
+            self.close_connection = True
+        elif kind == "nonjson":
+            body = b"<html><body>502 Bad Gateway</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        return True
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -84,6 +129,9 @@ class StubHandler(BaseHTTPRequestHandler):
         time.sleep(self.delay)
         with StubHandler.lock:
             StubHandler.requests += 1
+            number = StubHandler.requests
+        if self._fail(StubHandler.fault(number)):
+            return
         content = StubHandler.reply(request.get("messages", []))
         self._send(
             200,
@@ -109,12 +157,17 @@ class StubHandler(BaseHTTPRequestHandler):
 
 
 def serve(
-    port: int, delay: float, reply: Callable[[list[dict[str, Any]]], str] = canned_reply
+    port: int,
+    delay: float,
+    reply: Callable[[list[dict[str, Any]]], str] = canned_reply,
+    fault: Callable[[int], Fault] = lambda n: "ok",
 ) -> ThreadingHTTPServer:
     """Start the server in a background thread on 127.0.0.1 and return it (stop it with
-    `shutdown()`)."""
+    `shutdown()` and `server_close()`). `fault(n)` decides what happens to the n-th chat
+    request (1-based, counted since the process started)."""
     StubHandler.delay = delay
     StubHandler.reply = staticmethod(reply)
+    StubHandler.fault = staticmethod(fault)
     server = ThreadingHTTPServer(("127.0.0.1", port), StubHandler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -21,6 +21,7 @@ from medhalbench.dahl import dahl, dahl_result
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
 from medhalbench.models import DEFAULT_MODEL
+from medhalbench.report import write_report
 from medhalbench.report._tables import (
     dahl_category_table,
     dahl_table,
@@ -52,11 +53,19 @@ def illustrative_medhallu() -> str:
     help="DAHL questions to use instead of the packaged illustrative ones.",
 )
 @click.option("--limit", type=int, default=None, help="Use the first N rows of each dataset.")
+@click.option(
+    "--report",
+    "report_path",
+    default="report.html",
+    show_default=True,
+    help="Where to write the HTML report of this demo's logs.",
+)
 @model_options
 def demo_command(
     medhallu_dataset: str | None,
     dahl_dataset: str | None,
     limit: int | None,
+    report_path: str,
     models: tuple[str, ...],
     **options: Any,
 ) -> None:
@@ -102,5 +111,9 @@ def demo_command(
 
     logs += dahl_logs
     print_log_locations(logs, options["log_dir"])
+    finished = [log.location for log in logs if log.status == "success"]
+    if finished:
+        for path in write_report(finished, report_path):
+            console.print(f"Report: {path} (open it in a browser)")
     console.print(f"Demo finished in {time.perf_counter() - started:.0f} s.")
     fail_on_unfinished(logs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
@@ -12,6 +13,7 @@ class DahlResult:
     """One model's DAHL figures at one answering temperature."""
 
     model: str
+    dataset: str
     temperature: float
     metrics: dict[str, float]
     log_location: str
@@ -38,6 +40,7 @@ def dahl_result(log: EvalLog) -> DahlResult:
     }
     return DahlResult(
         model=log.eval.model,
+        dataset=Path(str(metadata.get("responses") or metadata.get("dataset", ""))).name,
         temperature=float(metadata.get("temperature", 0.0)),
         metrics=metrics,
         log_location=log.location,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
@@ -12,6 +13,7 @@ class MedHalResult:
     """One model's MedHal figures."""
 
     model: str
+    dataset: str
     split: str
     metrics: dict[str, float]
     log_location: str
@@ -38,6 +40,7 @@ def medhal_result(log: EvalLog) -> MedHalResult:
     }
     return MedHalResult(
         model=log.eval.model,
+        dataset=Path(str(metadata.get("dataset", ""))).name,
         split=str(metadata.get("split", "")),
         metrics=metrics,
         log_location=log.location,

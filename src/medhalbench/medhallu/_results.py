@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
@@ -12,6 +13,7 @@ class DetectionResult:
     """One model's figures from one detection log, as in MedHallu's results table."""
 
     model: str
+    dataset: str
     knowledge: bool
     not_sure: bool
     metrics: dict[str, float]
@@ -35,6 +37,7 @@ def detection_result(log: EvalLog) -> DetectionResult:
                 metrics[name] = float(m.value)
     return DetectionResult(
         model=log.eval.model,
+        dataset=Path(str(metadata.get("dataset", ""))).name,
         knowledge=bool(metadata.get("knowledge")),
         not_sure=bool(metadata.get("not_sure")),
         metrics=metrics,

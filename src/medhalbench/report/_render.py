@@ -31,6 +31,7 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; } th { background: #f2
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .note { color: #555; font-size: 0.85rem; } .charts svg { margin: 0.5rem 1rem 0.5rem 0; }
 code { background: #f5f5f5; padding: 0 0.2rem; }
+#provenance { font-size: 0.8rem; } #provenance td { overflow-wrap: anywhere; max-width: 22rem; }
 """
 
 
@@ -58,7 +59,7 @@ def html_table(table: ResultTable) -> str:
             for c, v, t in zip(table.columns, row, table.formatted(row), strict=True)
         )
         body.append(f"<tr>{cells}</tr>")
-    return f'<table id="{table.slug}"><caption>{escape(table.title)}</caption><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'<table id="{table.slug}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def charts(results: CollectedResults) -> list[str]:
@@ -119,7 +120,7 @@ def provenance_html(results: CollectedResults) -> str:
             "Created",
         )
     )
-    return f'<table id="provenance"><caption>Models, prompts and data behind each number</caption><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return f'<table id="provenance"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def render_html(results: CollectedResults) -> str:

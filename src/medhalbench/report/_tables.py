@@ -141,6 +141,7 @@ def medhal_table(results: Sequence[MedHalResult]) -> ResultTable:
         "medhal",
         [
             "Model",
+            "Dataset",
             "Source",
             "Precision",
             "Recall",
@@ -161,7 +162,7 @@ def medhal_table(results: Sequence[MedHalResult]) -> ResultTable:
             prefix = "" if source == "all" else f"source/{source}/"
             table.rows.append(
                 [
-                    r.model, source,
+                    r.model, f"{r.dataset} ({r.split})", source,
                     *(m.get(prefix + name) for name in ("precision", "recall", "f1", "accuracy")),
                     m.get("format_matching_f1") if source == "all" else None,
                     *(m.get(prefix + name) for name in ("bleu", "rouge1", "rouge2", "samples", "unparseable")),

@@ -1,0 +1,71 @@
+"""Logs of all three systems, made quickly with scripted models, for report tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from helpers import hallucinated_answers, scripted_model
+from medhalbench.cli._demo import illustrative, illustrative_medhallu
+from medhalbench.dahl import dahl
+from medhalbench.medhal import medhal
+from medhalbench.medhallu import medhallu
+
+
+def reply(prompt: str) -> str:
+    if "one fact" in prompt:
+        return "Fact one is here.\nFact two is here."
+    if "true or false" in prompt.lower():
+        return "True" if "one" in prompt.split("Statement:")[-1] else "False"
+    if "Factual:" in prompt or "Statement:" in prompt and "Reply in exactly" not in prompt:
+        return "Factual: NO\nExplanation: It is vitamin C."
+    if "single digit" in prompt:
+        return (
+            "1"
+            if any(a in prompt for a in hallucinated_answers(illustrative_medhallu()))
+            else "Not sure"
+        )
+    return "An answer. Another sentence."
+
+
+@pytest.fixture(scope="session")
+def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("report-logs")
+    model = scripted_model(reply)
+    statements = folder / "medhal.jsonl"
+    statements.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": f"x{i}",
+                    "statement": f"Scurvy is caused by vitamin {v}.",
+                    "label": v == "C",
+                    "explanation": None if v == "C" else "It is vitamin C.",
+                    "source": s,
+                }
+            )
+            + "\n"
+            for i, (v, s) in enumerate(
+                [("C", "medqa"), ("K", "medqa"), ("C", "mednli"), ("A", "mednli")]
+            )
+        )
+    )
+    tasks = [
+        medhallu(dataset=illustrative_medhallu()),
+        medhallu(dataset=illustrative_medhallu(), knowledge=True, not_sure=True),
+        dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.2),
+        dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.8),
+        medhal(dataset=str(statements), split="train"),
+    ]
+    logs = eval(
+        tasks,
+        model=model,
+        model_roles={"splitter": model, "checker": model},
+        log_dir=str(folder),
+        display="none",
+    )
+    assert all(log.status == "success" for log in logs), [log.error for log in logs]
+    return folder
