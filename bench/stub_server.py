@@ -55,7 +55,7 @@ def canned_reply(messages: list[dict[str, Any]]) -> str:
 
 Fault = str
 """What the server does with one request: "ok", "429" (with Retry-After: 1), "500",
-"timeout" (answers after 30 s), "drop" (closes the connection without a reply),
+"timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
 "truncated" (a cut-off JSON body), "nonjson" (a 200 with an HTML body)."""
 
 
@@ -66,6 +66,7 @@ class StubHandler(BaseHTTPRequestHandler):
     reply: Callable[[list[dict[str, Any]]], str] = staticmethod(canned_reply)
     fault: Callable[[int], Fault] = staticmethod(lambda n: "ok")
     faults_served: dict[str, int] = {}
+    hang = 30.0
 
     def _fail(self, kind: Fault) -> bool:
         """Serve an injected fault; False when the request should be answered normally."""
@@ -83,7 +84,7 @@ class StubHandler(BaseHTTPRequestHandler):
         elif kind == "500":
             self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
         elif kind == "timeout":
-            time.sleep(30)
+            time.sleep(StubHandler.hang)
             self._send(500, {"error": {"message": "too late"}})
         elif kind == "drop":
             self.close_connection = True

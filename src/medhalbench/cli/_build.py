@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
+from typing import Any
 
 import click
-from inspect_ai.model import get_model
 
-from medhalbench.cli._common import console
+from medhalbench.cli._common import builder_model_options, console, role_model, run_build
 from medhalbench.dahl import build_dahl_questions
 from medhalbench.dahl._build import DROPPED_FILE, PROGRESS_FILE, QUESTIONS_FILE
 from medhalbench.data import load_pubmedqa
@@ -51,7 +50,6 @@ def build_group() -> None:
     show_default=True,
     help="Model that writes the category and questions.",
 )
-@click.option("--model-base-url", default=None, help="Base URL of the generator's API.")
 @click.option("--limit", type=int, default=None, help="Use the first N papers.")
 @click.option(
     "--questions",
@@ -80,11 +78,11 @@ def build_group() -> None:
     "--concurrency", type=int, default=8, show_default=True, help="Papers in flight at once."
 )
 @click.option("--cache/--no-cache", default=True, show_default=True)
+@builder_model_options
 def build_dahl_command(
     papers: str,
     out_dir: str,
     generator: str,
-    model_base_url: str | None,
     limit: int | None,
     questions_per_paper: int,
     max_paper_chars: int,
@@ -93,15 +91,16 @@ def build_dahl_command(
     temperature: float,
     concurrency: int,
     cache: bool,
+    **options: Any,
 ) -> None:
     """Write DAHL exam questions from full-text papers, dropping context-dependent ones."""
     console.print(f"[bold]Generator model:[/bold] {generator}")
     loaded = load_papers(papers, limit=limit)
-    summary = asyncio.run(
+    summary = run_build(
         build_dahl_questions(
             loaded,
             out_dir,
-            get_model(generator, base_url=model_base_url),
+            role_model(generator, options),
             questions_per_paper=questions_per_paper,
             max_paper_chars=max_paper_chars,
             prompt_file=prompt,
@@ -109,7 +108,8 @@ def build_dahl_command(
             temperature=temperature,
             concurrency=concurrency,
             cache=cache,
-        )
+        ),
+        out_dir,
     )
     out = Path(out_dir)
     console.print(
@@ -242,6 +242,7 @@ def print_medhallu_summary(summary: MedHalluBuildSummary, out: Path) -> None:
     help="File replacing the refiner prompt.",
 )
 @click.option("--cache/--no-cache", default=True, show_default=True)
+@builder_model_options
 def build_medhallu_command(
     pubmedqa: str,
     out_dir: str,
@@ -261,6 +262,7 @@ def build_medhallu_command(
     discriminate_prompt: str | None,
     refine_prompt: str | None,
     cache: bool,
+    **options: Any,
 ) -> None:
     """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question."""
     disc_names = list(discriminators) or [DEFAULT_MODEL]
@@ -270,10 +272,10 @@ def build_medhallu_command(
     console.print(f"[bold]NLI:[/bold] {nli}  [bold]Embedder:[/bold] {embedder}")
     records = select_shard(load_pubmedqa(pubmedqa, limit=limit), parse_shard(shard))
     roles = BuildRoles(
-        generator=get_model(generator),
-        discriminators=[get_model(name) for name in disc_names],
-        refiner=get_model(refiner),
-        nli=load_nli(nli, cache=cache),
+        generator=role_model(generator, options),
+        discriminators=[role_model(name, options) for name in disc_names],
+        refiner=role_model(refiner, options),
+        nli=load_nli(nli, cache=cache, resolve=lambda name: role_model(name, options)),
         embedder=Embedder(embedder),
     )
     settings = BuildSettings(
@@ -286,8 +288,8 @@ def build_medhallu_command(
         discriminate_prompt=discriminate_prompt,
         refine_prompt=refine_prompt,
     )
-    summary = asyncio.run(
-        build_medhallu(records, out_dir, roles, settings, concurrency=concurrency)
+    summary = run_build(
+        build_medhallu(records, out_dir, roles, settings, concurrency=concurrency), out_dir
     )
     console.print(f"Built now: {summary.processed_now}; already done: {summary.skipped_done}")
     print_medhallu_summary(summary, Path(out_dir))
@@ -347,6 +349,7 @@ def parse_sources(values: tuple[str, ...]) -> list[tuple[str, str]]:
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option("--concurrency", type=int, default=4, show_default=True)
 @click.option("--cache/--no-cache", default=True, show_default=True)
+@builder_model_options
 def build_medhal_command(
     sources: tuple[str, ...],
     out_dir: str,
@@ -357,21 +360,23 @@ def build_medhal_command(
     seed: int,
     concurrency: int,
     cache: bool,
+    **options: Any,
 ) -> None:
     """Build MedHal: paired factual / non-factual statements from medical datasets."""
     console.print(f"[bold]Converter model:[/bold] {converter}")
-    summary = asyncio.run(
+    summary = run_build(
         build_medhal(
             parse_sources(sources),
             out_dir,
-            get_model(converter),
+            role_model(converter, options),
             limit=limit,
             max_tokens=max_tokens,
             facts_per_note=facts_per_note,
             seed=seed,
             concurrency=concurrency,
             cache=cache,
-        )
+        ),
+        out_dir,
     )
     for name, counts in summary.sources.items():
         dropped = ", ".join(f"{k}: {v}" for k, v in sorted(counts.dropped.items())) or "none"

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, Model, get_model
 from rich.console import Console
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench.models import DEFAULT_MODEL
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 DEFAULT_LOG_DIR = "logs"
 
@@ -166,3 +169,54 @@ def fail_on_unfinished(logs: Sequence[EvalLog]) -> None:
             message = log.error.message if log.error else log.status
             console.print(f"[red]{log.eval.model}: {log.status}: {message}[/red]")
         raise click.exceptions.Exit(1)
+
+
+def builder_model_options(f: F) -> F:
+    """Options controlling how a builder's models are called."""
+    options = [
+        click.option(
+            "--model-base-url",
+            default=None,
+            help="Base URL for the builder's models (e.g. a local OpenAI-compatible server).",
+        ),
+        click.option(
+            "--max-connections", type=int, default=None, help="Concurrent calls per model API."
+        ),
+        click.option(
+            "--max-retries",
+            type=int,
+            default=None,
+            help="Retries of a failed model call before the build stops.",
+        ),
+        click.option(
+            "--timeout", type=int, default=None, help="Seconds before a model call times out."
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def role_model(name: str, options: dict[str, Any]) -> Model:
+    """A model for a builder role, with the builder's connection options."""
+    config = GenerateConfig(
+        max_connections=options.get("max_connections"),
+        max_retries=options.get("max_retries"),
+        timeout=options.get("timeout"),
+    )
+    return get_model(name, base_url=options.get("model_base_url"), config=config)
+
+
+def run_build(build: Awaitable[T], out_dir: str) -> T:
+    """Run a builder; when a model call fails for good, stop with a clear message (the
+    work finished so far is already on disk)."""
+    try:
+        return asyncio.run(build)  # type: ignore[arg-type]
+    except MedhalbenchError:
+        raise
+    except Exception as ex:
+        console.print(
+            f"[red]error: the build stopped: {type(ex).__name__}: {ex}[/red]\n"
+            f"Finished work is saved in {out_dir}; rerun the same command to finish the rest."
+        )
+        raise click.exceptions.Exit(1) from None

@@ -327,3 +327,37 @@ def eval_medhal(
         console.print(rich_table(medhal_table(results)))
     print_log_locations(logs, options["log_dir"])
     fail_on_unfinished(logs)
+
+
+@click.command(name="retry")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--log-dir", default=None, help="Where to write the new logs (default: beside the old ones)."
+)
+@click.option("--max-connections", type=int, default=None)
+@click.option("--max-retries", type=int, default=None)
+@click.option("--timeout", type=int, default=None)
+def retry_command(
+    logs: tuple[str, ...],
+    log_dir: str | None,
+    max_connections: int | None,
+    max_retries: int | None,
+    timeout: int | None,
+) -> None:
+    """Finish interrupted or failed evaluations: samples already done are kept, only the
+    rest run (inspect's eval-retry)."""
+    from inspect_ai import eval_retry
+
+    config = {
+        k: v
+        for k, v in {
+            "max_connections": max_connections,
+            "max_retries": max_retries,
+            "timeout": timeout,
+        }.items()
+        if v is not None
+    }
+    finished = eval_retry(list(logs), log_dir=log_dir, **config)  # type: ignore[arg-type]
+    for log in finished:
+        console.print(f"Log ({log.status}): {log.location}")
+    fail_on_unfinished(finished)

@@ -1,11 +1,17 @@
 """Natural language inference: P(premise entails hypothesis) and bidirectional entailment."""
 
+from collections.abc import Callable
+
+from inspect_ai.model import Model
+
 from medhalbench.nli._base import NLIModel, bidirectional_entailment, entailment
 from medhalbench.nli._llm import LLMNLI
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
 
 
-def load_nli(spec: str, *, cache: bool = True) -> NLIModel:
+def load_nli(
+    spec: str, *, cache: bool = True, resolve: Callable[[str], Model] | None = None
+) -> NLIModel:
     """An NLI model from a command-line spec.
 
     Args:
@@ -13,13 +19,14 @@ def load_nli(spec: str, *, cache: bool = True) -> NLIModel:
             judge), or a transformers model name or local path (e.g.
             `microsoft/deberta-large-mnli`).
         cache: Cache LLM judge calls.
+        resolve: Turns a model name into a model (default: inspect's `get_model`), so that
+            a judge gets the same connection options as the other roles.
     """
     from medhalbench.models import DEFAULT_MODEL
 
-    if spec == "llm":
-        return LLMNLI(DEFAULT_MODEL, cache=cache)
-    if spec.startswith("llm:"):
-        return LLMNLI(spec[4:], cache=cache)
+    if spec == "llm" or spec.startswith("llm:"):
+        name = spec[4:] if spec.startswith("llm:") else DEFAULT_MODEL
+        return LLMNLI(resolve(name) if resolve else name, cache=cache)
     return TransformersNLI(spec)
 
 
