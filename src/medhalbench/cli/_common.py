@@ -62,7 +62,16 @@ def model_options(f: F) -> F:
             "--max-retries", type=int, default=None, help="Retries of a failed model call."
         ),
         click.option(
-            "--timeout", type=int, default=None, help="Seconds before a model call times out."
+            "--timeout",
+            type=int,
+            default=None,
+            help="Seconds a model call may take in all, retries included.",
+        ),
+        click.option(
+            "--attempt-timeout",
+            type=int,
+            default=None,
+            help="Seconds one attempt may take before it is abandoned and retried.",
         ),
         click.option(
             "--cache/--no-cache",
@@ -129,7 +138,7 @@ def run_eval(
     for role, name in (roles or {}).items():
         console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
     config: dict[str, Any] = {"cache": options["cache"]}
-    for name in ("max_connections", "max_retries", "timeout"):
+    for name in ("max_connections", "max_retries", "timeout", "attempt_timeout"):
         if options.get(name) is not None:
             config[name] = options[name]
     try:
@@ -189,7 +198,16 @@ def builder_model_options(f: F) -> F:
             help="Retries of a failed model call before the build stops.",
         ),
         click.option(
-            "--timeout", type=int, default=None, help="Seconds before a model call times out."
+            "--timeout",
+            type=int,
+            default=None,
+            help="Seconds a model call may take in all, retries included.",
+        ),
+        click.option(
+            "--attempt-timeout",
+            type=int,
+            default=None,
+            help="Seconds one attempt may take before it is abandoned and retried.",
         ),
     ]
     for option in reversed(options):
@@ -203,6 +221,7 @@ def role_model(name: str, options: dict[str, Any]) -> Model:
         max_connections=options.get("max_connections"),
         max_retries=options.get("max_retries"),
         timeout=options.get("timeout"),
+        attempt_timeout=options.get("attempt_timeout"),
     )
     return get_model(name, base_url=options.get("model_base_url"), config=config)
 
