@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 extras=""
 if [[ "${1:-}" == "--test" ]]; then
   extras="[test]"
+  # Debian's Chromium for the report's browser test.
+  if ! command -v chromium >/dev/null 2>&1; then
+    sudo_cmd=""
+    [[ "$(id -u)" == "0" ]] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+  fi
 fi
 [[ -x .venv/bin/python ]] || python3 -m venv .venv
 # torch first: 2.13.0 is the local CPU build; a plain requirement would pull CUDA wheels.

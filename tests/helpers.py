@@ -1,4 +1,4 @@
-"""Helpers shared by tests: scripted models and log readers."""
+"""Helpers shared by tests: scripted models, log readers, local servers."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+
+from medhalbench._logs import log_metrics as log_metrics
 
 
 def hallucinated_answers(path: str) -> set[str]:
@@ -34,12 +35,6 @@ def scripted_model(reply: Callable[[str], str], calls: list[str] | None = None) 
         return output
 
     return get_model("mockllm/model", custom_outputs=respond)
-
-
-def log_metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of a log by name."""
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 @dataclass(frozen=True)

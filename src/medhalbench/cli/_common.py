@@ -26,37 +26,13 @@ DEFAULT_LOG_DIR = "logs"
 console = Console(width=None if sys.stdout.isatty() else 160)
 
 
-def model_options(f: F) -> F:
-    """Options naming the model under test and how inspect calls it."""
-    options = [
-        click.option(
-            "--model",
-            "models",
-            multiple=True,
-            help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
-        ),
-        click.option(
-            "--model-base-url",
-            default=None,
-            help="Base URL of the model's API (e.g. a local OpenAI-compatible server).",
-        ),
-        click.option(
-            "-M",
-            "model_args",
-            multiple=True,
-            help="Model argument NAME=VALUE, passed to the provider.",
-        ),
-        click.option(
-            "--log-dir",
-            default=DEFAULT_LOG_DIR,
-            show_default=True,
-            help="Where inspect writes its logs.",
-        ),
+def _connection_options() -> list[Callable[[F], F]]:
+    return [
         click.option(
             "--max-connections",
             type=int,
             default=None,
-            help="Concurrent calls to the model API (inspect's default when unset).",
+            help="Concurrent calls per model API (inspect's default when unset).",
         ),
         click.option(
             "--max-retries", type=int, default=None, help="Retries of a failed model call."
@@ -73,22 +49,83 @@ def model_options(f: F) -> F:
             default=None,
             help="Seconds one attempt may take before it is abandoned and retried.",
         ),
-        click.option(
-            "--cache/--no-cache",
-            default=True,
-            show_default=True,
-            help="Use inspect's response cache, so a rerun makes no repeated calls.",
-        ),
-        click.option(
-            "--display",
-            default=None,
-            type=click.Choice(["full", "conversation", "rich", "plain", "log", "none"]),
-            help="inspect's progress display.",
-        ),
     ]
+
+
+def _apply(f: F, options: list[Callable[[F], F]]) -> F:
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def model_options(f: F) -> F:
+    """Options naming the model under test and how inspect calls it."""
+    return _apply(
+        f,
+        [
+            click.option(
+                "--model",
+                "models",
+                multiple=True,
+                help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
+            ),
+            click.option(
+                "--model-base-url",
+                default=None,
+                help="Base URL of the model's API (e.g. a local OpenAI-compatible server).",
+            ),
+            click.option(
+                "-M",
+                "model_args",
+                multiple=True,
+                help="Model argument NAME=VALUE, passed to the provider.",
+            ),
+            click.option(
+                "--log-dir",
+                default=DEFAULT_LOG_DIR,
+                show_default=True,
+                help="Where inspect writes its logs.",
+            ),
+            *_connection_options(),
+            click.option(
+                "--cache/--no-cache",
+                default=True,
+                show_default=True,
+                help="Use inspect's response cache, so a rerun makes no repeated calls.",
+            ),
+            click.option(
+                "--display",
+                default=None,
+                type=click.Choice(["full", "conversation", "rich", "plain", "log", "none"]),
+                help="inspect's progress display.",
+            ),
+        ],
+    )
+
+
+def prompt_options(template_placeholders: str) -> Callable[[F], F]:
+    """`--prompt` (system prompt file) and `--template` (user template file) options."""
+
+    def decorate(f: F) -> F:
+        return _apply(
+            f,
+            [
+                click.option(
+                    "--prompt",
+                    type=click.Path(dir_okay=False),
+                    default=None,
+                    help="File replacing the system prompt.",
+                ),
+                click.option(
+                    "--template",
+                    type=click.Path(dir_okay=False),
+                    default=None,
+                    help=f"File replacing the user template ({template_placeholders}).",
+                ),
+            ],
+        )
+
+    return decorate
 
 
 def split_models(models: Sequence[str]) -> list[str]:
@@ -182,37 +219,17 @@ def fail_on_unfinished(logs: Sequence[EvalLog]) -> None:
 
 def builder_model_options(f: F) -> F:
     """Options controlling how a builder's models are called."""
-    options = [
-        click.option(
-            "--model-base-url",
-            default=None,
-            help="Base URL for the builder's models (e.g. a local OpenAI-compatible server).",
-        ),
-        click.option(
-            "--max-connections", type=int, default=None, help="Concurrent calls per model API."
-        ),
-        click.option(
-            "--max-retries",
-            type=int,
-            default=None,
-            help="Retries of a failed model call before the build stops.",
-        ),
-        click.option(
-            "--timeout",
-            type=int,
-            default=None,
-            help="Seconds a model call may take in all, retries included.",
-        ),
-        click.option(
-            "--attempt-timeout",
-            type=int,
-            default=None,
-            help="Seconds one attempt may take before it is abandoned and retried.",
-        ),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(
+        f,
+        [
+            click.option(
+                "--model-base-url",
+                default=None,
+                help="Base URL for the builder's models (e.g. a local OpenAI-compatible server).",
+            ),
+            *_connection_options(),
+        ],
+    )
 
 
 def role_model(name: str, options: dict[str, Any]) -> Model:

@@ -11,6 +11,7 @@ from medhalbench.cli._common import (
     fail_on_unfinished,
     model_options,
     print_log_locations,
+    prompt_options,
     run_eval,
     split_models,
 )
@@ -79,18 +80,7 @@ def eval_group() -> None:
     show_default=True,
     help="Seed of the sample order and random pairing.",
 )
-@click.option(
-    "--prompt",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="File replacing the system prompt.",
-)
-@click.option(
-    "--template",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="File replacing the user template ({question}, {answer}, {knowledge}).",
-)
+@prompt_options("{question}, {answer}, {knowledge}")
 @click.option("--temperature", type=float, default=0.3, show_default=True)
 @click.option("--max-tokens", type=int, default=128, show_default=True)
 @model_options
@@ -279,18 +269,7 @@ def eval_dahl(
 @click.option("--split", default="test", show_default=True)
 @click.option("--limit", type=int, default=None, help="Use the first N samples.")
 @click.option("--sources", default=None, help="Comma-separated sources to keep.")
-@click.option(
-    "--prompt",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="File replacing the system prompt.",
-)
-@click.option(
-    "--template",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="File replacing the user template ({context_block}, {statement}).",
-)
+@prompt_options("{context_block}, {statement}")
 @click.option("--temperature", type=float, default=0.0, show_default=True)
 @click.option("--max-tokens", type=int, default=256, show_default=True)
 @model_options

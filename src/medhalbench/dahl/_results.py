@@ -7,6 +7,8 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from medhalbench._logs import log_metrics
+
 
 @dataclass(frozen=True)
 class DahlResult:
@@ -33,11 +35,7 @@ def dahl_result(log: EvalLog) -> DahlResult:
     metadata = log.eval.metadata or {}
     if metadata.get("system") != "dahl":
         raise ValueError(f"{log.location}: not a DAHL log")
-    metrics = {
-        name: float(m.value)
-        for s in (log.results.scores if log.results else [])
-        for name, m in s.metrics.items()
-    }
+    metrics = log_metrics(log)
     return DahlResult(
         model=log.eval.model,
         dataset=Path(str(metadata.get("responses") or metadata.get("dataset", ""))).name,

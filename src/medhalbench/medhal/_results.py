@@ -7,6 +7,8 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from medhalbench._logs import log_metrics
+
 
 @dataclass(frozen=True)
 class MedHalResult:
@@ -33,11 +35,7 @@ def medhal_result(log: EvalLog) -> MedHalResult:
     metadata = log.eval.metadata or {}
     if metadata.get("system") != "medhal":
         raise ValueError(f"{log.location}: not a MedHal log")
-    metrics = {
-        n: float(m.value)
-        for s in (log.results.scores if log.results else [])
-        for n, m in s.metrics.items()
-    }
+    metrics = log_metrics(log)
     return MedHalResult(
         model=log.eval.model,
         dataset=Path(str(metadata.get("dataset", ""))).name,

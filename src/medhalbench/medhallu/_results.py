@@ -7,6 +7,8 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from medhalbench._logs import log_metrics
+
 
 @dataclass(frozen=True)
 class DetectionResult:
@@ -30,7 +32,7 @@ def detection_result(log: EvalLog) -> DetectionResult:
     metadata = log.eval.metadata or {}
     if metadata.get("system") != "medhallu":
         raise ValueError(f"{log.location}: not a MedHallu detection log")
-    metrics: dict[str, float] = {}
+    metrics = log_metrics(log)
     if log.results is not None:
         for score in log.results.scores:
             for name, m in score.metrics.items():
