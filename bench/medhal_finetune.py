@@ -1,6 +1,7 @@
 """MedHal end to end on this machine: build from ../shared/data with the embedded converter,
 LoRA fine-tune SmolLM2-135M on the training split (CPU), then F1 on the test split for the
-base model and the fine-tuned one, both through inspect's hf/ provider, in one run.
+base model and the fine-tuned one, both exported to GGUF (F16) and run by the embedded
+provider, in one run.
 
     .venv/bin/python bench/medhal_finetune.py [--data ../shared/data] [--limit 30] [--steps 120]
 """
@@ -42,7 +43,8 @@ def main() -> None:
     summary = asyncio.run(
         build_medhal(
             [("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
-            out / "build", get_model("embedded/smollm2"), limit=args.limit, show_progress=False,
+            # A budget that keeps every sample inside SmolLM2's 8192-token context.
+            out / "build", get_model("embedded/smollm2"), limit=args.limit, max_tokens=6000,
         )
     )  # fmt: skip
     timings["build"] = time.perf_counter() - start
@@ -50,15 +52,17 @@ def main() -> None:
     start = time.perf_counter()
     result = train_medhal(
         "embedded/smollm2", out / "build", out / "finetune",
-        TrainSettings(steps=args.steps, batch_size=args.batch_size, max_length=args.max_length), show_progress=False,
+        TrainSettings(steps=args.steps, batch_size=args.batch_size, max_length=args.max_length),
     )  # fmt: skip
     timings["fine-tune"] = time.perf_counter() - start
 
+    files = result.gguf_files()
+    assert files is not None
     start = time.perf_counter()
     logs = eval(
         medhal(dataset=str(out / "build"), split="test", max_tokens=96),
-        model=[f"hf/{result.base_dir}", f"hf/{result.merged_dir}"],
-        model_args={"do_sample": False}, log_dir=str(out / "logs"), display="none",
+        model=[f"embedded/{files[0]}", f"embedded/{files[1]}"],
+        log_dir=str(out / "logs"), display="none", cache=False,
     )  # fmt: skip
     timings["evaluation"] = time.perf_counter() - start
 
@@ -84,7 +88,7 @@ def main() -> None:
             for s in (log.results.scores if log.results else [])
             for n, v in s.metrics.items()
         }
-        label = "fine-tuned" if "finetune/merged" in log.eval.model else "base"
+        label = "fine-tuned" if log.eval.model.endswith("merged.gguf") else "base"
         print(
             f"  {label:>10}: F1 {m.get('f1', 0):.3f}  precision {m.get('precision', 0):.3f}  recall {m.get('recall', 0):.3f}  "
             f"accuracy {m.get('accuracy', 0):.3f}  unparseable {m.get('unparseable', 0):.0f}/{m.get('samples', 0):.0f}  ({log.status})"

@@ -74,6 +74,11 @@ def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None
     assert (tmp_path / "ft" / "merged" / "config.json").is_file() and (
         tmp_path / "ft" / "base" / "config.json"
     ).is_file()
+    base_gguf, merged_gguf = result.gguf_files() or ("", "")
+    assert (
+        Path(base_gguf).stat().st_size > 100_000_000
+        and Path(merged_gguf).stat().st_size > 100_000_000
+    )
     summary = json.loads((tmp_path / "ft" / "training.json").read_text())
     assert summary["settings"]["steps"] == 3 and summary["examples"] == 6
     [log] = eval(
@@ -82,3 +87,10 @@ def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None
     )  # fmt: skip
     assert log.status == "success", log.error
     assert len(log.samples) == 2 and all(s.output.completion is not None for s in log.samples)
+    # The same fine-tuned model, exported to GGUF, runs in-process.
+    [log] = eval(
+        medhal(dataset=str(data), split="test", limit=2, max_tokens=16),
+        model=f"embedded/{merged_gguf}", log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    assert len(log.samples) == 2

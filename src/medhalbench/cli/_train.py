@@ -62,9 +62,13 @@ def train_medhal_command(
         f"({'QLoRA 4-bit' if result.quantized else 'LoRA'}); loss {sum(first) / len(first):.3f} -> {sum(last) / len(last):.3f}"
     )
     console.print(f"Adapter: {result.adapter_dir}\nMerged model: {result.merged_dir}")
-    if result.base_dir:
-        console.print(f"Dequantised base: {result.base_dir}")
-    compare = f"--model hf/{result.base_dir} " if result.base_dir else ""
-    console.print(
-        f"Compare: medhalbench eval medhal --dataset {data} {compare}--model hf/{result.merged_dir}"
-    )
+    files = result.gguf_files()
+    if files:
+        console.print(f"GGUF (base, fine-tuned): {files[0]}, {files[1]}")
+        console.print(
+            f"Compare: medhalbench eval medhal --dataset {data} --model embedded/{files[0]} --model embedded/{files[1]}"
+        )
+    else:
+        console.print(
+            f"Compare: medhalbench eval medhal --dataset {data} --model hf/{base} --model hf/{result.merged_dir}"
+        )

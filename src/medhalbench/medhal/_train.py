@@ -15,6 +15,7 @@ from medhalbench._errors import ResourceUnavailableError
 from medhalbench._progress import progress_bar
 from medhalbench.data import MedHalRecord, load_medhal
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
+from medhalbench.models._gguf_export import export_gguf
 
 IGNORE_INDEX = -100
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
@@ -49,6 +50,13 @@ class TrainResult:
     adapter_dir: str = ""
     merged_dir: str = ""
     base_dir: str | None = None
+
+    def gguf_files(self) -> tuple[str, str] | None:
+        """The base and merged models as GGUF (GGUF bases only), for the embedded provider."""
+        if self.base_dir is None:
+            return None
+        folder = Path(self.merged_dir).parent
+        return str(folder / "base.gguf"), str(folder / "merged.gguf")
 
 
 def load_base(base: str, *, quantize: bool) -> tuple[Any, Any, str | None]:
@@ -159,8 +167,9 @@ def train_medhal(
 
     With CUDA and bitsandbytes (and a non-GGUF base) the base is loaded in 4 bits (QLoRA);
     otherwise plain LoRA in full precision. Saves `adapter/` (peft), `merged/` (the base
-    with the adapter merged, loadable by inspect's `hf/` provider), `base/` (for a GGUF base:
-    the dequantised base, so both can be evaluated the same way), and `training.json`.
+    with the adapter merged, loadable by inspect's `hf/` provider) and `training.json`; for a
+    GGUF base also `base/` (the dequantised base) and `base.gguf` / `merged.gguf` (F16), so
+    both can be evaluated by the same runtime, in-process with `embedded/PATH.gguf`.
     """
     import torch
     from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
@@ -184,6 +193,7 @@ def train_medhal(
         base_dir = str(out / "base")
         model.save_pretrained(base_dir)
         tokenizer.save_pretrained(base_dir)
+        export_gguf(model.state_dict(), gguf, out / "base.gguf")
     if quantize:
         model = prepare_model_for_kbit_training(model)
     else:
@@ -241,6 +251,8 @@ def train_medhal(
     merged: Any = model.merge_and_unload() if not quantize else model
     merged.save_pretrained(out / "merged")
     tokenizer.save_pretrained(out / "merged")
+    if gguf is not None:
+        export_gguf(merged.state_dict(), gguf, out / "merged.gguf")
     result = TrainResult(
         base=base, examples=len(examples), steps=settings.steps, seconds=seconds, losses=losses, quantized=quantize,
         adapter_dir=str(out / "adapter"), merged_dir=str(out / "merged"), base_dir=base_dir,

@@ -1,0 +1,46 @@
+"""GGUF export: llama.cpp running the exported weights decodes like transformers does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from medhalbench.medhal._train import load_base
+from medhalbench.models._gguf_export import export_gguf
+
+pytestmark = pytest.mark.slow
+
+PROMPTS = ["What is the capital of France?", "Name one symptom of asthma."]
+
+
+def test_exported_weights_decode_like_transformers(tmp_path: Path) -> None:
+    from llama_cpp import Llama
+
+    model, tokenizer, gguf = load_base("embedded/smollm2", quantize=False)
+    assert gguf is not None
+    path = export_gguf(model.state_dict(), gguf, tmp_path / "f32.gguf", dtype="f32")
+    llama = Llama(model_path=str(path), n_ctx=512, n_threads=1, verbose=False)
+    for prompt in PROMPTS:
+        ids = tokenizer.apply_chat_template(
+            [{"role": "user", "content": prompt}],
+            add_generation_prompt=True,
+            return_dict=True,
+            return_tensors="pt",
+        )["input_ids"]
+        with torch.inference_mode():
+            expected = model.generate(ids, max_new_tokens=10, do_sample=False)[0][
+                ids.shape[1] :
+            ].tolist()
+        produced = []
+        llama.reset()
+        for token in llama.generate(ids[0].tolist(), temp=0.0, top_k=1):
+            if len(produced) == 10 or token == llama.token_eos():
+                break
+            produced.append(token)
+        assert produced == expected[: len(produced)] and len(produced) >= 5, (
+            prompt,
+            produced,
+            expected,
+        )
