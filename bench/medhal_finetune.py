@@ -44,7 +44,7 @@ def main() -> None:
         build_medhal(
             [("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
             # A budget that keeps every sample inside SmolLM2's 8192-token context.
-            out / "build", get_model("embedded/smollm2"), limit=args.limit, max_tokens=6000,
+            out / "build", get_model("embedded/smollm2"), limit=args.limit, max_tokens=6000, cache=False,
         )
     )  # fmt: skip
     timings["build"] = time.perf_counter() - start

@@ -2,7 +2,7 @@
 answers after a fixed delay (bench/stub_server.py): samples/s with C connections, beside the
 limit set by delay and concurrency (N calls x delay / C) and beside one call at a time.
 
-    .venv/bin/python bench/pipelines.py [--samples 60] [--delay 0.1] [--connections 10]
+    .venv/bin/python bench/pipelines.py [--samples 200] [--delay 0.1] [--connections 10]
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def timed(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--delay", type=float, default=0.1)
     parser.add_argument("--connections", type=int, default=10)
     args = parser.parse_args()
@@ -55,6 +55,8 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         files = write_workloads(Path(tmp), args.samples)
+        # Warm up (imports, HTTP client, first eval) so no task pays the one-off costs.
+        timed("medhal", write_workloads(Path(tmp) / "warmup", 4), base_url, args.connections, tmp)
         for system in ("medhallu", "dahl", "medhal"):
             concurrent, calls = timed(system, files, base_url, args.connections, tmp)
             sequential, _ = timed(system, files, base_url, 1, tmp)

@@ -41,7 +41,9 @@ def canned_reply(messages: list[dict[str, Any]]) -> str:
     if "true or false" in text:
         return "True"
     if "one fact" in text:
-        return UNITS
+        # Units that depend on the answer, so different answers never share cached checks.
+        answer = original.rsplit("TEXT:", 1)[-1].split("SENTENCES:")[0].strip().rstrip(".")
+        return "\n".join(f"{answer} (fact {k})." for k in range(1, 5)) if answer else UNITS
     if "single digit" in text:
         return "1"
     if "hallucinated answer" in text and "correct answer:" in text and "json" in text:

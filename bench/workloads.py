@@ -38,7 +38,7 @@ def write_workloads(folder: Path, samples: int) -> dict[str, Path]:
                 {
                     "question": f"What does drug {i} do?",
                     "category": "pharmacology",
-                    "response": "It lowers blood pressure.",
+                    "response": f"Drug {i} lowers blood pressure.",
                 }
             )
             + "\n"

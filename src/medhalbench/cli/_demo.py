@@ -18,6 +18,8 @@ from medhalbench.cli._common import (
 )
 from medhalbench.cli._tables import rich_table
 from medhalbench.dahl import dahl, dahl_result
+from medhalbench.medhal import medhal
+from medhalbench.medhal._results import medhal_result
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._results import detection_result
 from medhalbench.models import DEFAULT_MODEL
@@ -26,6 +28,7 @@ from medhalbench.report._tables import (
     dahl_category_table,
     dahl_table,
     detection_table,
+    medhal_table,
 )
 
 
@@ -52,6 +55,12 @@ def illustrative_medhallu() -> str:
     default=None,
     help="DAHL questions to use instead of the packaged illustrative ones.",
 )
+@click.option(
+    "--medhal",
+    "medhal_dataset",
+    default=None,
+    help="MedHal data (its test split) to use instead of the packaged illustrative statements.",
+)
 @click.option("--limit", type=int, default=None, help="Use the first N rows of each dataset.")
 @click.option(
     "--report",
@@ -64,6 +73,7 @@ def illustrative_medhallu() -> str:
 def demo_command(
     medhallu_dataset: str | None,
     dahl_dataset: str | None,
+    medhal_dataset: str | None,
     limit: int | None,
     report_path: str,
     models: tuple[str, ...],
@@ -76,7 +86,7 @@ def demo_command(
     """
     started = time.perf_counter()
     names = split_models(models)
-    if medhallu_dataset is None or dahl_dataset is None:
+    if None in (medhallu_dataset, dahl_dataset, medhal_dataset):
         console.print("[yellow]Using medhalbench's illustrative examples (not real data).[/yellow]")
 
     console.rule("MedHallu: hallucination detection")
@@ -110,6 +120,21 @@ def demo_command(
         console.print(rich_table(dahl_category_table(factuality)))
 
     logs += dahl_logs
+
+    console.rule("MedHal: statement factuality")
+    medhal_logs = run_eval(
+        medhal(
+            dataset=medhal_dataset or illustrative("medhal_illustrative.jsonl"),
+            split="train" if medhal_dataset is None else "test",
+            limit=limit,
+        ),
+        models=names,
+        options=options,
+    )
+    statements = [medhal_result(log) for log in medhal_logs if log.status == "success"]
+    if statements:
+        console.print(rich_table(medhal_table(statements)))
+    logs += medhal_logs
     print_log_locations(logs, options["log_dir"])
     finished = [log.location for log in logs if log.status == "success"]
     if finished:
