@@ -16,7 +16,8 @@ def load_medhal(
 
     Args:
         source: A JSONL/CSV/Parquet file, a `save_to_disk` folder (a DatasetDict: `split`
-            picks the split), a build folder (its `dataset/` is read), or a hub id.
+            picks the split), a build folder (its `dataset/` is read), a folder of
+            `{split}.jsonl` files, or a hub id.
         split: Split of a DatasetDict or hub dataset.
         limit: Keep at most this many samples.
 
@@ -26,6 +27,8 @@ def load_medhal(
     path = Path(source)
     if path.is_dir() and (path / "dataset").is_dir():
         path = path / "dataset"
+    elif path.is_dir() and (path / f"{split}.jsonl").is_file():
+        path = path / f"{split}.jsonl"
     records = []
     for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
         records.append(validate_row(MedHalRecord, row, path=source, line=line))

@@ -9,6 +9,7 @@ worker thread to keep inspect's event loop (and its progress display) responsive
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from pathlib import Path
@@ -46,6 +47,16 @@ def default_n_threads() -> int:
 
 _instances: dict[tuple[str, int, int, int], tuple[Any, threading.Lock]] = {}
 _instances_lock = threading.Lock()
+
+
+@atexit.register
+def _close_instances() -> None:
+    # Close while the interpreter is intact: llama-cpp's own __del__ fails noisily at
+    # shutdown once the modules it needs are gone.
+    for llama, lock in _instances.values():
+        with lock:
+            llama.close()
+    _instances.clear()
 
 
 def load_llama(
