@@ -7,7 +7,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from medhalbench._logs import log_metrics
+from medhalbench._logs import log_metrics, system_metadata
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,7 @@ def dahl_result(log: EvalLog) -> DahlResult:
     Raises:
         ValueError: Not a DAHL log.
     """
-    metadata = log.eval.metadata or {}
-    if metadata.get("system") != "dahl":
-        raise ValueError(f"{log.location}: not a DAHL log")
+    metadata = system_metadata(log, "dahl", "DAHL")
     metrics = log_metrics(log)
     return DahlResult(
         model=log.eval.model,

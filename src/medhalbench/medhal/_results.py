@@ -7,7 +7,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from medhalbench._logs import log_metrics
+from medhalbench._logs import log_metrics, system_metadata
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,7 @@ def medhal_result(log: EvalLog) -> MedHalResult:
     Raises:
         ValueError: Not a MedHal log.
     """
-    metadata = log.eval.metadata or {}
-    if metadata.get("system") != "medhal":
-        raise ValueError(f"{log.location}: not a MedHal log")
+    metadata = system_metadata(log, "medhal", "MedHal")
     metrics = log_metrics(log)
     return MedHalResult(
         model=log.eval.model,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ResponseSchema
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._progress import progress_bar
@@ -201,6 +201,40 @@ def _reasons(attempt: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+async def generate_candidate(
+    record: PubMedQARecord,
+    roles: BuildRoles,
+    settings: BuildSettings,
+    prompts: BuildPrompts,
+    rng: random.Random,
+    feedback: str = "",
+) -> tuple[float, ModelOutput]:
+    """One generator call for a hallucinated answer: a temperature drawn from the range,
+    top-p 0.95, a seed from `rng`, JSON asked for. Returns the temperature and the output."""
+    truth = record.long_answer
+    temperature = round(rng.uniform(*settings.temperature_range), 3)
+    prompt = prompts.generate.format(
+        types=types_text(),
+        words=word_count(truth),
+        feedback=f"\n{feedback}\n" if feedback else "",
+        question=record.question,
+        knowledge=record.context_text,
+        ground_truth=truth,
+    )
+    output = await roles.generator.generate(
+        prompt,
+        config=GenerateConfig(
+            temperature=temperature,
+            top_p=0.95,
+            seed=rng.randrange(2**31),
+            max_tokens=max(64, word_count(truth) * 4),
+            cache=settings.cache,
+            response_schema=generation_schema(),
+        ),
+    )
+    return temperature, output
+
+
 async def build_question(
     record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
 ) -> dict[str, Any]:
@@ -213,25 +247,8 @@ async def build_question(
     feedback = ""
     passed: dict[str, Any] | None = None
     for number in range(1, settings.attempts + 1):
-        temperature = round(rng.uniform(*settings.temperature_range), 3)
-        prompt = prompts.generate.format(
-            types=types_text(),
-            words=target_words,
-            feedback=f"\n{feedback}\n" if feedback else "",
-            question=record.question,
-            knowledge=record.context_text,
-            ground_truth=truth,
-        )
-        output = await roles.generator.generate(
-            prompt,
-            config=GenerateConfig(
-                temperature=temperature,
-                top_p=0.95,
-                seed=rng.randrange(2**31),
-                max_tokens=max(64, target_words * 4),
-                cache=settings.cache,
-                response_schema=generation_schema(),
-            ),
+        temperature, output = await generate_candidate(
+            record, roles, settings, prompts, rng, feedback
         )
         calls += 1
         attempt: dict[str, Any] = {

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from inspect_ai.model import GenerateConfig
 
 from medhalbench._progress import progress_bar
 from medhalbench.data import PubMedQARecord
@@ -27,10 +26,9 @@ from medhalbench.medhallu._build import (
     BuildRoles,
     BuildSettings,
     discriminate,
-    generation_schema,
+    generate_candidate,
     parse_generated,
 )
-from medhalbench.medhallu._types import types_text
 from medhalbench.nli import NLIModel, bidirectional_entailment
 
 
@@ -92,17 +90,7 @@ async def analyze_question(
     truth = record.long_answer
     candidates: list[str] = []
     for _ in range(k):
-        output = await roles.generator.generate(
-            prompts.generate.format(
-                types=types_text(), words=len(truth.split()), feedback="", question=record.question,
-                knowledge=record.context_text, ground_truth=truth,
-            ),
-            config=GenerateConfig(
-                temperature=round(rng.uniform(*settings.temperature_range), 3), top_p=0.95,
-                seed=rng.randrange(2**31), max_tokens=max(64, len(truth.split()) * 4),
-                cache=settings.cache, response_schema=generation_schema(),
-            ),
-        )  # fmt: skip
+        _, output = await generate_candidate(record, roles, settings, prompts, rng)
         parsed = parse_generated(output.completion)
         if parsed is not None:
             candidates.append(parsed[0])

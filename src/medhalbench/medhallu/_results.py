@@ -7,7 +7,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from medhalbench._logs import log_metrics
+from medhalbench._logs import log_metrics, system_metadata
 
 
 @dataclass(frozen=True)
@@ -29,14 +29,8 @@ def detection_result(log: EvalLog) -> DetectionResult:
     Raises:
         ValueError: The log is not a MedHallu detection log or holds no results.
     """
-    metadata = log.eval.metadata or {}
-    if metadata.get("system") != "medhallu":
-        raise ValueError(f"{log.location}: not a MedHallu detection log")
+    metadata = system_metadata(log, "medhallu", "MedHallu detection")
     metrics = log_metrics(log)
-    if log.results is not None:
-        for score in log.results.scores:
-            for name, m in score.metrics.items():
-                metrics[name] = float(m.value)
     return DetectionResult(
         model=log.eval.model,
         dataset=Path(str(metadata.get("dataset", ""))).name,
