@@ -18,21 +18,19 @@ import time
 from pathlib import Path
 
 from inspect_ai import eval
-from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.model import Model
 
 from helpers_port import free_port
 from medhalbench.dahl import dahl
 from stub_server import StubHandler, serve
+from workloads import stub_model
 
 UNITS_PER_RESPONSE = 4
 
 
 def run(responses: Path, base_url: str, connections: int, log_dir: str) -> tuple[float, int]:
     def role() -> Model:
-        return get_model(
-            "openai-api/stub/stub", base_url=base_url, api_key="unused",
-            config=GenerateConfig(max_connections=connections), memoize=False,
-        )  # fmt: skip
+        return stub_model(base_url, connections)
 
     before = StubHandler.requests
     start = time.perf_counter()

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import Model
 from inspect_ai.util._concurrency import init_concurrency
 
 from helpers_port import free_port
@@ -26,6 +26,7 @@ from medhalbench.embeddings import Embedder
 from medhalbench.medhallu._build import BuildRoles, BuildSettings, build_medhallu
 from medhalbench.nli import LLMNLI
 from stub_server import StubHandler, serve
+from workloads import stub_model
 
 
 def pubmedqa(path: Path, n: int) -> Path:
@@ -48,17 +49,14 @@ def pubmedqa(path: Path, n: int) -> Path:
 def run(
     source: Path, base_url: str, concurrency: int, connections: int, embedder: Embedder
 ) -> tuple[float, int]:
-    def model() -> object:
-        return get_model(
-            "openai-api/stub/stub", base_url=base_url, api_key="unused",
-            config=GenerateConfig(max_connections=connections), memoize=False,
-        )  # fmt: skip
+    def model() -> Model:
+        return stub_model(base_url, connections)
 
     roles = BuildRoles(
-        generator=model(),  # type: ignore[arg-type]
-        discriminators=[model(), model()],  # type: ignore[list-item]
-        refiner=model(),  # type: ignore[arg-type]
-        nli=LLMNLI(model(), cache=False),  # type: ignore[arg-type]
+        generator=model(),
+        discriminators=[model(), model()],
+        refiner=model(),
+        nli=LLMNLI(model(), cache=False),
         embedder=embedder,
     )
     # inspect keeps one connection semaphore per provider key for the process (an eval

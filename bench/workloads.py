@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
+from inspect_ai.model import GenerateConfig, Model, get_model
 
 from medhalbench.dahl import dahl
 from medhalbench.medhal import medhal
@@ -73,18 +74,22 @@ def task_for(system: str, files: dict[str, Path], cache: bool = False) -> Task:
     return medhal(dataset=str(files["medhal"]), split="train")
 
 
+def stub_model(base_url: str, connections: int) -> Model:
+    """A fresh model on the stub server, with its own connection limit."""
+    return get_model(
+        STUB,
+        base_url=base_url,
+        api_key="unused",
+        config=GenerateConfig(max_connections=connections),
+        memoize=False,
+    )
+
+
 def eval_kwargs(system: str, base_url: str, connections: int) -> dict[str, Any]:
     """inspect eval() arguments to run a system's task against the stub server."""
-    from inspect_ai.model import GenerateConfig, get_model
 
-    def model() -> Any:
-        return get_model(
-            STUB,
-            base_url=base_url,
-            api_key="unused",
-            config=GenerateConfig(max_connections=connections),
-            memoize=False,
-        )
+    def model() -> Model:
+        return stub_model(base_url, connections)
 
     main = "none/none" if system == "dahl" else model()
     roles = {"splitter": model(), "checker": model()} if system == "dahl" else None
