@@ -46,7 +46,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import generate
 
-from medhalbench.examples import MEDHALLU_EXAMPLE, illustrative
+from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
 from medhalbench.models import smollm2_gguf_path
 from medhalbench.models._embedded import embedded_settings
@@ -223,7 +223,7 @@ def main() -> None:
     shared = (
         Path(__file__).resolve().parents[1].parent / "shared/data/medhallu/pqa_labeled_dev.jsonl"
     )
-    medhallu_data = str(shared) if shared.is_file() else illustrative(MEDHALLU_EXAMPLE)
+    medhallu_data = str(shared) if shared.is_file() else illustrative("medhallu_illustrative.jsonl")
     print(f"MedHallu rows from {medhallu_data}")
     for name, prompts, max_tokens in workloads(medhallu_data):
         print(f"\n{name}: {len(prompts)} prompts, {max_tokens} new tokens at most")

@@ -23,7 +23,7 @@ from inspect_ai.util._concurrency import init_concurrency
 from helpers_port import free_port
 from medhalbench.data import load_pubmedqa
 from medhalbench.embeddings import Embedder
-from medhalbench.medhallu._build import BuildRoles, BuildSettings, build_medhallu
+from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
 from medhalbench.nli import LLMNLI
 from stub_server import StubHandler, serve
 from workloads import stub_model

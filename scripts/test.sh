@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache
 .venv/bin/python -m pytest -q "$@"

@@ -33,6 +33,6 @@ def shared_data() -> Path:
 @pytest.fixture
 def sample_path() -> str:
     """The packaged illustrative MedHallu sample (12 rows we wrote)."""
-    from medhalbench.examples import MEDHALLU_EXAMPLE, illustrative
+    from medhalbench.examples import illustrative
 
-    return illustrative(MEDHALLU_EXAMPLE)
+    return illustrative("medhallu_illustrative.jsonl")

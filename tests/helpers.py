@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
-from medhalbench._logs import log_metrics as log_metrics
+from medhalbench.results import log_metrics as log_metrics
 
 
 def hallucinated_answers(path: str) -> set[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from medhalbench._errors import ResourceUnavailableError
-from medhalbench.data._hub import hub_reachable
+from medhalbench.data import hub_reachable
 
 
 def local_or_hub(name_or_path: str, *, what: str) -> tuple[str, bool]:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import free_port
-from medhalbench.cli._main import cli
-from medhalbench.examples import MEDHALLU_EXAMPLE, illustrative
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
 from stub_server import _batches, serve
 
 
@@ -33,7 +33,7 @@ def test_an_evaluation_through_the_batch_api_scores_every_sample_once(
     try:
         result = CliRunner().invoke(
             cli,
-            ["eval", "medhallu", "--dataset", illustrative(MEDHALLU_EXAMPLE), "--limit", "6",
+            ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"), "--limit", "6",
              "--model", "openai/stub", "--model-base-url", f"http://127.0.0.1:{port}/v1",
              "--batch", "--batch-delay", "0.5", "--log-dir", str(tmp_path), "--no-cache",
              "--display", "none"],

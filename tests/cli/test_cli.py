@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 
-from medhalbench.cli._main import cli
+from medhalbench.cli import cli
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -58,7 +58,7 @@ def test_eval_prints_table_and_log_location(sample_path: str, tmp_path: Path) ->
 
 
 def test_no_model_means_the_embedded_default() -> None:
-    from medhalbench.cli._common import split_models
+    from medhalbench.commands._run import split_models
 
     assert split_models(()) == ["embedded/smollm2"]
     assert split_models(("a/b,c/d", "e/f")) == ["a/b", "c/d", "e/f"]
@@ -82,10 +82,10 @@ def test_inspect_cli_finds_the_task_through_the_entry_point(
 
 @pytest.mark.slow
 def test_dahl_temperature_sweep_leaves_one_log_each(tmp_path: Path) -> None:
-    from medhalbench.examples import DAHL_EXAMPLE, illustrative
+    from medhalbench.examples import illustrative
 
     code, out = invoke(
-        "eval", "dahl", "--dataset", illustrative(DAHL_EXAMPLE), "--limit", "1",
+        "eval", "dahl", "--dataset", illustrative("dahl_illustrative.csv"), "--limit", "1",
         "--max-tokens", "32", "--temperatures", "0.2,0.9", "--log-dir", str(tmp_path), "--display", "none",
     )  # fmt: skip
     assert code == 0, out

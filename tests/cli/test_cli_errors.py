@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from medhalbench.cli._main import cli
-from medhalbench.examples import DAHL_EXAMPLE, MEDHAL_EXAMPLE, MEDHALLU_EXAMPLE, illustrative
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
 
-MEDHALLU = illustrative(MEDHALLU_EXAMPLE)
-DAHL = illustrative(DAHL_EXAMPLE)
-MEDHAL = illustrative(MEDHAL_EXAMPLE)
+MEDHALLU = illustrative("medhallu_illustrative.jsonl")
+DAHL = illustrative("dahl_illustrative.csv")
+MEDHAL = illustrative("medhal_illustrative.jsonl")
 
 CASES: list[tuple[list[str], str]] = [
     # Numbers the CLI must refuse when it parses them.
@@ -134,7 +134,7 @@ def test_templates_that_would_run_wrongly(tmp_path: Path) -> None:
 def test_an_unexpected_error_is_one_line_with_a_traceback_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import medhalbench.cli._eval as eval_module
+    import medhalbench.medhallu._commands as eval_module
 
     def broken(**kwargs: object) -> None:
         raise ZeroDivisionError("planted")
@@ -158,7 +158,7 @@ def test_errors_reach_stderr_with_display_none(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_embedded_model_paths_in_every_unambiguous_form(tmp_path: Path) -> None:
-    from medhalbench.cli._models import normalise_model_name
+    from medhalbench.commands._models import normalise_model_name
     from medhalbench.models import resolve_gguf, smollm2_gguf_path
 
     gguf = smollm2_gguf_path()

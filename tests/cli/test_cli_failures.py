@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import free_port
-from medhalbench.cli._main import cli
-from medhalbench.examples import DAHL_EXAMPLE, MEDHALLU_EXAMPLE, illustrative
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
 from stub_server import serve
 
 MODEL = "openai-api/stub/stub"
@@ -57,7 +57,7 @@ def test_a_dying_server_ends_in_one_line_and_retry_finishes_the_log_in_place(
     started = time.monotonic()
     result = CliRunner().invoke(
         cli,
-        ["eval", "medhallu", "--dataset", illustrative(MEDHALLU_EXAMPLE), "--model", MODEL,
+        ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"), "--model", MODEL,
          "--model-base-url", base_url, "--max-connections", "2", "--max-retries", "2",
          "--log-dir", str(log_dir), "--no-cache"],
     )  # fmt: skip
@@ -98,7 +98,7 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "medhalbench.cli", "eval", "medhallu",
-             "--dataset", illustrative(MEDHALLU_EXAMPLE), "--model", MODEL,
+             "--dataset", illustrative("medhallu_illustrative.jsonl"), "--model", MODEL,
              "--model-base-url", f"http://127.0.0.1:{port}/v1", "--max-connections", "2",
              "--display", "none", "--log-dir", str(tmp_path / "logs"), "--no-cache"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -132,7 +132,7 @@ def test_dahl_agreement_says_why_a_statistic_is_undefined(tmp_path: Path) -> Non
         )
     )
     [log] = eval(
-        dahl(dataset=illustrative(DAHL_EXAMPLE)), model=model,
+        dahl(dataset=illustrative("dahl_illustrative.csv")), model=model,
         model_roles={"splitter": model, "checker": model}, log_dir=str(tmp_path), display="none",
     )  # fmt: skip
     human = tmp_path / "human.csv"
@@ -159,7 +159,7 @@ def test_answers_to_questions_not_in_the_dataset_are_counted(tmp_path: Path) -> 
     from medhalbench.dahl import dahl
 
     responses = tmp_path / "answers.jsonl"
-    with open(illustrative(DAHL_EXAMPLE)) as f:
+    with open(illustrative("dahl_illustrative.csv")) as f:
         known = next(csv.DictReader(f))["question"]
     responses.write_text(
         json.dumps({"question": known, "response": "A is B."})
@@ -169,7 +169,7 @@ def test_answers_to_questions_not_in_the_dataset_are_counted(tmp_path: Path) -> 
     )
     model = scripted_model(lambda p: "X is Y." if "one fact" in p else "True")
     [log] = eval(
-        dahl(dataset=illustrative(DAHL_EXAMPLE), responses=str(responses)), model="none/none",
+        dahl(dataset=illustrative("dahl_illustrative.csv"), responses=str(responses)), model="none/none",
         model_roles={"splitter": model, "checker": model}, log_dir=str(tmp_path), display="none",
     )  # fmt: skip
     assert log.eval.metadata["questions_not_in_dataset"] == 1
@@ -210,7 +210,7 @@ def test_tables_fit_the_terminal_and_never_cut_a_number(columns: int, tmp_path: 
     server = serve(port, 0.0)
     try:
         out = run_in_terminal(
-            ["eval", "medhallu", "--dataset", illustrative(MEDHALLU_EXAMPLE), "--not-sure",
+            ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"), "--not-sure",
              "--model", MODEL, "--model-base-url", f"http://127.0.0.1:{port}/v1",
              "--log-dir", str(tmp_path), "--display", "none"],
             columns, {**os.environ, "STUB_API_KEY": "sk-unused"},
@@ -284,7 +284,7 @@ def test_roles_take_the_model_base_url_or_their_own(tmp_path: Path) -> None:
     try:
         result = CliRunner().invoke(
             cli,
-            ["eval", "dahl", "--dataset", illustrative(DAHL_EXAMPLE), "--limit", "1",
+            ["eval", "dahl", "--dataset", illustrative("dahl_illustrative.csv"), "--limit", "1",
              "--model", MODEL, "--splitter", MODEL, "--checker", MODEL, "--model-base-url", main_url,
              "--role-base-url", f"checker={checker_url}", "--log-dir", str(tmp_path), "--display", "none"],
             env={"STUB_API_KEY": "sk-unused"},

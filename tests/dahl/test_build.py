@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from helpers import scripted_model
-from medhalbench.dahl import build_dahl_questions, parse_generator_output
-from medhalbench.data import load_dahl_questions
-from medhalbench.data._papers import load_papers
+from medhalbench.dahl import (
+    build_dahl_questions,
+    load_dahl_questions,
+    load_papers,
+    parse_generator_output,
+)
 
 OUTPUTS = {
     "P1": {

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from medhalbench import DataError, ResourceUnavailableError
-from medhalbench.data import load_medhallu, load_pubmedqa
+from medhalbench.data import load_pubmedqa
+from medhalbench.medhallu import load_medhallu
 
 ROW = {
     "pubid": "1",
@@ -185,7 +186,7 @@ def test_real_data_loads(shared_data: Path) -> None:
 def test_an_empty_split_names_every_split_and_the_option(tmp_path: Path) -> None:
     import datasets
 
-    from medhalbench.data import load_medhal
+    from medhalbench.medhal import load_medhal
 
     text = datasets.Value("string")
     features = datasets.Features(
@@ -206,3 +207,44 @@ def test_an_empty_split_names_every_split_and_the_option(tmp_path: Path) -> None
         match=r"split 'test' holds no records \(samples per split: train 1, test 0\); pick another with --split \(e\.g\. --split train\)",
     ):
         load_medhal(tmp_path, split="test")
+
+
+@pytest.mark.parametrize(
+    ("source", "revision"),
+    [
+        ("UTAustin-AIHealth/MedHallu", "515060458a945c633debc6fd5baac7764416b724"),
+        ("UTAustin-AIHealth/MedHallu@main", "main"),
+    ],
+)
+def test_hub_datasets_are_read_at_a_pinned_revision(
+    source: str, revision: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datasets
+
+    from medhalbench.data import _hub
+
+    asked: list[tuple[str, str | None]] = []
+
+    def load_dataset(name: str, config: str | None, *, split: str, revision: str | None) -> list:
+        asked.append((name, revision))
+        return []
+
+    monkeypatch.setattr(_hub, "hub_reachable", lambda: True)
+    monkeypatch.setattr(datasets, "load_dataset", load_dataset)
+    assert load_medhallu(source) == []
+    assert asked == [("UTAustin-AIHealth/MedHallu", revision)]
+
+
+def test_dahl_questions_come_from_a_pinned_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib.request
+
+    from medhalbench.dahl import DAHL_QUESTIONS_COMMIT, load_dahl_questions
+
+    def offline(url: str, timeout: float) -> None:
+        raise OSError("offline")
+
+    # The error names the URL that would have been read.
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    for source, commit in [("github", DAHL_QUESTIONS_COMMIT), ("github@abc123", "abc123")]:
+        with pytest.raises(ResourceUnavailableError, match=f"seemdog/DAHL/{commit}/questions.csv"):
+            load_dahl_questions(source)

@@ -9,11 +9,11 @@ from inspect_ai import eval
 
 from helpers import LocalServer, log_metrics
 from medhalbench.dahl import dahl
-from medhalbench.examples import DAHL_EXAMPLE, illustrative
+from medhalbench.examples import illustrative
 
 pytestmark = pytest.mark.slow
 
-QUESTIONS = illustrative(DAHL_EXAMPLE)
+QUESTIONS = illustrative("dahl_illustrative.csv")
 
 
 def assert_complete(log, n: int) -> None:

@@ -12,8 +12,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from helpers import LocalServer, log_metrics
-from medhalbench.data import load_medhal
-from medhalbench.medhal import build_medhal, medhal
+from medhalbench.medhal import build_medhal, load_medhal, medhal
 from tests_data import shared_data_or_skip
 
 pytestmark = pytest.mark.slow
@@ -93,10 +92,10 @@ def test_judge_through_openai_compatible_server(
 
 
 def test_structured_verdicts_on_the_embedded_model(tmp_path: Path) -> None:
-    from medhalbench.examples import MEDHAL_EXAMPLE, illustrative
+    from medhalbench.examples import illustrative
 
     [log] = eval(
-        medhal(dataset=illustrative(MEDHAL_EXAMPLE), split="train", structured=True, probabilities=True),
+        medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train", structured=True, probabilities=True),
         model="embedded/smollm2", log_dir=str(tmp_path), display="none",
     )  # fmt: skip
     assert log.status == "success", log.error

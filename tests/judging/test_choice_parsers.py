@@ -1,6 +1,7 @@
 import pytest
 
-from medhalbench.judging import parse_choice, parse_yes_no
+from medhalbench.judging import parse_yes_no
+from medhalbench.medhallu import parse_choice
 
 
 @pytest.mark.parametrize(

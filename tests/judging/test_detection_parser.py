@@ -1,6 +1,6 @@
 import pytest
 
-from medhalbench.judging import DetectionLabel, parse_detection_verdict
+from medhalbench.medhallu import DetectionLabel, parse_detection_verdict
 
 F, H, N = DetectionLabel.FACTUAL, DetectionLabel.HALLUCINATED, DetectionLabel.NOT_SURE
 

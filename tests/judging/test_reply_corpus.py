@@ -9,11 +9,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from medhalbench.judging import (
-    parse_detection_verdict,
-    parse_factual_verdict,
-    parse_truth_verdict,
-)
+from medhalbench.dahl import parse_truth_verdict
+from medhalbench.medhal import parse_factual_verdict
+from medhalbench.medhallu import parse_detection_verdict
 
 REPLIES = Path(__file__).parent / "data" / "replies.jsonl"
 

@@ -1,6 +1,6 @@
 import pytest
 
-from medhalbench.judging import parse_truth_verdict, parse_truth_verdicts
+from medhalbench.dahl import parse_truth_verdict, parse_truth_verdicts
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,13 @@ import pytest
 
 from helpers import scripted_model
 from medhalbench import DataError
-from medhalbench.data import load_medhal
-from medhalbench.medhal import assign_splits, build_medhal, clean_explanation, read_statement
+from medhalbench.medhal import (
+    assign_splits,
+    build_medhal,
+    clean_explanation,
+    load_medhal,
+    read_statement,
+)
 from medhalbench.medhal._sources import ReadReport, flatten, read_source
 
 

@@ -10,8 +10,7 @@ from inspect_ai import eval
 from rouge_score import rouge_scorer
 
 from helpers import log_metrics, scripted_model
-from medhalbench.judging import parse_factual_verdict
-from medhalbench.medhal import StatementOutcome, medhal, statement_scores
+from medhalbench.medhal import StatementOutcome, medhal, parse_factual_verdict, statement_scores
 
 
 def o(

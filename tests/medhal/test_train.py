@@ -34,7 +34,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_labels_cover_the_answer_only(data: Path) -> None:
     from transformers import AutoTokenizer
 
-    from medhalbench.data import MedHalRecord
+    from medhalbench.medhal import MedHalRecord
     from medhalbench.models import smollm2_gguf_path
 
     gguf = smollm2_gguf_path()

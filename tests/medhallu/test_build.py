@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,15 +13,24 @@ import numpy as np
 import pytest
 
 from helpers import scripted_model
-from medhalbench.data import PubMedQARecord, load_medhallu
-from medhalbench.medhallu._build import (
+from medhalbench.data import PubMedQARecord
+from medhalbench.medhallu import (
+    Attempt,
+    BuildPrompts,
     BuildRoles,
     BuildSettings,
     build_medhallu,
     difficulty_from_votes,
+    equivalence_step,
+    fallback_step,
+    generate_step,
+    length_step,
+    load_medhallu,
     merge_shards,
     parse_generated,
+    refine_step,
     select_shard,
+    vote_step,
 )
 
 TRUTH = "Yes. Early mobilisation after hip surgery shortened the hospital stay without extra complications."
@@ -316,3 +326,100 @@ def test_parse_generated_forms() -> None:
     )
     assert parse_generated("I cannot help") is None
     assert parse_generated('{"hallucinated_answer": ""}') is None
+
+
+# The builder's steps, one at a time, on typed attempts.
+
+PROMPTS = BuildPrompts.load(BuildSettings())
+
+
+def read_attempt(text: str = candidate("C1")) -> Attempt:
+    return Attempt(
+        1, 0.5, text, answer=text, category="Incomplete Information", words=len(text.split())
+    )
+
+
+def test_generate_step_reads_the_candidate_or_marks_it_unparseable() -> None:
+    _, gen = generator_model([candidate("C1")])
+    attempt = asyncio.run(
+        generate_step(
+            record(), roles(gen, []), BuildSettings(cache=False), PROMPTS, random.Random(0), 1, ""
+        )
+    )
+    assert attempt.status is None and attempt.answer == candidate("C1") and attempt.words == WORDS
+    _, gen = generator_model(["RAW:I cannot help with that."])
+    attempt = asyncio.run(
+        generate_step(
+            record(), roles(gen, []), BuildSettings(cache=False), PROMPTS, random.Random(0), 2, ""
+        )
+    )
+    assert attempt.status == "unparseable" and attempt.answer is None and attempt.calls == 1
+    assert attempt.as_record().keys() == {"attempt", "temperature", "raw", "status"}
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"), [(WORDS, True), (WORDS + 1, True), (WORDS + 3, False), (5, False)]
+)
+def test_length_step_keeps_answers_within_the_tolerance(words: int, kept: bool) -> None:
+    attempt = read_attempt(candidate("C1", words))
+    assert length_step(attempt, WORDS, 0.10) is kept
+    assert attempt.status == (None if kept else "length")
+
+
+def test_vote_step_counts_the_fooled_discriminators() -> None:
+    attempt = read_attempt()
+    judges = [discriminator({"C1"}), discriminator(set())]
+    fooled = asyncio.run(
+        vote_step(attempt, record(), roles(None, judges), PROMPTS, random.Random(0), cache=False)
+    )
+    assert fooled and attempt.fooled == 1 and attempt.difficulty == "easy" and attempt.calls == 3
+    attempt = read_attempt()
+    fooled = asyncio.run(
+        vote_step(
+            attempt, record(), roles(None, judges[1:]), PROMPTS, random.Random(0), cache=False
+        )
+    )
+    assert not fooled and attempt.status == "not_fooling"
+    assert json.loads(json.dumps(attempt.as_record()))["votes"][0]["fooled"] is False
+
+
+@pytest.mark.parametrize(("equivalent", "status"), [(set(), "passed"), ({"C1"}, "equivalent")])
+def test_equivalence_step_rejects_a_candidate_that_means_the_truth(
+    equivalent: set[str], status: str
+) -> None:
+    attempt = read_attempt()
+    passed = asyncio.run(equivalence_step(attempt, TRUTH, ScriptedNLI(equivalent), tau=0.75))
+    assert passed is (status == "passed") and attempt.status == status
+    assert attempt.as_record()["nli"]["bidirectional"] == pytest.approx(0.9 if equivalent else 0.1)
+
+
+def test_equivalence_step_counts_an_unreadable_judge() -> None:
+    class Unreadable:
+        name = "llm:scripted"
+
+        async def entailment_batch(self, pairs):
+            return [None, 0.2]
+
+    attempt = read_attempt()
+    assert not asyncio.run(equivalence_step(attempt, TRUTH, Unreadable(), tau=0.75))
+    assert attempt.status == "nli_unreadable" and attempt.calls == 3
+
+
+def test_refine_step_turns_the_critique_into_feedback() -> None:
+    calls: list[str] = []
+    attempt = read_attempt()
+    attempt.status = "equivalent"
+    build_roles = roles(None, [], refiner_calls=calls)
+    feedback = asyncio.run(
+        refine_step(attempt, record(), build_roles.refiner, PROMPTS, cache=False)
+    )
+    assert attempt.refinement == "Make the error subtler." and "Make the error subtler." in feedback
+    assert "same thing as the correct answer" in calls[0]
+
+
+def test_fallback_step_keeps_the_candidate_closest_to_the_truth() -> None:
+    attempts = [read_attempt(candidate("C1")), read_attempt(candidate("C2")), Attempt(3, 0.4, "?")]
+    attempts[1].attempt = 2
+    chosen, similarities = fallback_step(attempts, TRUTH, ScriptedEmbedder({"C1": 0.2, "C2": 0.8}))
+    assert chosen.attempt == 2 and similarities == pytest.approx({1: 0.2, 2: 0.8})
+    assert fallback_step([Attempt(1, 0.4, "?")], TRUTH, ScriptedEmbedder({})) is None

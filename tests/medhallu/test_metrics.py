@@ -3,8 +3,13 @@ import random
 
 import pytest
 
-from medhalbench.judging import DetectionLabel, paper_detection_reading, parse_detection_verdict
-from medhalbench.medhallu import DetectionOutcome, detection_scores
+from medhalbench.medhallu import (
+    DetectionLabel,
+    DetectionOutcome,
+    detection_scores,
+    paper_detection_reading,
+    parse_detection_verdict,
+)
 
 F, H, N = DetectionLabel.FACTUAL, DetectionLabel.HALLUCINATED, DetectionLabel.NOT_SURE
 

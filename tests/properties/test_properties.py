@@ -11,15 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from medhalbench import DataError
-from medhalbench.dahl import parse_units
-from medhalbench.data import MedHalluRecord, load_dahl_questions, load_medhallu, load_pubmedqa
-from medhalbench.judging import (
+from medhalbench.dahl import load_dahl_questions, parse_truth_verdict, parse_units
+from medhalbench.data import load_pubmedqa
+from medhalbench.judging import parse_yes_no
+from medhalbench.medhal import parse_factual_verdict
+from medhalbench.medhallu import (
     DetectionLabel,
+    MedHalluRecord,
+    load_medhallu,
     parse_choice,
     parse_detection_verdict,
-    parse_factual_verdict,
-    parse_truth_verdict,
-    parse_yes_no,
 )
 from medhalbench.text import clean_response, split_sentences
 

@@ -14,9 +14,9 @@ from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 
 from helpers import free_port, log_metrics
-from medhalbench.cli._main import cli
+from medhalbench.cli import cli
 from medhalbench.dahl import dahl
-from medhalbench.examples import DAHL_EXAMPLE, MEDHALLU_EXAMPLE, illustrative
+from medhalbench.examples import illustrative
 from medhalbench.medhal import medhal
 from medhalbench.medhallu import medhallu
 from stub_server import StubHandler, serve
@@ -80,8 +80,8 @@ def medhal_statements(folder: Path) -> str:
 def tasks(folder: Path) -> dict[str, tuple[object, int]]:
     """Each task with its number of samples."""
     return {
-        "medhallu": (medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), limit=3), 6),
-        "dahl": (dahl(dataset=illustrative(DAHL_EXAMPLE), limit=2), 2),
+        "medhallu": (medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=3), 6),
+        "dahl": (dahl(dataset=illustrative("dahl_illustrative.csv"), limit=2), 2),
         "medhal": (medhal(dataset=medhal_statements(folder), split="train"), 4),
     }
 
@@ -133,7 +133,7 @@ def test_server_dies_mid_run_then_retry_finishes_only_the_remainder(tmp_path: Pa
 
     first.schedule = die
     [log] = eval(
-        medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), limit=6), model=MODEL, model_base_url=first.base_url,
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=6), model=MODEL, model_base_url=first.base_url,
         log_dir=str(tmp_path), log_format="json", display="none", max_retries=1, timeout=2, max_connections=1,
     )  # fmt: skip
     assert log.status == "error"
@@ -204,7 +204,7 @@ def test_report_never_holds_the_key(tmp_path: Path) -> None:
     server = FaultServer(lambda n: "ok")
     try:
         eval(
-            medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), limit=1),
+            medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=1),
             model=MODEL,
             model_base_url=server.base_url,
             log_dir=str(tmp_path / "logs"),

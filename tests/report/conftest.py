@@ -10,7 +10,7 @@ from inspect_ai import eval
 
 from helpers import hallucinated_answers, scripted_model
 from medhalbench.dahl import dahl
-from medhalbench.examples import DAHL_EXAMPLE, MEDHALLU_EXAMPLE, illustrative
+from medhalbench.examples import illustrative
 from medhalbench.medhal import medhal
 from medhalbench.medhallu import medhallu
 
@@ -25,7 +25,10 @@ def reply(prompt: str) -> str:
     if "single digit" in prompt:
         return (
             "1"
-            if any(a in prompt for a in hallucinated_answers(illustrative(MEDHALLU_EXAMPLE)))
+            if any(
+                a in prompt
+                for a in hallucinated_answers(illustrative("medhallu_illustrative.jsonl"))
+            )
             else "Not sure"
         )
     return "An answer. Another sentence."
@@ -54,10 +57,12 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
     )
     tasks = [
-        medhallu(dataset=illustrative(MEDHALLU_EXAMPLE)),
-        medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), knowledge=True, not_sure=True),
-        dahl(dataset=illustrative(DAHL_EXAMPLE), temperature=0.2),
-        dahl(dataset=illustrative(DAHL_EXAMPLE), temperature=0.8),
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl")),
+        medhallu(
+            dataset=illustrative("medhallu_illustrative.jsonl"), knowledge=True, not_sure=True
+        ),
+        dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.2),
+        dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.8),
         medhal(dataset=str(statements), split="train"),
     ]
     logs = eval(

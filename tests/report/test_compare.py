@@ -8,12 +8,12 @@ from click.testing import CliRunner
 from inspect_ai import eval
 
 from helpers import hallucinated_answers, scripted_model
-from medhalbench.cli._main import cli
-from medhalbench.examples import MEDHALLU_EXAMPLE, illustrative
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
 from medhalbench.report import compare_logs
 
-HALLUCINATED = hallucinated_answers(illustrative(MEDHALLU_EXAMPLE))
+HALLUCINATED = hallucinated_answers(illustrative("medhallu_illustrative.jsonl"))
 
 
 def detector(right: bool):
@@ -26,11 +26,11 @@ def detector(right: bool):
 
 def test_compare_matches_samples_and_reports_the_unmatched(tmp_path: Path) -> None:
     [good] = eval(
-        medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), limit=10), model=detector(True),
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=10), model=detector(True),
         log_dir=str(tmp_path / "a"), display="none",
     )  # fmt: skip
     [bad] = eval(
-        medhallu(dataset=illustrative(MEDHALLU_EXAMPLE), limit=8), model=detector(False),
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=8), model=detector(False),
         log_dir=str(tmp_path / "b"), display="none",
     )  # fmt: skip
     comparison = compare_logs(good.location, bad.location, resamples=500)

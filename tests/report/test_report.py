@@ -9,7 +9,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from medhalbench import DataError
-from medhalbench._published import published_rows
+from medhalbench.registry import benchmark
 from medhalbench.report import collect, write_report
 
 
@@ -64,7 +64,7 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
     logs = metrics_by_system(report_logs)
     runs = [r for r in parser.tables["medhallu"] if "(published)" not in r["Model"]]
     published = [r for r in parser.tables["medhallu"] if "(published)" in r["Model"]]
-    assert len(runs) == 2 and len(published) == len(published_rows("medhallu"))
+    assert len(runs) == 2 and len(published) == len(benchmark("medhallu").published())
     for metadata, m in logs["medhallu"]:
         row = next(r for r in runs if r["Knowledge"] == ("yes" if metadata["knowledge"] else "no"))
         assert row["F1"] == with_interval(m, "f1") and row["Hard F1"] == f"{m['hard_f1']:.3f}"

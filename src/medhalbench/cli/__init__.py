@@ -1,5 +1,5 @@
 """The `medhalbench` command line (thin: it parses options and calls the library)."""
 
-from medhalbench.cli._main import main
+from medhalbench.cli._main import cli, main
 
-__all__ = ["main"]
+__all__ = ["cli", "main"]

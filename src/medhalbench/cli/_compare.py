@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from medhalbench.cli._common import console
-from medhalbench.cli._tables import print_table
+from medhalbench.commands import console, print_table
 from medhalbench.report import compare_logs, comparison_table
 from medhalbench.statistics import DEFAULT_RESAMPLES
 

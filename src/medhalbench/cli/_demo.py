@@ -4,48 +4,43 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
-from inspect_ai import Task
 from inspect_ai.log import EvalLog
 
-from medhalbench._logs import run_result
-from medhalbench.cli._common import (
+from medhalbench.commands import (
     console,
     fail_on_unfinished,
     model_options,
+    print_runs,
     run_eval,
     split_models,
 )
-from medhalbench.cli._tables import print_runs
-from medhalbench.dahl import dahl
-from medhalbench.examples import DAHL_EXAMPLE, MEDHAL_EXAMPLE, MEDHALLU_EXAMPLE, illustrative
-from medhalbench.medhal import medhal
-from medhalbench.medhallu import medhallu
 from medhalbench.models import DEFAULT_MODEL
+from medhalbench.registry import DemoSettings, benchmarks
 from medhalbench.report import write_report
+from medhalbench.results import run_result
+
+F = Callable[..., Any]
+
+
+def _data_options(f: F) -> F:
+    """`--<benchmark> DATA` for each benchmark with a demo: the user's data instead of its
+    packaged example."""
+    for entry in reversed([b for b in benchmarks() if b.demo is not None]):
+        f = click.option(
+            f"--{entry.name}",
+            f"data_{entry.name}",
+            default=None,
+            help=f"{entry.title} data to use instead of the packaged illustrative example.",
+        )(f)
+    return f
 
 
 @click.command(name="demo")
-@click.option(
-    "--medhallu",
-    "medhallu_dataset",
-    default=None,
-    help="MedHallu dataset to use instead of the packaged illustrative sample.",
-)
-@click.option(
-    "--dahl",
-    "dahl_dataset",
-    default=None,
-    help="DAHL questions to use instead of the packaged illustrative ones.",
-)
-@click.option(
-    "--medhal",
-    "medhal_dataset",
-    default=None,
-    help="MedHal data (its test split) to use instead of the packaged illustrative statements.",
-)
+@_data_options
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -66,16 +61,13 @@ from medhalbench.report import write_report
 )
 @model_options()
 def demo_command(
-    medhallu_dataset: str | None,
-    dahl_dataset: str | None,
-    medhal_dataset: str | None,
     limit: int | None,
     free_text: bool,
     report_path: str,
     models: tuple[str, ...],
     **options: Any,
 ) -> None:
-    """Run every system on small data, offline on the embedded model, and print one table
+    """Run every benchmark on small data, offline on the embedded model, and print one table
     per run. Without options it uses illustrative examples shipped in the package.
 
     The judges answer with constrained JSON verdicts and log-probabilities (so that a tiny
@@ -86,46 +78,24 @@ def demo_command(
     quiet = options.get("display") is None
     if quiet:
         options["display"] = "none"  # our tables instead of inspect's metric dump
-    shaped = not free_text
-    illustrative_data = None in (medhallu_dataset, dahl_dataset, medhal_dataset)
-    medhallu_data = medhallu_dataset or illustrative(MEDHALLU_EXAMPLE)
-    runs: list[tuple[str, list[Task], dict[str, str] | None]] = [
-        (
-            "MedHallu: hallucination detection",
-            [
-                medhallu(dataset=medhallu_data, limit=limit, structured=shaped, probabilities=shaped),
-                medhallu(dataset=medhallu_data, limit=limit, knowledge=True, structured=shaped, probabilities=shaped),
-            ],
-            None,
-        ),
-        (
-            "DAHL: long-form factuality",
-            [
-                dahl(
-                    dataset=dahl_dataset or illustrative(DAHL_EXAMPLE), limit=limit,
-                    cache=options["cache"], structured=shaped, probabilities=shaped,
-                )
-            ],
-            {"splitter": DEFAULT_MODEL, "checker": DEFAULT_MODEL},
-        ),
-        (
-            "MedHal: statement factuality",
-            [
-                medhal(
-                    dataset=medhal_dataset or illustrative(MEDHAL_EXAMPLE),
-                    split="train" if medhal_dataset is None else "test", limit=limit, structured=shaped, probabilities=shaped,
-                )
-            ],
-            None,
-        ),
-    ]  # fmt: skip
+    entries = [b for b in benchmarks() if b.demo is not None]
+    data = {b.name: options.pop(f"data_{b.name}", None) for b in entries}
+    illustrative_data = None in data.values()
     logs: list[EvalLog] = []
-    for title, tasks, roles in runs:
-        console.rule(title)
-        samples = sum(len(t.dataset) for t in tasks) * len(names)
+    for entry in entries:
+        assert entry.demo is not None
+        run = entry.demo(
+            DemoSettings(
+                data=data[entry.name], limit=limit, structured=not free_text, cache=options["cache"]
+            )
+        )
+        console.rule(run.title)
+        samples = sum(len(t.dataset) for t in run.tasks) * len(names)
         status = console.status(f"{samples} samples on {', '.join(names)} ...")
         with status if quiet else contextlib.nullcontext():
-            done = run_eval(tasks, models=names, options=options, roles=roles, announce=not quiet)
+            done = run_eval(
+                run.tasks, models=names, options=options, roles=run.roles, announce=not quiet
+            )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
         logs += done
     finished = [log.location for log in logs if log.status == "success"]

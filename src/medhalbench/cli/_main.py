@@ -7,20 +7,28 @@ from typing import Any
 import click
 
 from medhalbench import __version__
-from medhalbench.cli._analyze import analyze_group
-from medhalbench.cli._build import build_group, merge_command
+from medhalbench.cli._build import build_group
 from medhalbench.cli._compare import compare_command
-from medhalbench.cli._dahl import dahl_group
 from medhalbench.cli._demo import demo_command
-from medhalbench.cli._errors import report
 from medhalbench.cli._eval import eval_group, retry_command
 from medhalbench.cli._report import report_command
 from medhalbench.cli._serve import serve_command
-from medhalbench.cli._train import train_group
+from medhalbench.commands import report
+from medhalbench.registry import benchmarks
 
 
 class _Group(click.Group):
-    """Reports every error as one line on stderr (see `_errors.report`), never a traceback."""
+    """Adds the commands each registered benchmark brings, and reports every error as one
+    line on stderr (see `commands.report`), never a traceback."""
+
+    def _contributed(self) -> dict[str, click.Command]:
+        return {c.name: c for b in benchmarks() for c in b.commands if c.name}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self._contributed()])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, cmd_name) or self._contributed().get(cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -40,13 +48,9 @@ def cli() -> None:
 
 cli.add_command(eval_group)
 cli.add_command(build_group)
-cli.add_command(merge_command)
-cli.add_command(analyze_group)
-cli.add_command(train_group)
 cli.add_command(report_command)
 cli.add_command(compare_command)
 cli.add_command(retry_command)
-cli.add_command(dahl_group)
 cli.add_command(demo_command)
 cli.add_command(serve_command)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from medhalbench.cli._common import console
+from medhalbench.commands import console
 from medhalbench.report import write_report
 
 

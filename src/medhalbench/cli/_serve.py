@@ -7,10 +7,8 @@ import threading
 
 import click
 
-from medhalbench.cli._common import console
-from medhalbench.cli._models import parse_model_args
-from medhalbench.models import DEFAULT_MODEL, Engine
-from medhalbench.models._embedded import embedded_settings
+from medhalbench.commands import console, parse_model_args
+from medhalbench.models import DEFAULT_MODEL, Engine, embedded_settings
 
 
 @click.command(name="serve")

@@ -9,12 +9,10 @@ from inspect_ai.log import read_eval_log
 from pydantic import Field, model_validator
 
 from medhalbench._errors import DataError
-from medhalbench.data._io import read_rows
-from medhalbench.data._records import _Record
-from medhalbench.data._validate import validate_row
+from medhalbench.data import Record, read_rows, validate_row
 
 
-class HumanJudgement(_Record):
+class HumanJudgement(Record):
     """One human-judged response: matched to the log by `id` (the sample id) or `question`.
 
     `human_units` atomic facts were found by the annotator, `human_true` of them true.

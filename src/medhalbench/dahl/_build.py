@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import json
 import re
@@ -17,8 +16,9 @@ from inspect_ai.util import JSONSchema
 from medhalbench._progress import progress_bar
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.dahl._filters import context_dependence
-from medhalbench.data import DAHL_CATEGORIES, ResumableJsonl
-from medhalbench.data._papers import Paper
+from medhalbench.dahl._papers import Paper
+from medhalbench.dahl._questions import DAHL_CATEGORIES
+from medhalbench.data import ResumableJsonl, run_resumable
 
 PROGRESS_FILE = "papers.jsonl"
 QUESTIONS_FILE = "questions.csv"
@@ -34,6 +34,9 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+
+BUILD_MAX_TOKENS = 768
+BUILD_PROMPT = "build_questions.txt"
 
 
 def question_schema() -> ResponseSchema:
@@ -222,40 +225,34 @@ async def build_dahl_questions(
         show_progress: Show a progress bar.
     """
     out = Path(out_dir)
-    template = read_prompt("medhalbench.dahl", "build_questions.txt", prompt_file)
+    template = read_prompt("medhalbench.dahl", BUILD_PROMPT, prompt_file)
     check_placeholders(
         template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
     )
     categories = ", ".join(DAHL_CATEGORIES)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
     summary = DahlBuildSummary(papers=len(papers))
-    todo = [p for p in papers if p.id not in done]
-    summary.skipped_done = len(papers) - len(todo)
     config = GenerateConfig(
         temperature=temperature,
         top_p=0.95,
         seed=seed,
-        max_tokens=768,
+        max_tokens=BUILD_MAX_TOKENS,
         cache=cache,
         response_schema=question_schema(),
     )
-    semaphore = asyncio.Semaphore(concurrency)
+
+    async def build(paper: Paper) -> dict[str, Any]:
+        prompt = template.format(
+            count=questions_per_paper, categories=categories, paper=paper.text[:max_paper_chars]
+        )
+        return await _build_one(paper, generator, prompt, config, questions_per_paper)
+
     with progress_bar(disable=not show_progress) as progress:
-        bar = progress.add_task("DAHL questions", total=len(papers), completed=summary.skipped_done)
-
-        async def run(paper: Paper) -> None:
-            async with semaphore:
-                prompt = template.format(
-                    count=questions_per_paper,
-                    categories=categories,
-                    paper=paper.text[:max_paper_chars],
-                )
-                record = await _build_one(paper, generator, prompt, config, questions_per_paper)
-            done.append(record)
-            summary.processed_now += 1
-            progress.advance(bar)
-
-        await asyncio.gather(*(run(p) for p in todo))
+        run = await run_resumable(
+            papers, build, key=lambda p: p.id, done=done, progress=progress,
+            description="DAHL questions", concurrency=concurrency,
+        )  # fmt: skip
+    summary.processed_now, summary.skipped_done = run.processed, run.skipped
     wanted = {p.id for p in papers}
     records = [r for r in done.records() if r["paper_id"] in wanted]
     write_outputs(records, out)

@@ -4,7 +4,7 @@ response (so that figures are over responses and intervals over questions)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -80,7 +80,7 @@ def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[ResponseScore]
 HEADLINE = ("dahl_score", "paper_dahl_score")
 
 
-def headline_figures(scores: Sequence[SampleScore]) -> list[Figure]:
+def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
     """The figures a comparison of two runs reports (over questions)."""
     responses, questions = judged_responses(scores)
     return [f for f in dahl_figures(responses, questions) if f.name in HEADLINE]

@@ -26,13 +26,8 @@ from medhalbench.dahl._scoring import (
     judge_response,
     normalise_units,
 )
-from medhalbench.judging import (
-    TOP_LOGPROBS,
-    TruthVerdict,
-    parse_truth_verdict,
-    parse_truth_verdicts,
-    verdict_probability,
-)
+from medhalbench.dahl._verdicts import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
+from medhalbench.judging import TOP_LOGPROBS, verdict_probability
 from medhalbench.models import DEFAULT_MODEL
 from medhalbench.text import clean_response
 

@@ -9,7 +9,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from medhalbench.judging import TruthVerdict
+from medhalbench.dahl._verdicts import TruthVerdict
 from medhalbench.statistics import DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
 

@@ -14,16 +14,20 @@ from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
+from medhalbench.dahl._questions import load_dahl_questions
+from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._solver import given_response
-from medhalbench.data import DahlQuestion, DahlResponse, load_dahl_questions, read_rows
-from medhalbench.data._validate import validate_row
+from medhalbench.data import read_rows, validate_row
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
 PROMPTS = "medhalbench.dahl"
 ANSWER_TEMPERATURE = 0.6
 ANSWER_MAX_TOKENS = 256
 UNCATEGORISED = "uncategorised"
+
+# Raised when a change can move the task's figures (prompts, scoring, sample selection).
+DAHL_TASK_VERSION = "1.0.0"
 
 
 def question_id(question: str) -> str:
@@ -172,6 +176,7 @@ def dahl(
     if not samples:
         raise DataError("no questions left to evaluate", path=responses or dataset)
     return Task(
+        version=DAHL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="dahl"),
         solver=solver,
         scorer=dahl_factuality(
@@ -199,6 +204,12 @@ def dahl(
             "prompt_files": [
                 f for f in (answer_prompt, split_prompt, check_prompt, check_batch_prompt) if f
             ],
+            "prompt_paths": {
+                "answer": answer_prompt,
+                "split": split_prompt,
+                "check": check_prompt,
+                "check_batch": check_batch_prompt,
+            },  # fmt: skip
             "structured": structured,
             "probabilities": probabilities,
             "epochs": epochs,

@@ -1,43 +1,32 @@
-"""Typed records and loaders for the published datasets."""
+"""Reading published datasets: files and hub datasets as rows, typed records, resumable output.
 
-from medhalbench.data._dahl import (
-    DAHL_CATEGORIES,
-    DAHL_QUESTIONS_URL,
-    load_dahl_questions,
-    stratified_sample,
-)
-from medhalbench.data._io import read_rows
-from medhalbench.data._medhal import load_medhal
-from medhalbench.data._medhallu import MEDHALLU_HUB, load_medhallu
-from medhalbench.data._pubmedqa import PUBMEDQA_HUB, load_pubmedqa
-from medhalbench.data._records import (
-    DIFFICULTIES,
-    DahlQuestion,
-    DahlResponse,
-    Difficulty,
-    MedHalluRecord,
-    MedHalRecord,
-    PubMedQARecord,
-)
-from medhalbench.data._resumable import ResumableJsonl
+Shared by every benchmark; each benchmark's own records and loaders live in its package.
+"""
+
+from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows
+from medhalbench.data._io import Row, read_rows
+from medhalbench.data._pubmedqa import PUBMEDQA_HUB, PUBMEDQA_REVISION, load_pubmedqa
+from medhalbench.data._records import FinalDecision, PubMedQARecord, Record, text_list
+from medhalbench.data._resumable import ResumableJsonl, ResumableRun, run_resumable
+from medhalbench.data._sources import source_rows
+from medhalbench.data._validate import validate_row
 
 __all__ = [
-    "DAHL_CATEGORIES",
-    "DAHL_QUESTIONS_URL",
-    "DahlQuestion",
-    "DahlResponse",
-    "load_dahl_questions",
-    "load_medhal",
-    "stratified_sample",
-    "DIFFICULTIES",
-    "MEDHALLU_HUB",
     "PUBMEDQA_HUB",
-    "Difficulty",
-    "MedHalRecord",
-    "MedHalluRecord",
+    "PUBMEDQA_REVISION",
+    "FinalDecision",
     "PubMedQARecord",
+    "Record",
     "ResumableJsonl",
-    "load_medhallu",
+    "ResumableRun",
+    "Row",
+    "hub_reachable",
     "load_pubmedqa",
+    "looks_like_hub_name",
+    "read_hub_rows",
     "read_rows",
+    "run_resumable",
+    "source_rows",
+    "text_list",
+    "validate_row",
 ]

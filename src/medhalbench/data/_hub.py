@@ -17,7 +17,8 @@ HUB_HOST = "huggingface.co"
 
 
 def looks_like_hub_name(source: str) -> bool:
-    """Whether `source` is an `owner/name` hub id rather than a local path."""
+    """Whether `source` is an `owner/name` hub id (optionally `@revision`), not a local path."""
+    source = source.partition("@")[0] if not Path(source).exists() else source
     return (
         bool(_HUB_NAME.match(source))
         and not Path(source).exists()
@@ -37,8 +38,17 @@ def hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
-def read_hub_rows(name: str, *, config: str | None, split: str) -> Iterator[Row]:
+def read_hub_rows(
+    name: str, *, config: str | None, split: str, revision: str | None = None
+) -> Iterator[Row]:
     """Yield the rows of a hub dataset split.
+
+    Args:
+        name: `owner/name`, or `owner/name@revision` (a commit, tag or branch), which wins over
+            `revision`.
+        config: Dataset config, if it has several.
+        split: Split to read.
+        revision: Revision to read (None: the hub's current one).
 
     Raises:
         ResourceUnavailableError: The hub cannot be reached and the dataset is not in the
@@ -46,14 +56,18 @@ def read_hub_rows(name: str, *, config: str | None, split: str) -> Iterator[Row]
     """
     import datasets
 
-    where = f"{name}" + (f" (config '{config}')" if config else "")
+    name, _, pinned = name.partition("@")
+    revision = pinned or revision
+    where = (
+        name + (f"@{revision}" if revision else "") + (f" (config '{config}')" if config else "")
+    )
     offline = not hub_reachable()
     if offline:
         # Let `datasets` serve a cached copy, and fail at once if there is none.
         os.environ["HF_HUB_OFFLINE"] = "1"
         datasets.config.HF_HUB_OFFLINE = True
     try:
-        dataset = datasets.load_dataset(name, config, split=split)
+        dataset = datasets.load_dataset(name, config, split=split, revision=revision)
     except Exception as ex:
         hint = (
             "The Hugging Face hub cannot be reached from this machine. "

@@ -10,6 +10,8 @@ from medhalbench.data._sources import source_rows
 from medhalbench.data._validate import validate_row
 
 PUBMEDQA_HUB = "qiaojin/PubMedQA"
+# The hub dataset is read at this commit unless the source names one (`qiaojin/PubMedQA@REV`).
+PUBMEDQA_REVISION = "9001f2853fb87cab8d220904e0de81ac6973b318"
 
 
 def _from_hub_layout(row: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +41,8 @@ def load_pubmedqa(
 
     Args:
         source: `ori_pqal.json` (a JSON object keyed by PubMed id), a JSONL/Parquet file or
-            saved dataset in the hub layout, or the hub id `qiaojin/PubMedQA`.
+            saved dataset in the hub layout, or the hub id `qiaojin/PubMedQA` (read at
+            `PUBMEDQA_REVISION`; `qiaojin/PubMedQA@REV` reads another revision).
         config: Hub config (`pqa_labeled`, `pqa_artificial`, `pqa_unlabeled`).
         split: Split to read.
         limit: Keep at most this many entries.
@@ -49,7 +52,12 @@ def load_pubmedqa(
         ResourceUnavailableError: A hub id while the hub cannot be reached.
     """
     records: list[PubMedQARecord] = []
-    for line, row in source_rows(source, config=config, split=split):
+    for line, row in source_rows(
+        source,
+        config=config,
+        split=split,
+        revision=PUBMEDQA_REVISION if str(source) == PUBMEDQA_HUB else None,
+    ):
         row = _from_hub_layout(row)
         if "__key__" in row:
             row = {"pubid": row.pop("__key__"), **row}

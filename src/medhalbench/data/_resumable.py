@@ -1,14 +1,21 @@
-"""Append-only JSONL output that survives interruption: builders write as they go and,
-on rerun, skip what is done."""
+"""Append-only JSONL output that survives interruption, and the loop every builder runs over
+it: build what is not done yet, write each record as it finishes, skip the rest on rerun."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from rich.progress import Progress
 
 from medhalbench._errors import DataError
+
+T = TypeVar("T")
 
 
 class ResumableJsonl:
@@ -78,3 +85,51 @@ class ResumableJsonl:
             f.flush()
             os.fsync(f.fileno())
         self._records[item_key] = record
+
+
+@dataclass
+class ResumableRun:
+    """What one run of a resumable build did: items built now, items already done."""
+
+    processed: int = 0
+    skipped: int = 0
+
+
+async def run_resumable(
+    items: Sequence[T],
+    work: Callable[[T], Awaitable[dict[str, Any]]],
+    *,
+    key: Callable[[T], str],
+    done: ResumableJsonl,
+    progress: Progress,
+    description: str,
+    concurrency: int,
+) -> ResumableRun:
+    """Build each item not yet in `done` (at most `concurrency` at once), appending each
+    record the moment it is finished, so that an interrupted build loses only the items in
+    flight; one progress bar counts the items, those already done included.
+
+    Args:
+        items: The work items.
+        work: Builds an item's record (which holds the item's key under `done.key`).
+        key: An item's key in `done`.
+        done: The finished records.
+        progress: The progress display to add the bar to.
+        description: The bar's label.
+        concurrency: Items in flight at once.
+    """
+    run = ResumableRun()
+    todo = [item for item in items if key(item) not in done]
+    run.skipped = len(items) - len(todo)
+    bar = progress.add_task(description, total=len(items), completed=run.skipped)
+    semaphore = asyncio.Semaphore(concurrency)
+
+    async def build(item: T) -> None:
+        async with semaphore:
+            record = await work(item)
+        done.append(record)
+        run.processed += 1
+        progress.advance(bar)
+
+    await asyncio.gather(*(build(item) for item in todo))
+    return run

@@ -10,8 +10,12 @@ from medhalbench.data._hub import looks_like_hub_name, read_hub_rows
 from medhalbench.data._io import Row, read_rows
 
 
-def source_rows(source: str | Path, *, config: str | None, split: str) -> Iterator[Row]:
-    """Yield rows from a local path or, for an `owner/name` id, the Hugging Face hub.
+def source_rows(
+    source: str | Path, *, config: str | None, split: str, revision: str | None = None
+) -> Iterator[Row]:
+    """Yield rows from a local path or, for an `owner/name[@revision]` id, the Hugging Face hub.
+
+    `revision` applies to hub ids without an `@revision` of their own.
 
     Raises:
         DataError: A local path that does not exist or holds bad data.
@@ -19,7 +23,7 @@ def source_rows(source: str | Path, *, config: str | None, split: str) -> Iterat
     """
     text = str(source)
     if looks_like_hub_name(text):
-        yield from read_hub_rows(text, config=config, split=split)
+        yield from read_hub_rows(text, config=config, split=split, revision=revision)
     elif not Path(text).exists():
         raise DataError("no such file or folder (nor a hub id of the form owner/name)", path=text)
     else:

@@ -1,12 +1,9 @@
-"""Small illustrative examples we wrote in the published formats (not real data)."""
+"""Small illustrative examples we wrote in the published formats (not real data); each
+benchmark names its own in its registry entry."""
 
 from __future__ import annotations
 
 from importlib import resources
-
-MEDHALLU_EXAMPLE = "medhallu_illustrative.jsonl"
-DAHL_EXAMPLE = "dahl_illustrative.csv"
-MEDHAL_EXAMPLE = "medhal_illustrative.jsonl"
 
 
 def illustrative(name: str) -> str:
@@ -14,4 +11,4 @@ def illustrative(name: str) -> str:
     return str(resources.files("medhalbench.examples").joinpath(name))
 
 
-__all__ = ["DAHL_EXAMPLE", "MEDHALLU_EXAMPLE", "MEDHAL_EXAMPLE", "illustrative"]
+__all__ = ["illustrative"]

@@ -1,37 +1,18 @@
-"""Parsing model verdicts strictly: what cannot be read is counted, never guessed.
+"""What every verdict parser shares: reply normalisation, yes/no reading, verdict probabilities.
 
-Each parser also has the reading of its paper's own code (`paper_*_reading`), so that the
-papers' figures can be computed from the same replies.
+Each benchmark's own verdict parser lives in its package and is built from these. Every parser
+is strict: what cannot be read is counted, never guessed.
 """
 
-from medhalbench.judging._choice import parse_choice, parse_yes_no
-from medhalbench.judging._detection import (
-    DetectionLabel,
-    DetectionVerdict,
-    paper_detection_reading,
-    parse_detection_verdict,
-)
-from medhalbench.judging._factual import (
-    FactualVerdict,
-    paper_factual_reading,
-    parse_factual_verdict,
-)
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
-from medhalbench.judging._truth import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
+from medhalbench.judging._text import json_field, normalise_reply, offers_alternatives
+from medhalbench.judging._yes_no import parse_yes_no
 
 __all__ = [
     "TOP_LOGPROBS",
-    "DetectionLabel",
-    "DetectionVerdict",
-    "FactualVerdict",
-    "TruthVerdict",
-    "paper_detection_reading",
-    "paper_factual_reading",
-    "parse_choice",
-    "parse_detection_verdict",
-    "parse_factual_verdict",
-    "parse_truth_verdict",
-    "parse_truth_verdicts",
+    "json_field",
+    "normalise_reply",
+    "offers_alternatives",
     "parse_yes_no",
     "verdict_probability",
 ]

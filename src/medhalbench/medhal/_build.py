@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import Model
 
 from medhalbench._progress import progress_bar
-from medhalbench.data import ResumableJsonl
+from medhalbench.data import ResumableJsonl, run_resumable
 from medhalbench.medhal._convert import (
     Conversion,
     Converter,
@@ -152,6 +152,11 @@ def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> di
     return {split: len(by_split[split]) for split in SPLITS}
 
 
+def item_key(source: str, item: Any) -> str:
+    """A source item's key in `items.jsonl`."""
+    return f"{source}:{item.inner_id}"
+
+
 async def build_medhal(
     sources: Sequence[tuple[str, str]],
     out_dir: str | Path,
@@ -191,7 +196,6 @@ async def build_medhal(
     converter = Converter(converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold)
     summary = MedHalBuildSummary()
     wanted: set[str] = set()
-    semaphore = asyncio.Semaphore(concurrency)
     with progress_bar(disable=not show_progress) as progress:
         for name, path in sources:
             report = ReadReport()
@@ -204,38 +208,29 @@ async def build_medhal(
                 if isinstance(item, NoteItem):
                     for key, value in item.facts.items():
                         others[key].append(value)
-            bar = progress.add_task(f"MedHal {name}", total=len(items))
+            wanted.update(item_key(name, item) for item in items)
 
-            async def run(
-                item: Any,
-                source: str = name,
-                task_id: Any = bar,
-                values: dict[str, list[str]] = others,
-            ) -> None:
-                key = f"{source}:{item.inner_id}"
-                wanted.add(key)
-                if key in done:
-                    summary.skipped_done += 1
-                else:
-                    rng = random.Random(f"{seed}:{key}")
-                    async with semaphore:
-                        conversion = await _convert(
-                            item, source, converter, rng, values, facts_per_note
-                        )
-                    conversion = _apply_budget(conversion, max_tokens)
-                    done.append(
-                        {
-                            "item_key": key,
-                            "source": source,
-                            "samples": conversion.samples,
-                            "dropped": conversion.dropped,
-                            "raw": conversion.raw,
-                        }
-                    )
-                    summary.processed_now += 1
-                progress.advance(task_id)
+            async def convert(
+                item: Any, source: str = name, values: dict[str, list[str]] = others
+            ) -> dict[str, Any]:
+                key = item_key(source, item)
+                rng = random.Random(f"{seed}:{key}")
+                conversion = await _convert(item, source, converter, rng, values, facts_per_note)
+                conversion = _apply_budget(conversion, max_tokens)
+                return {
+                    "item_key": key,
+                    "source": source,
+                    "samples": conversion.samples,
+                    "dropped": conversion.dropped,
+                    "raw": conversion.raw,
+                }
 
-            await asyncio.gather(*(run(item) for item in items))
+            run = await run_resumable(
+                items, convert, key=partial(item_key, name),
+                done=done, progress=progress, description=f"MedHal {name}", concurrency=concurrency,
+            )  # fmt: skip
+            summary.processed_now += run.processed
+            summary.skipped_done += run.skipped
     records = [r for r in done.records() if r["item_key"] in wanted]
     for r in records:
         counts = summary.sources[r["source"]]

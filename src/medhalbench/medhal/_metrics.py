@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -243,7 +243,7 @@ HEADLINE = (
 )
 
 
-def headline_figures(scores: Sequence[SampleScore]) -> list[Figure]:
+def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
     """The figures a comparison of two runs reports (over source items)."""
     outcomes = [outcome_from_metadata(s.score.metadata or {}, s.sample_id) for s in scores]
     clusters = [f"{o.source}:{o.item}" for o in outcomes]

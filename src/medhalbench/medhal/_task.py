@@ -11,26 +11,27 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     ResponseSchema,
+    get_model,
 )
 from inspect_ai.scorer import Score, Scorer, Target, scorer
-from inspect_ai.solver import TaskState, generate
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.data import MedHalRecord, load_medhal
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.judging import (
-    TOP_LOGPROBS,
-    paper_factual_reading,
-    parse_factual_verdict,
-    verdict_probability,
-)
+from medhalbench.judging import TOP_LOGPROBS, verdict_probability
+from medhalbench.medhal._data import load_medhal
 from medhalbench.medhal._metrics import medhal_metrics
+from medhalbench.medhal._records import MedHalRecord
+from medhalbench.medhal._verdicts import paper_factual_reading, parse_factual_verdict
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
 PROMPTS = "medhalbench.medhal"
+
+# Raised when a change can move the task's figures (prompts, scoring, sample selection).
+MEDHAL_TASK_VERSION = "1.0.0"
 
 
 def judge_messages(record: MedHalRecord, system: str, template: str) -> list[ChatMessage]:
@@ -120,6 +121,21 @@ def factuality_verdict(embedder: str | None = DEFAULT_EMBEDDER) -> Scorer:
     return score
 
 
+@solver
+def judge(greedy: bool = False) -> Solver:
+    """Generate the judge's reply; `greedy` also makes inspect's `hf/` provider decode greedily
+    (it samples unless its `do_sample` is false, whatever the temperature)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if greedy:
+            api = get_model().api
+            if getattr(api, "do_sample", None) is True:
+                api.do_sample = False  # type: ignore[attr-defined]
+        return await generate(state)
+
+    return solve
+
+
 @task
 def medhal(
     dataset: str,
@@ -182,8 +198,9 @@ def medhal(
         for r in records
     ]
     return Task(
+        version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
-        solver=generate(),
+        solver=judge(greedy=temperature == 0),
         scorer=factuality_verdict(embedder=embedder),
         metrics=[medhal_metrics(resamples=bootstrap)],
         config=GenerateConfig(

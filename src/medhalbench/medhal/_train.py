@@ -13,9 +13,10 @@ from typing import Any
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._progress import progress_bar
-from medhalbench.data import MedHalRecord, load_medhal
+from medhalbench.medhal._data import load_medhal
+from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
-from medhalbench.models._gguf_export import export_gguf
+from medhalbench.models import export_gguf
 
 IGNORE_INDEX = -100
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]

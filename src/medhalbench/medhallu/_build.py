@@ -10,28 +10,31 @@ to the truth by embedding cosine is kept as easy, marked as a fallback.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema
-from inspect_ai.util import JSONSchema
-
 from medhalbench._progress import progress_bar
-from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.data import PubMedQARecord, ResumableJsonl
-from medhalbench.embeddings import Embedder
-from medhalbench.judging import parse_choice
-from medhalbench.medhallu._types import HALLUCINATION_TYPES, normalise_category, types_text
-from medhalbench.nli import NLIModel
+from medhalbench.data import PubMedQARecord, ResumableJsonl, run_resumable
+from medhalbench.medhallu._steps import (
+    Attempt,
+    BuildPrompts,
+    BuildRoles,
+    BuildSettings,
+    equivalence_step,
+    fallback_step,
+    feedback_for,
+    generate_step,
+    length_step,
+    refine_step,
+    vote_step,
+    word_count,
+)
 
-PROMPTS = "medhalbench.medhallu"
 RECORDS_FILE = "records.jsonl"
 DATASET_JSONL = "medhallu.jsonl"
 DATASET_PARQUET = "medhallu.parquet"
@@ -39,279 +42,30 @@ SUMMARY_FILE = "summary.json"
 UNSPECIFIED = "Unspecified"
 
 
-@dataclass
-class BuildRoles:
-    """The models a build uses."""
-
-    generator: Model
-    discriminators: list[Model]
-    refiner: Model
-    nli: NLIModel
-    embedder: Embedder
-
-
-@dataclass
-class BuildSettings:
-    """Knobs of a build (defaults are MedHallu's)."""
-
-    attempts: int = 5
-    tau: float = 0.75
-    length_tolerance: float = 0.10
-    seed: int = 42
-    cache: bool = True
-    temperature_range: tuple[float, float] = (0.3, 0.7)
-    generate_prompt: str | None = None
-    discriminate_prompt: str | None = None
-    refine_prompt: str | None = None
-
-
-@dataclass
-class BuildPrompts:
-    """The builder's prompt templates (packaged defaults or the user's files)."""
-
-    generate: str
-    discriminate: str
-    refine: str
-
-    @classmethod
-    def load(cls, settings: BuildSettings) -> BuildPrompts:
-        generate = read_prompt(PROMPTS, "generate_user.txt", settings.generate_prompt)
-        check_placeholders(
-            generate,
-            {"types", "words", "feedback", "question", "knowledge", "ground_truth"},
-            source=settings.generate_prompt or "generate prompt",
-        )
-        discriminate = read_prompt(PROMPTS, "discriminate_user.txt", settings.discriminate_prompt)
-        check_placeholders(
-            discriminate,
-            {"question", "answer_1", "answer_2"},
-            source=settings.discriminate_prompt or "discriminate prompt",
-        )
-        refine = read_prompt(PROMPTS, "refine_user.txt", settings.refine_prompt)
-        check_placeholders(
-            refine,
-            {"question", "ground_truth", "candidate", "reasons"},
-            source=settings.refine_prompt or "refine prompt",
-        )
-        return cls(generate, discriminate, refine)
-
-
-def generation_schema() -> ResponseSchema:
-    """The JSON asked of the generator (enforced where the provider supports it)."""
-    return ResponseSchema(
-        name="hallucinated_answer",
-        json_schema=JSONSchema(
-            type="object",
-            properties={
-                "hallucinated_answer": JSONSchema(type="string"),
-                "category": JSONSchema(type="string", enum=list(HALLUCINATION_TYPES)),
-            },
-            required=["hallucinated_answer", "category"],
-        ),
-    )
-
-
-_TEXT_ANSWER = re.compile(
-    r"hallucinated[ _]answer\W*\s*(.+?)(?:\n\s*category\W|$)", re.IGNORECASE | re.DOTALL
-)
-_TEXT_CATEGORY = re.compile(r"category\W*\s*(.+)", re.IGNORECASE)
-
-
-def parse_generated(text: str) -> tuple[str, str | None] | None:
-    """The hallucinated answer and raw category from the generator's reply, or None."""
-    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
-    try:
-        value = json.loads(body)
-    except json.JSONDecodeError:
-        value = None
-    if isinstance(value, dict) and isinstance(value.get("hallucinated_answer"), str):
-        answer = value["hallucinated_answer"].strip()
-        category = value.get("category")
-        return (answer, category if isinstance(category, str) else None) if answer else None
-    match = _TEXT_ANSWER.search(text)
-    if match and match.group(1).strip():
-        category = _TEXT_CATEGORY.search(text[match.end(1) :])
-        return match.group(1).strip().strip('"'), category.group(1).strip() if category else None
-    return None
-
-
-def word_count(text: str) -> int:
-    """Words in a text."""
-    return len(text.split())
-
-
-def difficulty_from_votes(fooled: int, discriminators: int) -> str:
-    """MedHallu's difficulty: all fooled hard, more than one medium, one easy, none failed."""
-    if discriminators and fooled == discriminators:
-        return "hard"
-    if fooled > 1:
-        return "medium"
-    if fooled == 1:
-        return "easy"
-    return "failed"
-
-
-async def discriminate(
-    roles: BuildRoles,
-    prompts: BuildPrompts,
-    record: PubMedQARecord,
-    candidate: str,
-    rng: random.Random,
-    cache: bool,
-) -> list[dict[str, Any]]:
-    positions = [1 if rng.random() < 0.5 else 2 for _ in roles.discriminators]
-
-    async def vote(model: Model, position: int) -> dict[str, Any]:
-        first, second = (
-            (candidate, record.long_answer) if position == 1 else (record.long_answer, candidate)
-        )
-        output = await model.generate(
-            prompts.discriminate.format(question=record.question, answer_1=first, answer_2=second),
-            config=GenerateConfig(temperature=0.0, max_tokens=16, cache=cache),
-        )
-        picked = parse_choice(output.completion)
-        return {
-            "model": str(model),
-            "candidate_position": position,
-            "reply": output.completion,
-            "picked": picked,
-            "fooled": picked == position,
-        }
-
-    return list(
-        await asyncio.gather(
-            *(vote(m, p) for m, p in zip(roles.discriminators, positions, strict=True))
-        )
-    )
-
-
-def _reasons(attempt: dict[str, Any]) -> str:
-    if attempt["status"] == "equivalent":
-        return (
-            f"It says the same thing as the correct answer (bidirectional entailment "
-            f"{attempt['nli']['bidirectional']:.2f})."
-        )
-    if attempt["status"] == "nli_unreadable":
-        return "Its meaning could not be shown to differ from the correct answer."
-    lines = ["No discriminator was fooled:"]
-    for v in attempt["votes"]:
-        lines.append(
-            f"- {v['model']} picked answer {v['picked']} (the correct one); it said: {v['reply'].strip()[:300]}"
-        )
-    return "\n".join(lines)
-
-
-async def generate_candidate(
-    record: PubMedQARecord,
-    roles: BuildRoles,
-    settings: BuildSettings,
-    prompts: BuildPrompts,
-    rng: random.Random,
-    feedback: str = "",
-) -> tuple[float, ModelOutput]:
-    """One generator call for a hallucinated answer: a temperature drawn from the range,
-    top-p 0.95, a seed from `rng`, JSON asked for. Returns the temperature and the output."""
-    truth = record.long_answer
-    temperature = round(rng.uniform(*settings.temperature_range), 3)
-    prompt = prompts.generate.format(
-        types=types_text(),
-        words=word_count(truth),
-        feedback=f"\n{feedback}\n" if feedback else "",
-        question=record.question,
-        knowledge=record.context_text,
-        ground_truth=truth,
-    )
-    output = await roles.generator.generate(
-        prompt,
-        config=GenerateConfig(
-            temperature=temperature,
-            top_p=0.95,
-            seed=rng.randrange(2**31),
-            max_tokens=max(64, word_count(truth) * 4),
-            cache=settings.cache,
-            response_schema=generation_schema(),
-        ),
-    )
-    return temperature, output
-
-
 async def build_question(
     record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
 ) -> dict[str, Any]:
-    """Build one MedHallu row (with full provenance) for a PubMedQA entry."""
+    """Build one MedHallu row (with full provenance) for a PubMedQA entry: attempts until one
+    passes every step, each failed one critiqued for the next; else the fallback."""
     rng = random.Random(f"{settings.seed}:{record.pubid}")
     truth = record.long_answer
     target_words = word_count(truth)
-    attempts: list[dict[str, Any]] = []
-    calls = 0
+    attempts: list[Attempt] = []
     feedback = ""
-    passed: dict[str, Any] | None = None
+    passed: Attempt | None = None
     for number in range(1, settings.attempts + 1):
-        temperature, output = await generate_candidate(
-            record, roles, settings, prompts, rng, feedback
-        )
-        calls += 1
-        attempt: dict[str, Any] = {
-            "attempt": number,
-            "temperature": temperature,
-            "raw": output.completion,
-        }
+        attempt = await generate_step(record, roles, settings, prompts, rng, number, feedback)
         attempts.append(attempt)
-        parsed = parse_generated(output.completion)
-        if parsed is None:
-            attempt["status"] = "unparseable"
-            feedback = "Your previous reply could not be read: reply with the JSON object only."
+        if attempt.status == "unparseable" or not length_step(
+            attempt, target_words, settings.length_tolerance
+        ):
+            feedback = feedback_for(attempt, target_words)
             continue
-        candidate, raw_category = parsed
-        attempt.update(
-            answer=candidate,
-            raw_category=raw_category,
-            category=normalise_category(raw_category),
-            words=word_count(candidate),
-        )
-        low, high = (
-            target_words * (1 - settings.length_tolerance),
-            target_words * (1 + settings.length_tolerance),
-        )
-        if not low <= attempt["words"] <= high:
-            attempt["status"] = "length"
-            feedback = f"Your previous answer had {attempt['words']} words; write about {target_words} words."
-            continue
-        votes = await discriminate(roles, prompts, record, candidate, rng, settings.cache)
-        calls += len(votes)
-        fooled = sum(v["fooled"] for v in votes)
-        attempt.update(
-            votes=votes, fooled=fooled, difficulty=difficulty_from_votes(fooled, len(votes))
-        )
-        if attempt["difficulty"] == "failed":
-            attempt["status"] = "not_fooling"
-        else:
-            forward, backward = await roles.nli.entailment_batch(
-                [(candidate, truth), (truth, candidate)]
-            )
-            calls += 2 if roles.nli.name.startswith("llm:") else 0
-            both = None if forward is None or backward is None else min(forward, backward)
-            attempt["nli"] = {"forward": forward, "backward": backward, "bidirectional": both}
-            if both is None:
-                attempt["status"] = "nli_unreadable"
-            elif both >= settings.tau:
-                attempt["status"] = "equivalent"
-            else:
-                attempt["status"] = "passed"
+        if await vote_step(attempt, record, roles, prompts, rng, settings.cache):
+            if await equivalence_step(attempt, truth, roles.nli, settings.tau):
                 passed = attempt
                 break
-        critique = await roles.refiner.generate(
-            prompts.refine.format(
-                question=record.question,
-                ground_truth=truth,
-                candidate=candidate,
-                reasons=_reasons(attempt),
-            ),
-            config=GenerateConfig(temperature=0.0, max_tokens=200, cache=settings.cache),
-        )
-        calls += 1
-        attempt["refinement"] = critique.completion
-        feedback = f"A reviewer's advice on your previous attempt ({candidate!r}):\n{critique.completion.strip()}"
+        feedback = await refine_step(attempt, record, roles.refiner, prompts, settings.cache)
 
     row: dict[str, Any] = {
         "pubid": record.pubid,
@@ -320,8 +74,8 @@ async def build_question(
         "Ground Truth": truth,
     }
     provenance: dict[str, Any] = {
-        "attempts": attempts,
-        "model_calls": calls,
+        "attempts": [a.as_record() for a in attempts],
+        "model_calls": sum(a.calls for a in attempts),
         "seed": settings.seed,
         "tau": settings.tau,
         "length_tolerance": settings.length_tolerance,
@@ -335,27 +89,19 @@ async def build_question(
     }
     chosen = passed
     if chosen is None:
-        candidates = [a for a in attempts if a.get("answer")]
-        if not candidates:
+        fallback = fallback_step(attempts, truth, roles.embedder)
+        if fallback is None:
             return {**row, "status": "no_candidate", "provenance": provenance}
-        similarities = roles.embedder.encode([truth, *(a["answer"] for a in candidates)])
-        scores = [float(similarities[0] @ similarities[i + 1]) for i in range(len(candidates))]
-        best = max(range(len(candidates)), key=lambda i: scores[i])
-        chosen = candidates[best]
-        provenance["fallback_similarities"] = {
-            a["attempt"]: s for a, s in zip(candidates, scores, strict=True)
-        }
-    fallback = passed is None
+        chosen, provenance["fallback_similarities"] = fallback
+    is_fallback = passed is None
     return {
         **row,
-        "Difficulty Level": "easy" if fallback else chosen["difficulty"],
-        "Hallucinated Answer": chosen["answer"],
-        "Category of Hallucination": chosen.get("category")
-        or chosen.get("raw_category")
-        or UNSPECIFIED,
-        "status": "fallback" if fallback else "passed",
-        "fallback": fallback,
-        "chosen_attempt": chosen["attempt"],
+        "Difficulty Level": "easy" if is_fallback else chosen.difficulty,
+        "Hallucinated Answer": chosen.answer,
+        "Category of Hallucination": chosen.category or chosen.raw_category or UNSPECIFIED,
+        "status": "fallback" if is_fallback else "passed",
+        "fallback": is_fallback,
+        "chosen_attempt": chosen.attempt,
         "provenance": provenance,
     }
 
@@ -460,27 +206,14 @@ async def build_medhallu(
     prompts = BuildPrompts.load(settings)
     out = Path(out_dir)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
-    todo = [r for r in records if r.pubid not in done]
-    semaphore = asyncio.Semaphore(concurrency)
-    processed = 0
     with progress_bar(disable=not show_progress) as progress:
-        bar = progress.add_task(
-            "MedHallu questions", total=len(records), completed=len(records) - len(todo)
-        )
-
-        async def run(record: PubMedQARecord) -> None:
-            nonlocal processed
-            async with semaphore:
-                row = await build_question(record, roles, settings, prompts)
-            done.append(row)
-            processed += 1
-            progress.advance(bar)
-
-        await asyncio.gather(*(run(r) for r in todo))
+        run = await run_resumable(
+            records, lambda r: build_question(r, roles, settings, prompts), key=lambda r: r.pubid,
+            done=done, progress=progress, description="MedHallu questions", concurrency=concurrency,
+        )  # fmt: skip
     wanted = {r.pubid for r in records}
     summary = write_dataset([r for r in done.records() if r["pubid"] in wanted], out)
-    summary.processed_now = processed
-    summary.skipped_done = len(records) - len(todo)
+    summary.processed_now, summary.skipped_done = run.processed, run.skipped
     return summary
 
 

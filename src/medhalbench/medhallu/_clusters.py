@@ -21,7 +21,7 @@ import numpy as np
 
 from medhalbench._progress import progress_bar
 from medhalbench.data import PubMedQARecord
-from medhalbench.medhallu._build import (
+from medhalbench.medhallu._steps import (
     BuildPrompts,
     BuildRoles,
     BuildSettings,
@@ -97,7 +97,7 @@ async def analyze_question(
     fooling = []
     for candidate in candidates:
         votes = await discriminate(roles, prompts, record, candidate, rng, settings.cache)
-        fooling.append(any(v["fooled"] for v in votes))
+        fooling.append(any(v.fooled for v in votes))
     texts = [truth, *candidates]
     clusters = await cluster_by_entailment(texts, roles.nli, threshold)
     vectors = roles.embedder.encode(texts)

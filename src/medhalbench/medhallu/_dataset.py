@@ -10,8 +10,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from medhalbench._errors import DataError
-from medhalbench.data import DIFFICULTIES, MedHalluRecord
-from medhalbench.judging import DetectionLabel
+from medhalbench.medhallu._records import DIFFICULTIES, MedHalluRecord
+from medhalbench.medhallu._verdicts import DetectionLabel
 
 Pairing = Literal["both", "random"]
 

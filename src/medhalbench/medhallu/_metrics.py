@@ -4,13 +4,14 @@ figures when verdict probabilities were kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from medhalbench.data import DIFFICULTIES
-from medhalbench.judging import DetectionLabel
+from medhalbench.medhallu._records import DIFFICULTIES
+from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     Figure,
@@ -162,9 +163,10 @@ HEADLINE = (
 )  # fmt: skip
 
 
-def headline_figures(scores: Sequence[SampleScore], *, not_sure: bool) -> list[Figure]:
-    """The figures a comparison of two runs reports (over rows)."""
+def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
+    """The figures a comparison of two runs reports (over rows; `settings`: the run's)."""
     outcomes = [outcome_from_score(s) for s in scores]
+    not_sure = bool(settings.get("not_sure"))
     return [f for f in detection_figures(outcomes, not_sure=not_sure) if f.name in HEADLINE]
 
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from medhalbench.judging import (
-    paper_detection_reading,
-    parse_detection_verdict,
-    verdict_probability,
-)
+from medhalbench.judging import verdict_probability
 from medhalbench.medhallu._metrics import PREDICTION_NAMES, UNPARSEABLE, detection_metrics
+from medhalbench.medhallu._verdicts import paper_detection_reading, parse_detection_verdict
 
 _DIGITS = {"0": "0", "1": "1"}
 

@@ -10,14 +10,17 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.data import MEDHALLU_HUB, load_medhallu
 from medhalbench.judging import TOP_LOGPROBS
+from medhalbench.medhallu._data import MEDHALLU_HUB, load_medhallu
 from medhalbench.medhallu._dataset import Pairing, detection_samples, parse_difficulties
 from medhalbench.medhallu._metrics import detection_metrics
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
 PROMPTS = "medhalbench.medhallu"
+
+# Raised when a change can move the task's figures (prompts, scoring, sample selection).
+MEDHALLU_TASK_VERSION = "1.0.0"
 
 
 def detection_schema(not_sure: bool) -> ResponseSchema:
@@ -111,6 +114,7 @@ def medhallu(
     if not records:
         raise DataError("no rows left after the difficulty filter", path=dataset)
     return Task(
+        version=MEDHALLU_TASK_VERSION,
         dataset=detection_samples(
             records,
             system_prompt=system_prompt,

@@ -1,9 +1,10 @@
 """Model layer: inspect's providers plus our in-process embedded provider."""
 
-from medhalbench.models._default import DEFAULT_MODEL, model_or_default
-from medhalbench.models._embedded import EmbeddedModelAPI
+from medhalbench.models._default import DEFAULT_MODEL
+from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
+from medhalbench.models._gguf_export import export_gguf
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -12,7 +13,8 @@ __all__ = [
     "EngineError",
     "EngineSettings",
     "engine",
-    "model_or_default",
+    "embedded_settings",
+    "export_gguf",
     "resolve_gguf",
     "smollm2_gguf_path",
 ]

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from inspect_ai.model import Model
 
 from medhalbench.nli._base import NLIModel, bidirectional_entailment, entailment
-from medhalbench.nli._llm import LLMNLI
+from medhalbench.nli._llm import LLM_NLI_MAX_TOKENS, LLMNLI, nli_prompt
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
 
 
@@ -32,6 +32,7 @@ def load_nli(
 
 __all__ = [
     "DEFAULT_NLI_MODEL",
+    "LLM_NLI_MAX_TOKENS",
     "LLMNLI",
     "NLIModel",
     "TransformersNLI",
@@ -39,4 +40,5 @@ __all__ = [
     "entailment",
     "entailment_index",
     "load_nli",
+    "nli_prompt",
 ]

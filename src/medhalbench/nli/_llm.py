@@ -10,6 +10,14 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.judging import parse_yes_no
 
+LLM_NLI_MAX_TOKENS = 8
+
+
+def nli_prompt(premise: str, hypothesis: str, prompt: str | None = None) -> str:
+    """The LLM judge's prompt for one pair (`prompt`: a file replacing the packaged one)."""
+    template = read_prompt("medhalbench.nli", "entailment_user.txt", prompt)
+    return template.format(premise=premise, hypothesis=hypothesis)
+
 
 class LLMNLI:
     """Entailment judged by a language model: yes is 1.0, no is 0.0, anything else None.
@@ -30,7 +38,7 @@ class LLMNLI:
         self.name = f"llm:{self.model}"
         self.template = read_prompt("medhalbench.nli", "entailment_user.txt", prompt)
         check_placeholders(self.template, {"premise", "hypothesis"}, source=prompt or "NLI prompt")
-        self.config = GenerateConfig(temperature=0.0, max_tokens=8, cache=cache)
+        self.config = GenerateConfig(temperature=0.0, max_tokens=LLM_NLI_MAX_TOKENS, cache=cache)
         self.unreadable = 0
 
     async def _one(self, premise: str, hypothesis: str) -> float | None:

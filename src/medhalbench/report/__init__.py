@@ -4,13 +4,10 @@ published figures as reference rows and paired comparisons of runs on the same s
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._compare import Comparison, compare_logs, comparison_table
 from medhalbench.report._render import render_html, render_markdown, tables, write_report
-from medhalbench.report._tables import Column, ResultTable
 
 __all__ = [
     "CollectedResults",
-    "Column",
     "Comparison",
-    "ResultTable",
     "collect",
     "compare_logs",
     "comparison_table",

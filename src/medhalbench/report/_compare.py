@@ -4,7 +4,6 @@ per-sample correctness for the detection tasks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,27 +12,19 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
-from medhalbench._logs import Estimate
-from medhalbench.dahl._metrics import headline_figures as dahl_headline
-from medhalbench.medhal._metrics import headline_figures as medhal_headline
-from medhalbench.medhallu._metrics import headline_figures as medhallu_headline
-from medhalbench.report._tables import Column, ResultTable
+from medhalbench.registry import Benchmark, benchmark, benchmarks
+from medhalbench.results import Column, Estimate, ResultTable
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
-    Figure,
     McNemar,
     PairedDifference,
     mcnemar_exact,
     paired_difference,
 )
 
-_SCORERS = {
-    "medhallu": "detection_verdict",
-    "dahl": "dahl_factuality",
-    "medhal": "factuality_verdict",
-}
-# Tasks whose per-sample score is right or wrong, for McNemar's test.
-_DETECTION = ("medhallu", "medhal")
+
+def _benchmark_of(log: EvalLog) -> Benchmark:
+    return benchmark(str((log.eval.metadata or {}).get("system")))
 
 
 @dataclass(frozen=True)
@@ -68,13 +59,13 @@ def _read(path: str | Path) -> EvalLog:
         raise DataError("no such log file", path=path) from None
     except Exception as ex:
         raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
-    if (log.eval.metadata or {}).get("system") not in _SCORERS:
+    if (log.eval.metadata or {}).get("system") not in {b.name for b in benchmarks()}:
         raise DataError("not a log of a medhalbench task", path=path)
     return log
 
 
 def _scores(log: EvalLog) -> dict[tuple[Any, int], tuple[SampleScore, EvalSample]]:
-    name = _SCORERS[str((log.eval.metadata or {})["system"])]
+    name = _benchmark_of(log).scorer
     scored = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(name)
@@ -84,14 +75,6 @@ def _scores(log: EvalLog) -> dict[tuple[Any, int], tuple[SampleScore, EvalSample
                 sample,
             )
     return scored
-
-
-def _headline(
-    system: str, settings: dict[str, Any]
-) -> Callable[[Sequence[SampleScore]], list[Figure]]:
-    if system == "medhallu":
-        return lambda scores: medhallu_headline(scores, not_sure=bool(settings.get("not_sure")))
-    return dahl_headline if system == "dahl" else medhal_headline
 
 
 def compare_logs(
@@ -120,16 +103,17 @@ def compare_logs(
         raise DataError(
             "the two logs share no scored sample (they must be runs on the same samples)"
         )
-    headline = _headline(system, a.eval.metadata or {})
-    figures_a = headline([scores_a[k][0] for k in keys])
-    figures_b = {f.name: f for f in headline([scores_b[k][0] for k in keys])}
+    entry = _benchmark_of(a)
+    settings = a.eval.metadata or {}
+    figures_a = entry.headline([scores_a[k][0] for k in keys], settings)
+    figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], settings)}
     differences = [
         paired_difference(f, figures_b[f.name], resamples=resamples, seed=seed)
         for f in figures_a
         if f.name in figures_b
     ]
     mcnemar = None
-    if system in _DETECTION:
+    if entry.paired_correctness:
         mcnemar = mcnemar_exact(
             [scores_a[k][0].score.value == 1 for k in keys],
             [scores_b[k][0].score.value == 1 for k in keys],

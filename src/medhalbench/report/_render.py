@@ -11,19 +11,16 @@ from pathlib import Path
 from typing import Literal
 
 from medhalbench import __version__
-from medhalbench._logs import Estimate, RunResult
-from medhalbench.report._charts import grouped_bars, horizontal_bars, line_chart
+from medhalbench.registry import benchmark, benchmarks
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._compare import compare_logs, comparison_table
-from medhalbench.report._tables import (
+from medhalbench.results import (
     UNDEFINED,
+    Estimate,
     ResultTable,
+    RunResult,
     calibration_table,
-    dahl_category_table,
-    dahl_sweep_table,
-    dahl_table,
-    detection_table,
-    medhal_table,
+    token_table,
 )
 
 ReportFormat = Literal["html", "csv", "markdown"]
@@ -41,27 +38,19 @@ tr.published td { background: #f7f7fb; color: #444; font-style: italic; }
 code { background: #f5f5f5; padding: 0 0.2rem; }
 #provenance { font-size: 0.8rem; } #provenance td { overflow-wrap: anywhere; max-width: 22rem; }
 """
-# Settings under which two runs judged the same samples (and so can be compared).
-_SAME_SAMPLES = ("dataset_fingerprint", "responses", "knowledge", "not_sure", "pairing", "difficulty",
-                 "split", "sources", "seed", "limit", "rows")  # fmt: skip
 
 
 def tables(results: CollectedResults, *, published: bool = True) -> list[ResultTable]:
     """Every table the results support, in report order; `published` adds the papers'
     figures as reference rows."""
     found = []
-    if results.of("medhallu"):
-        found.append(detection_table(results.of("medhallu"), published=published))
-    dahl = results.of("dahl")
-    if dahl:
-        found += [dahl_table(dahl, published=published), dahl_category_table(dahl)]
-        if len({r.settings.get("temperature") for r in dahl}) > 1:
-            found.append(dahl_sweep_table(dahl))
-    if results.of("medhal"):
-        found.append(medhal_table(results.of("medhal"), published=published))
-    calibration = calibration_table(results.runs)
-    if calibration is not None:
-        found.append(calibration)
+    for entry in benchmarks():
+        runs = results.of(entry.name)
+        if runs:
+            found += entry.tables(runs, entry.published() if published else [])
+    for extra in (calibration_table(results.runs), token_table(results.runs)):
+        if extra is not None:
+            found.append(extra)
     return found
 
 
@@ -69,7 +58,8 @@ def comparable_pairs(runs: Sequence[RunResult]) -> list[tuple[RunResult, RunResu
     """Pairs of runs of one benchmark on the same samples (same data and sample settings)."""
     groups: dict[tuple[object, ...], list[RunResult]] = {}
     for run in runs:
-        key = (run.system, *(str(run.settings.get(k)) for k in _SAME_SAMPLES))
+        same = benchmark(run.system).same_samples
+        key = (run.system, *(str(run.settings.get(k)) for k in same))
         groups.setdefault(key, []).append(run)
     return [pair for group in groups.values() for pair in combinations(group, 2)]
 
@@ -111,44 +101,13 @@ def html_table(table: ResultTable) -> str:
     )
 
 
-def _value(run: RunResult, name: str) -> float | None:
-    value = run.metrics.get(name)
-    return None if value is None or math.isnan(value) else value
-
-
 def charts(results: CollectedResults) -> list[str]:
     """The papers' figures as inline SVG."""
     svgs = []
-    detection = results.of("medhallu")
-    if detection:
-        series = {
-            f"{r.model} ({'knowledge' if r.settings.get('knowledge') else 'no knowledge'}"
-            f"{', not sure' if r.settings.get('not_sure') else ''})": [
-                _value(r, f"{d}_f1") for d in ("easy", "medium", "hard")
-            ]
-            for r in detection
-        }
-        svgs.append(grouped_bars("MedHallu F1 by difficulty", ["easy", "medium", "hard"], series))
-    dahl = results.of("dahl")
-    for r in dahl:
-        categories = [c for c in r.prefixed("category") if _value(r, f"category/{c}") is not None]
-        if categories:
-            svgs.append(
-                horizontal_bars(
-                    f"DAHL score by category: {r.model} @ {float(r.settings.get('temperature', 0)):g}",
-                    categories,
-                    [r.metrics[f"category/{c}"] for c in categories],
-                )
-            )
-    if len({r.settings.get("temperature") for r in dahl}) > 1:
-        curves: dict[str, list[tuple[float, float]]] = {}
-        for r in dahl:
-            score = _value(r, "dahl_score")
-            if score is not None:
-                curves.setdefault(r.model, []).append((float(r.settings["temperature"]), score))
-        svgs.append(
-            line_chart("DAHL score by answering temperature", curves, x_label="temperature")
-        )
+    for entry in benchmarks():
+        runs = results.of(entry.name)
+        if runs:
+            svgs += entry.charts(runs)
     return svgs
 
 

@@ -1,0 +1,45 @@
+"""A task's plan from its benchmark's planner: one row for the model under test per model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from inspect_ai import Task
+from rich.console import Console
+
+from medhalbench.commands._tables import print_table
+from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
+from medhalbench.registry import benchmarks
+
+PLAN_NOTE = (
+    f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
+    "differ by tens of percent); output tokens at the max-token settings, an upper bound."
+)
+
+
+def task_plan_of(
+    task: Task, models: Sequence[str], roles: Mapping[str, str], settings: Mapping[str, Any]
+) -> Plan:
+    """The plan of a task on each model, from its benchmark's planner (a task of no
+    registered benchmark: one call per sample and epoch)."""
+    known = {b.name: b for b in benchmarks()}
+    entry = known.get(str((task.metadata or {}).get("system")))
+    estimates = entry.plan(task, roles, settings) if entry else [task_plan(task)]
+    rows = []
+    for estimate in estimates:
+        if estimate.role == MAIN_ROLE:
+            rows += [replace(estimate, model=m) for m in models if m != "none/none"]
+        else:
+            rows.append(estimate)
+    samples = len(task.dataset) * (task.epochs or 1)
+    return Plan(entry.title if entry else task.name, samples, rows)
+
+
+def print_plans(console: Console, plans: Sequence[Plan], options: Mapping[str, Any]) -> None:
+    """Print plans, with costs when `--prices` names a price file."""
+    prices = read_prices(options["prices"]) if options.get("prices") else None
+    for plan in plans:
+        print_table(console, plan_table(plan, prices))
+    console.print(f"[dim]{PLAN_NOTE}[/dim]")

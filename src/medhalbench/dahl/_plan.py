@@ -1,0 +1,102 @@
+"""What a DAHL run will call: the answers, one split per answer, and the checks of an
+assumed number of atomic units per answer (the paper's responses averaged about 11)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from string import Formatter
+from typing import Any
+
+from inspect_ai import Task
+
+from medhalbench._prompts import read_prompt
+from medhalbench.dahl._build import BUILD_MAX_TOKENS, BUILD_PROMPT
+from medhalbench.dahl._papers import Paper
+from medhalbench.dahl._questions import DAHL_CATEGORIES
+from medhalbench.dahl._scorer import (
+    CHECKER_MAX_TOKENS,
+    SPLITTER_MAX_TOKENS,
+    STRUCTURED_CHECKER_MAX_TOKENS,
+)
+from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
+
+PROMPTS = "medhalbench.dahl"
+UNITS_PER_ANSWER = 11.0
+"""Atomic units per answer assumed by plans (DAHL's responses had about 11)."""
+
+
+def _template_tokens(name: str, path: str | None) -> int:
+    """Tokens of a prompt template without its placeholders."""
+    template = read_prompt(PROMPTS, name, path)
+    fields = {f for _, f, _, _ in Formatter().parse(template) if f}
+    return count_tokens([template.format(**dict.fromkeys(fields, ""))])[0]
+
+
+def dahl_plan(
+    task: Task, roles: Mapping[str, str], settings: Mapping[str, Any]
+) -> list[RoleEstimate]:
+    """Calls and tokens of the model under test (unless the answers are given), the splitter
+    and the checker. `settings["units_per_answer"]` sets the assumed units per answer."""
+    meta = task.metadata or {}
+    units = float(settings.get("units_per_answer") or UNITS_PER_ANSWER)
+    samples = list(task.dataset)
+    epochs = task.epochs or 1
+    answers = len(samples) * epochs
+    given = meta.get("responses") is not None
+    if given:
+        responses = [str((s.metadata or {}).get("response", "")) for s in samples]
+        answer_tokens = sum(count_tokens(responses)) * epochs
+    else:
+        answer_tokens = int(meta.get("max_tokens") or 0) * answers
+    paths = meta.get("prompt_paths") or {}
+    split_in = _template_tokens("split_user.txt", paths.get("split")) * answers + answer_tokens
+    system = _template_tokens("check_system.txt", None)
+    if meta.get("check_mode") == "batch":
+        check_calls = answers
+        template = _template_tokens("check_batch_user.txt", paths.get("check_batch"))
+        check_out = round(CHECKER_MAX_TOKENS * units) * answers
+    else:
+        check_calls = round(answers * units)
+        template = _template_tokens("check_user.txt", paths.get("check"))
+        per_check = STRUCTURED_CHECKER_MAX_TOKENS if meta.get("structured") else CHECKER_MAX_TOKENS
+        check_out = per_check * check_calls
+    # The units of an answer together are about as long as the answer.
+    check_in = (template + system) * check_calls + answer_tokens
+    answering = task_plan(task)
+    # The answer's system prompt is added by the solver, not held by the samples.
+    system_in = (
+        _template_tokens("answer_system.txt", paths.get("answer")) + MESSAGE_OVERHEAD
+    ) * answers
+    answering = replace(answering, input_tokens=answering.input_tokens + system_in)
+    return [
+        *([] if given else [answering]),
+        RoleEstimate(
+            "splitter", answers, split_in, SPLITTER_MAX_TOKENS * answers,
+            model=roles.get("splitter"),
+        ),
+        RoleEstimate("checker", check_calls, check_in, check_out, model=roles.get("checker")),
+    ]  # fmt: skip
+
+
+def dahl_build_plan(
+    papers: Sequence[Paper],
+    generator: str,
+    *,
+    questions_per_paper: int,
+    max_paper_chars: int,
+    prompt_file: str | None = None,
+) -> Plan:
+    """The question builder's calls and tokens: one generator call per paper."""
+    template = read_prompt(PROMPTS, BUILD_PROMPT, prompt_file)
+    prompts = [
+        template.format(
+            count=questions_per_paper, categories=", ".join(DAHL_CATEGORIES),
+            paper=p.text[:max_paper_chars],
+        )
+        for p in papers
+    ]  # fmt: skip
+    calls = len(papers)
+    tokens = sum(count_tokens(prompts))
+    role = RoleEstimate("generator", calls, tokens, BUILD_MAX_TOKENS * calls, model=generator)
+    return Plan("DAHL question build", calls, [role], unit="papers")

@@ -1,0 +1,116 @@
+"""Loading DAHL questions (the published `questions.csv` or our builder's output)."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import urllib.request
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from medhalbench._errors import DataError, ResourceUnavailableError
+from medhalbench.dahl._records import DahlQuestion
+from medhalbench.data import read_rows, validate_row
+
+# The authors' questions.csv is fetched at this commit unless the source names one
+# (`github@COMMIT`).
+DAHL_QUESTIONS_COMMIT = "7a3c67dc341f658c5b63d80625f65a41df7847e0"
+DAHL_QUESTIONS_URL = "https://raw.githubusercontent.com/seemdog/DAHL/{commit}/questions.csv"
+DAHL_CATEGORIES = (
+    "anaesthesia", "anatomy", "bio-statistics", "biochemistry", "cardiology",
+    "community medicine", "dental", "dermatology", "ent", "forensic medicine", "genetics",
+    "immunology", "medicine", "microbiology", "neurology", "obstetrics gynaecology", "oncology",
+    "ophthalmology", "orthopaedics", "pathology", "pediatrics", "pharmacology", "physiology",
+    "preventive and social medicine", "psychiatry", "public health", "radiology", "statistics",
+    "surgery",
+)  # fmt: skip
+"""The 29 category names used in DAHL's published questions.csv."""
+
+
+def _download(url: str) -> Path:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            data = response.read()
+    except OSError as ex:
+        raise ResourceUnavailableError(
+            f"Could not download DAHL's questions from {url} ({ex}). "
+            "Pass a local path to questions.csv instead."
+        ) from None
+    handle = tempfile.NamedTemporaryFile("wb", suffix=".csv", delete=False)
+    with handle:
+        handle.write(data)
+    return Path(handle.name)
+
+
+def stratified_sample(
+    questions: Sequence[DahlQuestion], fraction: float, *, seed: int = 42
+) -> list[DahlQuestion]:
+    """Keep a seeded fraction of the questions with the same category distribution.
+
+    The total is `round(len * fraction)`, shared out by largest remainder, so categories
+    too small for a whole question at this fraction get one only when the remainders say so.
+
+    Raises:
+        DataError: `fraction` is not in (0, 1].
+    """
+    if not 0 < fraction <= 1:
+        raise DataError(f"sample fraction must be in (0, 1], got {fraction}", field="sample")
+    rng = random.Random(seed)
+    by_category: dict[str, list[DahlQuestion]] = defaultdict(list)
+    for q in questions:
+        by_category[q.category].append(q)
+    total = max(1, round(len(questions) * fraction))
+    exact = {c: len(qs) * fraction for c, qs in by_category.items()}
+    counts = {c: int(v) for c, v in exact.items()}
+    order = sorted(exact, key=lambda c: (exact[c] - counts[c], rng.random()), reverse=True)
+    for category in order[: total - sum(counts.values())]:
+        counts[category] += 1
+    chosen: list[DahlQuestion] = []
+    for category in sorted(by_category):
+        chosen.extend(rng.sample(by_category[category], counts[category]))
+    rng.shuffle(chosen)
+    return chosen
+
+
+def load_dahl_questions(
+    source: str | Path,
+    *,
+    categories: Sequence[str] | None = None,
+    sample: float | None = None,
+    seed: int = 42,
+    limit: int | None = None,
+) -> list[DahlQuestion]:
+    """Load DAHL questions.
+
+    Args:
+        source: A CSV or JSONL with `question, category` (and optional `paper_id`), or
+            `github` for the authors' published file at `DAHL_QUESTIONS_COMMIT` (needs the
+            internet; `github@COMMIT` fetches another commit).
+        categories: Keep only these categories (case-insensitive).
+        sample: Keep this seeded fraction, stratified by category (the paper used 0.1).
+        seed: Seed of the sample.
+        limit: Keep at most this many questions (after filtering and sampling).
+
+    Raises:
+        DataError: Bad input, naming file, line and field.
+        ResourceUnavailableError: `github` while offline.
+    """
+    name, _, commit = str(source).partition("@")
+    if name == "github" and not Path(str(source)).exists():
+        path = _download(DAHL_QUESTIONS_URL.format(commit=commit or DAHL_QUESTIONS_COMMIT))
+    else:
+        path = Path(source)
+    questions = [
+        validate_row(DahlQuestion, row, path=source, line=line) for line, row in read_rows(path)
+    ]
+    if categories:
+        wanted = {c.strip().lower() for c in categories}
+        questions = [q for q in questions if q.category in wanted]
+        if not questions:
+            raise DataError(f"no questions in categories {', '.join(sorted(wanted))}", path=source)
+    if sample is not None:
+        questions = stratified_sample(questions, sample, seed=seed)
+    if limit is not None:
+        questions = questions[:limit]
+    return questions

@@ -1,0 +1,195 @@
+"""DAHL's tables and charts: the results table, scores by category and temperature, a run's summary."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from medhalbench.results import (
+    Cell,
+    Column,
+    FigureRow,
+    PublishedRow,
+    ResultTable,
+    RunResult,
+    defined_metric,
+    figure_rows,
+    format_cell,
+    horizontal_bars,
+    line_chart,
+    published_figure,
+    results_table,
+    run_title,
+    yes_no,
+)
+
+DAHL_COLUMNS = [
+    Column("Model"),
+    Column("Dataset", wide=True),
+    Column("Temperature", digits=2),
+    Column("Epochs", digits=0, wide=True),
+    Column("Structured", wide=True),
+    Column("DAHL score", undefined="no scored response", interval=True),
+    Column("Paper DAHL score", undefined="no response", interval=True),
+    Column("Scored", digits=0),
+    Column("Excluded", digits=0),
+    Column("Declined", digits=0, wide=True),
+    Column("Unknown unit", digits=0, wide=True),
+    Column("No units", digits=0, wide=True),
+    Column("Mismatch", digits=0, wide=True),
+    Column("Mean units", digits=1, undefined="no scored response"),
+    Column("Mean length", digits=0, undefined="no scored response", wide=True),
+    Column("Log", wide=True),
+]
+_DAHL_FIGURES = [
+    "dahl_score", "paper_dahl_score", "scored", "excluded", "excluded_declined",
+    "excluded_unknown_unit", "excluded_no_units", "excluded_mismatch", "mean_units", "mean_length",
+]  # fmt: skip
+
+
+def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
+    """DAHL's results table: score (ours and the authors' rule), exclusions, units, length."""
+
+    def cells(run: RunResult) -> list[list[Cell]]:
+        s = run.settings
+        return [
+            [
+                run.model, run.dataset, float(s.get("temperature", math.nan)),
+                float(s.get("epochs", 1)), yes_no(s.get("structured")),
+                *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
+            ]
+        ]  # fmt: skip
+
+    def published_cells(row: PublishedRow) -> list[Cell]:
+        return [
+            f"{row.model} (published)", "DAHL 10%", None, None, "no",
+            *(published_figure(row, n) for n in _DAHL_FIGURES), row.source,
+        ]  # fmt: skip
+
+    return results_table(
+        "DAHL (mean factual precision of atomic units; Paper = responses without units kept as 0)",
+        "dahl", DAHL_COLUMNS, runs, cells, published,
+        published_cells,
+    )  # fmt: skip
+
+
+def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
+    """DAHL score per category (rows) and run (columns)."""
+    names = [f"{r.model} @ {float(r.settings.get('temperature', math.nan)):g}" for r in runs]
+    table = ResultTable(
+        "DAHL score by category",
+        "dahl_categories",
+        [
+            Column("Category"),
+            *(Column(n, undefined="no scored response", interval=True) for n in names),
+        ],
+    )
+    for category in sorted({c for r in runs for c in r.prefixed("category")}):
+        table.add([category, *(r.figure(f"category/{category}") for r in runs)])
+    return table
+
+
+def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
+    """DAHL score by answering temperature (rows) and model (columns)."""
+    models = list(dict.fromkeys(r.model for r in runs))
+    table = ResultTable(
+        "DAHL score by temperature",
+        "dahl_temperatures",
+        [
+            Column("Temperature", digits=2),
+            *(Column(m, undefined="no scored response", interval=True) for m in models),
+        ],
+    )
+    for temperature in sorted({float(r.settings.get("temperature", math.nan)) for r in runs}):
+        by_model = {
+            r.model: r
+            for r in runs
+            if float(r.settings.get("temperature", math.nan)) == temperature
+        }
+        table.add(
+            [
+                temperature,
+                *(by_model[m].figure("dahl_score") if m in by_model else None for m in models),
+            ]
+        )
+    return table
+
+
+_DAHL_ROWS: list[FigureRow] = [
+    ("DAHL score", "dahl_score", "paper_dahl_score", "no scored response")
+]
+
+
+def dahl_summary(run: RunResult) -> ResultTable:
+    """A DAHL run's headline figures as a narrow table titled with what distinguishes the run."""
+    s = run.settings
+    table = figure_rows(run, _DAHL_ROWS)
+    excluded = ", ".join(
+        f"{k.removeprefix('excluded_').replace('_', ' ')} {run.metrics[k]:.0f}"
+        for k in (
+            "excluded_declined",
+            "excluded_no_units",
+            "excluded_unknown_unit",
+            "excluded_mismatch",
+        )
+        if run.metrics.get(k)
+    )
+    table.title = run_title(
+        "DAHL",
+        run,
+        [
+            f"temperature {float(s.get('temperature', 0)):g}",
+            f"epochs {s.get('epochs', 1)}",
+            f"structured {yes_no(s.get('structured'))}",
+            f"{run.metrics.get('scored', 0):.0f} of {run.metrics.get('responses', 0):.0f} responses scored"
+            + (f" (excluded: {excluded})" if excluded else ""),
+            f"{format_cell(run.metrics.get('mean_units', math.nan), 1)} units and "
+            f"{format_cell(run.metrics.get('mean_length', math.nan), 0)} characters per scored response",
+            *(
+                [
+                    f"{s['questions_not_in_dataset']} answers to questions not in the dataset (uncategorised)"
+                ]
+                if s.get("questions_not_in_dataset")
+                else []
+            ),
+        ],
+    )
+    return table
+
+
+def dahl_tables(
+    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
+) -> list[ResultTable]:
+    """DAHL's tables in report order (the temperature table when runs differ in it)."""
+    found = [dahl_table(runs, published), dahl_category_table(runs)]
+    if len({r.settings.get("temperature") for r in runs}) > 1:
+        found.append(dahl_sweep_table(runs))
+    return found
+
+
+def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
+    """Scores by category per run, and by answering temperature when runs differ in it."""
+    svgs = []
+    for r in runs:
+        categories = [
+            c for c in r.prefixed("category") if defined_metric(r, f"category/{c}") is not None
+        ]
+        if categories:
+            svgs.append(
+                horizontal_bars(
+                    f"DAHL score by category: {r.model} @ {float(r.settings.get('temperature', 0)):g}",
+                    categories,
+                    [r.metrics[f"category/{c}"] for c in categories],
+                )
+            )
+    if len({r.settings.get("temperature") for r in runs}) > 1:
+        curves: dict[str, list[tuple[float, float]]] = {}
+        for r in runs:
+            score = defined_metric(r, "dahl_score")
+            if score is not None:
+                curves.setdefault(r.model, []).append((float(r.settings["temperature"]), score))
+        svgs.append(
+            line_chart("DAHL score by answering temperature", curves, x_label="temperature")
+        )
+    return svgs

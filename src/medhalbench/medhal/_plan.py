@@ -1,0 +1,60 @@
+"""What a MedHal build will call: the converter per source item (two statements per QA item
+and per chosen key-value of a note, one rewrite per summary, none for NLI items), and with an
+LLM NLI judge two entailment checks per QA item."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from medhalbench._prompts import read_prompt
+from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS, MIN_REWRITE_CHARS, PROMPTS
+from medhalbench.medhal._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
+from medhalbench.nli import LLM_NLI_MAX_TOKENS, nli_prompt
+from medhalbench.planning import Plan, RoleEstimate, count_tokens
+from medhalbench.text import split_sentences
+
+
+def medhal_build_plan(
+    sources: Sequence[tuple[str, str]],
+    converter: str,
+    *,
+    limit: int | None = None,
+    facts_per_note: int = 2,
+    nli_judge: str | None = None,
+) -> Plan:
+    """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items; an
+    item the converter fails on still costs its calls, so these are what the build sends."""
+    qa = read_prompt(PROMPTS, "qa_statement.txt")
+    kv = read_prompt(PROMPTS, "kv_statement.txt")
+    contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+    prompts: list[str] = []
+    checks: list[str] = []
+    items = 0
+    for name, path in sources:
+        for item in read_source(name, path, ReadReport())[:limit]:
+            items += 1
+            if isinstance(item, QAItem):
+                right = item.options.get(item.answer, "")
+                prompts += [qa.format(question=item.question, option=right)] * 2
+                checks += [nli_prompt(f"{item.question} Answer: {right}", right)] * 2
+            elif isinstance(item, NoteItem):
+                for key in sorted(item.facts)[:facts_per_note]:
+                    prompts += [kv.format(key=key, value=item.facts[key])] * 2
+            elif isinstance(item, SummaryItem):
+                long = [s for s in split_sentences(item.summary) if len(s) >= MIN_REWRITE_CHARS]
+                prompts += [contradict.format(sentence=long[0])] if long else []
+    calls = len(prompts)
+    roles = [
+        RoleEstimate(
+            "converter", calls, sum(count_tokens(prompts)), CONVERTER_MAX_TOKENS * calls,
+            model=converter,
+        )
+    ]  # fmt: skip
+    if nli_judge:
+        roles.append(
+            RoleEstimate(
+                "nli", len(checks), sum(count_tokens(checks)), LLM_NLI_MAX_TOKENS * len(checks),
+                model=nli_judge,
+            )
+        )  # fmt: skip
+    return Plan("MedHal build", items, roles, unit="source items")

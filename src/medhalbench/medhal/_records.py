@@ -1,0 +1,35 @@
+"""The MedHal sample, with the published field names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from medhalbench.data import Record
+
+
+class MedHalRecord(Record):
+    """A MedHal sample: is `statement` factual, given the optional `context`, and if not, why?
+
+    `label` is True for a factual statement. `synthetic` marks statements written by a model.
+    """
+
+    id: str = Field(min_length=1)
+    context: str | None = None
+    statement: str = Field(min_length=1)
+    label: bool
+    explanation: str | None = None
+    inner_id: str | None = None
+    source: str = Field(min_length=1)
+    synthetic: bool = False
+
+    @field_validator("inner_id", mode="before")
+    @classmethod
+    def _inner_text(cls, value: Any) -> Any:
+        return str(value) if value is not None else None
+
+    @field_validator("context", "explanation", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value

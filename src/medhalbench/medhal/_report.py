@@ -1,0 +1,125 @@
+"""MedHal's tables: the results table (overall and per source) and a run's summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from medhalbench.results import (
+    AUROC_UNDEFINED,
+    EXPLANATION_UNDEFINED,
+    F1_UNDEFINED,
+    PRECISION_UNDEFINED,
+    RECALL_UNDEFINED,
+    Cell,
+    Column,
+    PublishedRow,
+    ResultTable,
+    RunResult,
+    published_figure,
+    results_table,
+    run_title,
+    yes_no,
+)
+
+MEDHAL_COLUMNS = [
+    Column("Model"),
+    Column("Dataset", wide=True),
+    Column("Source"),
+    Column("Structured", wide=True),
+    Column("Precision", undefined=PRECISION_UNDEFINED, wide=True),
+    Column("Recall", undefined=RECALL_UNDEFINED, wide=True),
+    Column("F1", undefined=F1_UNDEFINED, interval=True),
+    Column("Accuracy", undefined="no sample", wide=True),
+    Column("FM precision", undefined=PRECISION_UNDEFINED, wide=True),
+    Column("FM recall", undefined=RECALL_UNDEFINED, wide=True),
+    Column("FM F1", undefined=F1_UNDEFINED, interval=True),
+    Column("FM rate", undefined="no sample", wide=True),
+    Column("BLEU", undefined=EXPLANATION_UNDEFINED, interval=True),
+    Column("ROUGE-1", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("ROUGE-2", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("Similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
+    Column("Samples", digits=0),
+    Column("Unparseable", digits=0),
+    Column("Log", wide=True),
+]
+_MEDHAL_FIGURES = [
+    "precision", "recall", "f1", "accuracy", "format_matching_precision", "format_matching_recall",
+    "format_matching_f1", "format_matching_rate", "bleu", "rouge1", "rouge2",
+    "explanation_similarity", "auroc", "samples", "unparseable",
+]  # fmt: skip
+
+
+def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
+    """MedHal results per run and source (and overall): ours (non-factual positive) and the
+    authors' (FM: factual positive over the replies their reading finds a yes/no in)."""
+
+    def cells(run: RunResult) -> list[list[Cell]]:
+        dataset = f"{run.dataset} ({run.settings.get('split', '')})"
+        rows: list[list[Cell]] = []
+        for source in ["all", *run.prefixed("source")]:
+            prefix = "" if source == "all" else f"source/{source}/"
+            rows.append(
+                [
+                    run.model, dataset, source, yes_no(run.settings.get("structured")),
+                    *(
+                        run.figure(prefix + n) if source == "all" or n != "auroc" else None
+                        for n in _MEDHAL_FIGURES
+                    ),
+                    Path(run.log).name,
+                ]
+            )  # fmt: skip
+        return rows
+
+    def published_cells(row: PublishedRow) -> list[Cell]:
+        return [
+            f"{row.model} (published)", "MedHal (test)", "all", "no",
+            *(published_figure(row, n) for n in _MEDHAL_FIGURES), row.source,
+        ]  # fmt: skip
+
+    return results_table(
+        "MedHal (non-factual = positive; FM = the authors' factual-positive figures on format-matching replies)",
+        "medhal", MEDHAL_COLUMNS, runs, cells, published,
+        published_cells,
+    )  # fmt: skip
+
+
+def medhal_summary(run: RunResult) -> ResultTable:
+    """A MedHal run's headline figures as a narrow table titled with what distinguishes the run."""
+    s = run.settings
+    table = ResultTable(
+        run_title(
+            "MedHal",
+            run,
+            [f"split {s.get('split')}", f"structured {yes_no(s.get('structured'))}"],
+        ),
+        "medhal",
+        [
+            Column("Source"),
+            Column("F1", undefined=F1_UNDEFINED, interval=True),
+            Column("FM F1", undefined=F1_UNDEFINED),
+            Column("BLEU", undefined=EXPLANATION_UNDEFINED),
+            Column("Samples", digits=0),
+            Column("Unparseable", digits=0),
+        ],
+    )
+    for source in ["all", *run.prefixed("source")]:
+        prefix = "" if source == "all" else f"source/{source}/"
+        table.add(
+            [
+                source,
+                *(
+                    run.figure(prefix + n)
+                    for n in ("f1", "format_matching_f1", "bleu", "samples", "unparseable")
+                ),
+            ]
+        )
+    return table
+
+
+def medhal_tables(
+    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
+) -> list[ResultTable]:
+    """MedHal's tables in report order."""
+    return [medhal_table(runs, published)]

@@ -1,0 +1,140 @@
+"""MedHallu's tables and charts: the results table, a run's summary, F1 by difficulty."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from medhalbench.results import (
+    AUROC_UNDEFINED,
+    F1_UNDEFINED,
+    PRECISION_UNDEFINED,
+    RECALL_UNDEFINED,
+    Cell,
+    Column,
+    FigureRow,
+    PublishedRow,
+    ResultTable,
+    RunResult,
+    defined_metric,
+    figure_rows,
+    grouped_bars,
+    prompt_files,
+    published_figure,
+    results_table,
+    run_title,
+    yes_no,
+)
+
+MEDHALLU_COLUMNS = [
+    Column("Model"),
+    Column("Dataset", wide=True),
+    Column("Difficulty", wide=True),
+    Column("Knowledge"),
+    Column("Not sure"),
+    Column("Structured", wide=True),
+    Column("Prompts", wide=True),
+    Column("F1", undefined=F1_UNDEFINED, interval=True),
+    Column("Precision", undefined=PRECISION_UNDEFINED, interval=True, wide=True),
+    Column("Recall", undefined=RECALL_UNDEFINED, wide=True),
+    Column("Easy F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Medium F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Hard F1", undefined=F1_UNDEFINED),
+    Column("Paper F1", undefined=F1_UNDEFINED, interval=True),
+    Column("Paper precision", undefined=PRECISION_UNDEFINED, wide=True),
+    Column("Paper easy F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Paper medium F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Paper hard F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Response rate", undefined="no sample", wide=True),
+    Column("Paper response rate", undefined="no sample", wide=True),
+    Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
+    Column("Samples", digits=0),
+    Column("Unparseable", digits=0),
+    Column("Log", wide=True),
+]
+_MEDHALLU_FIGURES = [
+    "f1", "precision", "recall", "easy_f1", "medium_f1", "hard_f1", "paper_f1", "paper_precision",
+    "paper_easy_f1", "paper_medium_f1", "paper_hard_f1", "response_rate", "paper_response_rate",
+    "auroc", "samples", "unparseable",
+]  # fmt: skip
+
+
+def detection_table(
+    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
+) -> ResultTable:
+    """MedHallu's results table: one row per run; ours and the authors' figures side by side
+    (the published rows fill the authors' columns)."""
+
+    def cells(run: RunResult) -> list[list[Cell]]:
+        s = run.settings
+        return [
+            [
+                run.model, run.dataset, s.get("difficulty") or "all", yes_no(s.get("knowledge")),
+                yes_no(s.get("not_sure")), yes_no(s.get("structured")), prompt_files(s),
+                *(run.figure(name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
+            ]
+        ]  # fmt: skip
+
+    def published_cells(row: PublishedRow) -> list[Cell]:
+        return [
+            f"{row.model} (published)", "MedHallu", "all", row.settings["knowledge"],
+            row.settings["not_sure"], "no", "the paper's",
+            *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
+            row.source,
+        ]  # fmt: skip
+
+    return results_table(
+        "MedHallu detection (hallucinated = positive; Paper = the authors' reading and rule)",
+        "medhallu", MEDHALLU_COLUMNS, runs, cells,
+        published, published_cells,
+    )  # fmt: skip
+
+
+_MEDHALLU_ROWS: list[FigureRow] = [
+    ("F1", "f1", "paper_f1", F1_UNDEFINED),
+    ("Precision", "precision", "paper_precision", PRECISION_UNDEFINED),
+    ("Recall", "recall", "paper_recall", RECALL_UNDEFINED),
+    ("Easy F1", "easy_f1", "paper_easy_f1", F1_UNDEFINED),
+    ("Medium F1", "medium_f1", "paper_medium_f1", F1_UNDEFINED),
+    ("Hard F1", "hard_f1", "paper_hard_f1", F1_UNDEFINED),
+    ("Response rate", "response_rate", "paper_response_rate", "no sample"),
+    ("AUROC", "auroc", None, AUROC_UNDEFINED),
+    ("Average precision", "average_precision", None, AUROC_UNDEFINED),
+]
+
+
+def medhallu_summary(run: RunResult) -> ResultTable:
+    """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
+    s = run.settings
+    table = figure_rows(run, _MEDHALLU_ROWS)
+    table.title = run_title(
+        "MedHallu",
+        run,
+        [
+            f"difficulty {s.get('difficulty') or 'all'}",
+            f"knowledge {yes_no(s.get('knowledge'))}",
+            f"not sure {yes_no(s.get('not_sure'))}",
+            f"structured {yes_no(s.get('structured'))}",
+            f"{run.metrics.get('samples', 0):.0f} samples, {run.metrics.get('unparseable', 0):.0f} unparseable",
+        ],
+    )
+    return table
+
+
+def medhallu_tables(
+    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
+) -> list[ResultTable]:
+    """MedHallu's tables in report order."""
+    return [detection_table(runs, published)]
+
+
+def medhallu_charts(runs: Sequence[RunResult]) -> list[str]:
+    """F1 by difficulty per run, as the paper plots it."""
+    series = {
+        f"{r.model} ({'knowledge' if r.settings.get('knowledge') else 'no knowledge'}"
+        f"{', not sure' if r.settings.get('not_sure') else ''})": [
+            defined_metric(r, f"{d}_f1") for d in ("easy", "medium", "hard")
+        ]
+        for r in runs
+    }
+    return [grouped_bars("MedHallu F1 by difficulty", ["easy", "medium", "hard"], series)]

@@ -1,0 +1,145 @@
+"""What a run will cost before it runs: model calls and tokens per role, and dollars when the
+user gives prices. Output tokens are counted at the max-token settings (an upper bound)."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from inspect_ai import Task
+
+from medhalbench._errors import DataError
+from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
+from medhalbench.results import MAIN_ROLE, Column, ResultTable
+
+
+@dataclass(frozen=True)
+class RoleEstimate:
+    """Calls and tokens of one model role; `*_max` differ from the rest when the count depends
+    on model replies (a builder's retries)."""
+
+    role: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    calls_max: int | None = None
+    input_tokens_max: int | None = None
+    output_tokens_max: int | None = None
+    model: str | None = None
+
+    @property
+    def upper(self) -> tuple[int, int, int]:
+        """Calls, input and output tokens at most."""
+        return (
+            self.calls_max if self.calls_max is not None else self.calls,
+            self.input_tokens_max if self.input_tokens_max is not None else self.input_tokens,
+            self.output_tokens_max if self.output_tokens_max is not None else self.output_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Price:
+    """Dollars per million input and output tokens."""
+
+    input: float
+    output: float
+
+
+@dataclass
+class Plan:
+    """The plan of one evaluation or build."""
+
+    title: str
+    items: int
+    roles: list[RoleEstimate]
+    unit: str = "samples"
+
+    def as_metadata(self) -> dict[str, Any]:
+        """The plan as JSON-ready task metadata (the report sets it beside the actual usage)."""
+        return {
+            "items": self.items,
+            "unit": self.unit,
+            "tokenizer": TOKENIZER_NAME,
+            "roles": [asdict(r) for r in self.roles],
+        }
+
+
+def task_plan(task: Task, model: str | None = None) -> RoleEstimate:
+    """The model under test's calls and tokens for a task whose solver makes one call per
+    sample and epoch: each sample's input tokenised, output at the task's max tokens."""
+    samples = list(task.dataset)
+    epochs = task.epochs or 1
+    inputs = [s.input for s in samples]
+    texts = [i if isinstance(i, str) else "\n".join(m.text for m in i) for i in inputs]
+    messages = [1 if isinstance(i, str) else len(i) for i in inputs]
+    tokens = sum(count_tokens(texts)) + MESSAGE_OVERHEAD * sum(messages)
+    max_tokens = task.config.max_tokens or 0
+    return RoleEstimate(
+        MAIN_ROLE, len(samples) * epochs, tokens * epochs, max_tokens * len(samples) * epochs,
+        model=model,
+    )  # fmt: skip
+
+
+def read_prices(path: str | Path) -> dict[str, Price]:
+    """Prices from a YAML or TOML file: `MODEL: {input: $/M tokens, output: $/M tokens}`.
+
+    Raises:
+        DataError: The file cannot be read or a price is missing or not a number.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text("utf-8")
+        raw = tomllib.loads(text) if file.suffix == ".toml" else yaml.safe_load(text)
+    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as ex:
+        raise DataError(f"cannot read prices ({type(ex).__name__}: {ex})", path=path) from None
+    if not isinstance(raw, dict) or not raw:
+        raise DataError("expected MODEL: {input: ..., output: ...} entries", path=path)
+    prices = {}
+    for model, entry in raw.items():
+        try:
+            prices[str(model)] = Price(float(entry["input"]), float(entry["output"]))
+        except (TypeError, KeyError, ValueError):
+            raise DataError(
+                "needs numbers 'input' and 'output' (dollars per million tokens)",
+                path=path, field=str(model),
+            ) from None  # fmt: skip
+    return prices
+
+
+def _cost(role: RoleEstimate, prices: Mapping[str, Price], upper: bool) -> float:
+    price = prices.get(role.model or "")
+    if price is None:
+        return math.nan
+    _, tokens_in, tokens_out = role.upper if upper else (0, role.input_tokens, role.output_tokens)
+    return (tokens_in * price.input + tokens_out * price.output) / 1e6
+
+
+def _span(low: int, high: int) -> str:
+    return f"{low:,}" if low == high else f"{low:,}–{high:,}"
+
+
+def plan_table(plan: Plan, prices: Mapping[str, Price] | None = None) -> ResultTable:
+    """A plan as a table: a row per role, with its cost when the role's model has a price."""
+    columns = [
+        Column("Role"), Column("Model"), Column("Calls"), Column("Input tokens"),
+        Column("Output tokens (at most)"),
+    ]  # fmt: skip
+    if prices is not None:
+        columns.append(Column("Cost $", digits=2, undefined="no price for this model"))
+    table = ResultTable(f"{plan.title}: {plan.items:,} {plan.unit}", "plan", columns)
+    for role in plan.roles:
+        calls, tokens_in, tokens_out = role.upper
+        row: list[Any] = [
+            role.role, role.model or "", _span(role.calls, calls),
+            _span(role.input_tokens, tokens_in), _span(role.output_tokens, tokens_out),
+        ]  # fmt: skip
+        if prices is not None:
+            low, high = _cost(role, prices, False), _cost(role, prices, True)
+            row.append(low if math.isnan(low) or low == high else f"{low:.2f}–{high:.2f}")
+        table.add(row)
+    return table

@@ -1,0 +1,60 @@
+"""The benchmarks medhalbench knows: its own and any installed package's, through the
+`medhalbench.benchmarks` entry point group, plus those registered at run time."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+from medhalbench._errors import MedhalbenchError
+from medhalbench.registry._benchmark import Benchmark
+
+ENTRY_POINT_GROUP = "medhalbench.benchmarks"
+
+_registered: dict[str, Benchmark] = {}
+_loaded = False
+
+
+def register_benchmark(benchmark: Benchmark) -> Benchmark:
+    """Add a benchmark (replacing one of the same name) and return it."""
+    _registered[benchmark.name] = benchmark
+    return benchmark
+
+
+def unregister_benchmark(name: str) -> None:
+    """Remove a benchmark registered at run time (no error when absent)."""
+    _registered.pop(name, None)
+
+
+def _load_entry_points() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found = point.load()
+        if not isinstance(found, Benchmark):
+            raise MedhalbenchError(
+                f"entry point {point.name} = {point.value} in group {ENTRY_POINT_GROUP} "
+                "is not a medhalbench Benchmark"
+            )
+        _registered.setdefault(found.name, found)
+
+
+def benchmarks() -> list[Benchmark]:
+    """Every known benchmark, by position, then name."""
+    _load_entry_points()
+    return sorted(_registered.values(), key=lambda b: (b.position, b.name))
+
+
+def benchmark(name: str) -> Benchmark:
+    """A benchmark by name.
+
+    Raises:
+        MedhalbenchError: No benchmark has that name.
+    """
+    known = {b.name: b for b in benchmarks()}
+    if name not in known:
+        raise MedhalbenchError(
+            f"unknown benchmark '{name}' (known: {', '.join(sorted(known)) or 'none'})"
+        )
+    return known[name]

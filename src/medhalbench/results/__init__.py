@@ -1,0 +1,73 @@
+"""Results of benchmark runs: figures read from inspect logs, tables of them with the papers'
+published rows, and small SVG charts. Shared by every benchmark and the report."""
+
+from medhalbench.results._charts import (
+    defined_metric,
+    grouped_bars,
+    horizontal_bars,
+    line_chart,
+)
+from medhalbench.results._published import PublishedRow, read_published
+from medhalbench.results._runs import (
+    MAIN_ROLE,
+    Estimate,
+    RunResult,
+    log_metrics,
+    role_usage,
+    run_result,
+)
+from medhalbench.results._tables import (
+    AUROC_UNDEFINED,
+    EXPLANATION_UNDEFINED,
+    F1_UNDEFINED,
+    PRECISION_UNDEFINED,
+    RECALL_UNDEFINED,
+    UNDEFINED,
+    Cell,
+    Column,
+    FigureRow,
+    ResultTable,
+    calibration_table,
+    figure_rows,
+    format_cell,
+    prompt_files,
+    published_figure,
+    results_table,
+    run_title,
+    token_table,
+    yes_no,
+)
+
+__all__ = [
+    "AUROC_UNDEFINED",
+    "MAIN_ROLE",
+    "EXPLANATION_UNDEFINED",
+    "F1_UNDEFINED",
+    "PRECISION_UNDEFINED",
+    "RECALL_UNDEFINED",
+    "UNDEFINED",
+    "Cell",
+    "Column",
+    "Estimate",
+    "FigureRow",
+    "PublishedRow",
+    "ResultTable",
+    "RunResult",
+    "calibration_table",
+    "defined_metric",
+    "figure_rows",
+    "format_cell",
+    "grouped_bars",
+    "horizontal_bars",
+    "line_chart",
+    "log_metrics",
+    "prompt_files",
+    "published_figure",
+    "read_published",
+    "results_table",
+    "role_usage",
+    "run_result",
+    "run_title",
+    "token_table",
+    "yes_no",
+]

@@ -1,0 +1,238 @@
+"""The papers' results tables, as data: built once, rendered to a terminal, HTML, CSV or Markdown.
+
+Each row is a run (or a published result); figures keep their 95% interval; an undefined
+figure is NaN and shows as "–", with the reason in the column's note; a figure the run did
+not compute is empty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from medhalbench.results._published import PublishedRow
+from medhalbench.results._runs import Estimate, RunResult
+
+UNDEFINED = "–"
+Cell = str | float | Estimate | None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column.
+
+    Attributes:
+        name: The header.
+        digits: Digits shown (0 for counts).
+        undefined: Why a value of this column can be undefined (shown with "–").
+        wide: Shown in the terminal only with `--wide` (always in reports).
+        interval: Show the 95% interval beside the value.
+    """
+
+    name: str
+    digits: int = 3
+    undefined: str = ""
+    wide: bool = False
+    interval: bool = False
+
+
+@dataclass
+class ResultTable:
+    """A titled table: columns and rows of cells (numbers stay numbers), each row marked
+    with the published source when it is a paper's figure."""
+
+    title: str
+    slug: str
+    columns: list[Column]
+    rows: list[list[Cell]] = field(default_factory=list)
+    published: list[str | None] = field(default_factory=list)
+    row_undefined: list[str] = field(default_factory=list)
+
+    def add(self, cells: Sequence[Cell], published: str | None = None, undefined: str = "") -> None:
+        """Append a row (`undefined`: why its figures can be undefined, for tables whose
+        rows are figures)."""
+        self.rows.append(list(cells))
+        self.published.append(published)
+        self.row_undefined.append(undefined)
+
+    def formatted(self, row: Sequence[Cell], *, intervals: bool = True) -> list[str]:
+        """A row's cells as text."""
+        return [
+            format_cell(v, c.digits, interval=intervals and c.interval)
+            for c, v in zip(self.columns, row, strict=True)
+        ]
+
+    def undefined_notes(self) -> list[str]:
+        """Why the "–" cells of this table are undefined, one note per column that has one."""
+        by_column = [
+            f"{c.name}: {c.undefined}"
+            for i, c in enumerate(self.columns)
+            if c.undefined and any(_is_nan(row[i]) for row in self.rows)
+        ]
+        by_row = [
+            f"{row[0]}: {why}"
+            for row, why in zip(self.rows, self.row_undefined, strict=True)
+            if why and any(_is_nan(cell) for cell in row)
+        ]
+        return by_column + by_row
+
+    def narrow(self) -> ResultTable:
+        """The table without its `wide` columns (the terminal's default view)."""
+        keep = [i for i, c in enumerate(self.columns) if not c.wide]
+        table = ResultTable(self.title, self.slug, [self.columns[i] for i in keep])
+        for row, source, why in zip(self.rows, self.published, self.row_undefined, strict=True):
+            table.add([row[i] for i in keep], source, why)
+        return table
+
+
+def _is_nan(cell: Cell) -> bool:
+    value = cell.value if isinstance(cell, Estimate) else cell
+    return isinstance(value, float) and math.isnan(value)
+
+
+def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
+    """A cell as text: numbers rounded, undefined as "–", not computed as empty; with
+    `interval`, the 95% interval in brackets."""
+    if value is None:
+        return ""
+    if isinstance(value, Estimate):
+        text = format_cell(value.value, digits)
+        if interval and value.has_interval and math.isfinite(value.value):
+            text += f" [{value.low:.{digits}f}, {value.high:.{digits}f}]"
+        return text
+    if isinstance(value, float):
+        return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+    return str(value)
+
+
+def prompt_files(settings: dict[str, object]) -> str:
+    """The prompt files a run replaced the packaged prompts with ("packaged" when none)."""
+    listed = settings.get("prompt_files")
+    files = [
+        str(f)
+        for f in (
+            settings.get("prompt_file"),
+            settings.get("template_file"),
+            *(listed if isinstance(listed, list) else []),
+        )
+        if f
+    ]
+    return ", ".join(Path(f).name for f in files) or "packaged"
+
+
+def yes_no(value: object) -> str:
+    """A setting as yes / no."""
+    return "yes" if value else "no"
+
+
+F1_UNDEFINED = "no positive sample and none predicted"
+PRECISION_UNDEFINED = "nothing predicted positive"
+RECALL_UNDEFINED = "no positive sample"
+EXPLANATION_UNDEFINED = "no pair of non-factual explanations"
+AUROC_UNDEFINED = "needs both classes with verdict probabilities (--probabilities)"
+
+
+def results_table(
+    title: str,
+    slug: str,
+    columns: list[Column],
+    runs: Sequence[RunResult],
+    cells: Callable[[RunResult], list[list[Cell]]],
+    published: Sequence[PublishedRow],
+    published_cells: Callable[[PublishedRow], list[Cell]],
+) -> ResultTable:
+    """A table with a row (or rows) per run from `cells`, then the published rows."""
+    table = ResultTable(title, slug, columns)
+    for run in runs:
+        for row in cells(run):
+            table.add(row)
+    for reference in published:
+        table.add(published_cells(reference), reference.source)
+    return table
+
+
+def published_figure(row: PublishedRow, name: str) -> Estimate | None:
+    """A published figure by our metric name (None when the paper does not give it)."""
+    return Estimate(row.metrics[name]) if name in row.metrics else None
+
+
+def calibration_table(runs: Sequence[RunResult]) -> ResultTable | None:
+    """The reliability table of the runs that kept verdict probabilities (None if none did)."""
+    with_probabilities = [r for r in runs if "calibration/0/count" in r.metrics]
+    if not with_probabilities:
+        return None
+    table = ResultTable(
+        "Calibration of verdict probabilities (P(positive) by bin: mean predicted vs observed share)",
+        "calibration",
+        [
+            Column("Run"), Column("Bin"), Column("Mean predicted", undefined="empty bin"),
+            Column("Observed", undefined="empty bin"), Column("Count", digits=0),
+        ],
+    )  # fmt: skip
+    for run in with_probabilities:
+        name = f"{run.system} {run.model} ({Path(run.log).name})"
+        bins = len(run.prefixed("calibration"))
+        for i in range(bins):
+            table.add(
+                [
+                    name, f"{i / bins:.1f}–{(i + 1) / bins:.1f}", run.metrics.get(f"calibration/{i}/mean_predicted"),
+                    run.metrics.get(f"calibration/{i}/observed"), run.metrics.get(f"calibration/{i}/count"),
+                ]
+            )  # fmt: skip
+    return table
+
+
+# (label, our metric, the paper protocol's metric, why it can be undefined)
+FigureRow = tuple[str, str, str | None, str]
+
+
+def run_title(title: str, run: RunResult, details: list[str]) -> str:
+    """A run summary's title: benchmark, model, dataset, what distinguishes the run, prompts."""
+    prompts = f"prompts {prompt_files(run.settings)}"
+    return f"{title}: {run.model} · {run.dataset} · " + " · ".join([*details, prompts])
+
+
+def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
+    """A run's headline figures as rows: ours and the paper protocol's side by side."""
+    table = ResultTable(
+        "",
+        run.system,
+        [Column("Figure"), Column("Ours", interval=True), Column("Paper protocol", interval=True)],
+    )
+    for label, ours, paper, undefined in spec:
+        mine = run.figure(ours)
+        theirs = run.figure(paper) if paper else None
+        if mine is not None or theirs is not None:
+            table.add([label, mine, theirs], undefined=undefined)
+    return table
+
+
+def token_table(runs: Sequence[RunResult]) -> ResultTable | None:
+    """Each run's planned calls and tokens per role beside the tokens its calls used (None
+    when no run kept a plan)."""
+    planned = [r for r in runs if isinstance(r.settings.get("token_estimate"), dict)]
+    if not planned:
+        return None
+    table = ResultTable(
+        "Tokens: planned vs used (used: calls made, not answers from the cache)",
+        "tokens",
+        [
+            Column("Run"), Column("Role"), Column("Calls planned", digits=0),
+            Column("Input planned", digits=0), Column("Input used", digits=0, undefined="no usage reported"),
+            Column("Output at most", digits=0), Column("Output used", digits=0, undefined="no usage reported"),
+        ],
+    )  # fmt: skip
+    for run in planned:
+        name = f"{run.system} {run.model} ({Path(run.log).name})"
+        for role in run.settings["token_estimate"].get("roles", []):
+            used = run.usage.get(role["role"])
+            table.add(
+                [
+                    name, role["role"], float(role["calls"]), float(role["input_tokens"]),
+                    float(used[0]) if used else math.nan, float(role["output_tokens"]),
+                    float(used[1]) if used else math.nan,
+                ]
+            )  # fmt: skip
+    return table

@@ -1,0 +1,59 @@
+"""The package's structure, read from its imports: no package reaches into another's private
+modules, and the layers of DESIGN.md hold (import-linter's contract in pyproject.toml)."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "medhalbench"
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """Every `medhalbench...` module a file imports, with its line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+    return [(line, m) for line, m in found if m.startswith("medhalbench.")]
+
+
+def private_imports_across_packages() -> list[str]:
+    """`from medhalbench.<other>._module import ...` anywhere outside `<other>`."""
+    found = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        own = path.relative_to(SOURCE).parts[0]
+        for line, module in imported_modules(path):
+            parts = module.split(".")
+            if len(parts) >= 3 and parts[2].startswith("_") and parts[1] != own:
+                found.append(f"{path.relative_to(SOURCE)}:{line} imports {module}")
+    return found
+
+
+def test_no_package_imports_another_packages_private_modules() -> None:
+    assert private_imports_across_packages() == []
+
+
+def test_the_finder_sees_a_private_import(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text("from medhalbench.dahl._scoring import parse_units\n")
+    assert imported_modules(planted)[0] == (1, "medhalbench.dahl._scoring")
+
+
+def test_import_contracts_hold() -> None:
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    if lint is None:
+        pytest.skip("import-linter is not installed (pip install -e '.[test]')")
+    result = subprocess.run(
+        [lint, "--no-cache"], cwd=SOURCE.parents[1], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "0 broken" in result.stdout

@@ -1,0 +1,115 @@
+"""A fourth benchmark added from its own package plus one registry line appears in the
+command line's eval group, runs there, and gets its table in the report."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from medhalbench.cli import cli
+from medhalbench.registry import benchmark, benchmarks, register_benchmark, unregister_benchmark
+
+TOY_PACKAGE = '''
+"""A toy benchmark: two arithmetic questions, exact match."""
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+
+from medhalbench.registry import Benchmark
+from medhalbench.results import Column, ResultTable, figure_rows, results_table, run_title
+
+
+@task
+def toy(questions: int = 2) -> Task:
+    samples = [Sample(input="What is 2 + 2?", target="4"), Sample(input="What is 3 + 3?", target="6")]
+    return Task(
+        dataset=MemoryDataset(samples[:questions]),
+        solver=generate(),
+        scorer=match(),
+        config=GenerateConfig(max_tokens=8),
+        version="0.1.0",
+        metadata={"system": "toy", "dataset": "toy questions"},
+    )
+
+
+def summary(run):
+    table = figure_rows(run, [("Accuracy", "accuracy", None, "no sample")])
+    table.title = run_title("Toy", run, [])
+    return table
+
+
+def tables(runs, published):
+    return [
+        results_table(
+            "Toy arithmetic", "toy", [Column("Model"), Column("Accuracy")], runs,
+            lambda run: [[run.model, run.figure("accuracy")]], published, lambda row: [],
+        )
+    ]
+
+
+toy_benchmark = Benchmark(
+    name="toy", title="Toy", paper="No paper", task=toy, scorer="match",
+    headline=lambda scores, settings: [], summary=summary, tables=tables,
+)
+'''
+
+
+@pytest.fixture
+def toy_registered(tmp_path: Path) -> Iterator[None]:
+    package = tmp_path / "toybench"
+    package.mkdir()
+    (package / "__init__.py").write_text(textwrap.dedent(TOY_PACKAGE))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import toybench
+
+        register_benchmark(toybench.toy_benchmark)  # the registry line
+        yield
+    finally:
+        unregister_benchmark("toy")
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("toybench", None)
+
+
+def test_the_toy_benchmark_runs_from_the_eval_group_and_reaches_the_report(
+    toy_registered: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert benchmark("toy").title == "Toy"
+    listed = CliRunner().invoke(cli, ["eval", "--help"])
+    assert "toy" in listed.stdout.split("Commands:")[1]
+
+    ran = CliRunner().invoke(
+        cli, ["eval", "toy", "-T", "questions=2", "--no-cache"]
+    )  # on the embedded model
+    assert ran.exit_code == 0, ran.stderr
+    assert "Toy: embedded/smollm2" in ran.stdout and "Accuracy" in ran.stdout
+    [log] = list((tmp_path / "logs").glob("*.eval"))
+
+    reported = CliRunner().invoke(cli, ["report", str(log), "--out", "report.html"])
+    assert reported.exit_code == 0, reported.stderr
+    html = (tmp_path / "report.html").read_text()
+    assert 'id="toy"' in html and "Toy arithmetic" in html and "embedded/smollm2" in html
+
+
+def test_a_task_argument_the_toy_does_not_take_is_one_clear_line(
+    toy_registered: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ran = CliRunner().invoke(cli, ["eval", "toy", "--model", "mockllm/model", "-T", "colour=red"])
+    assert ran.exit_code == 2 and "colour" in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_unregistered_the_toy_is_gone() -> None:
+    assert "toy" not in {b.name for b in benchmarks()}
+    assert {"medhallu", "dahl", "medhal"} <= {b.name for b in benchmarks()}
+    listed = CliRunner().invoke(cli, ["eval", "--help"])
+    assert "toy" not in listed.stdout
