@@ -331,13 +331,47 @@ def serve(
     return server
 
 
+def realistic(seed: int = 0) -> tuple[Callable[[], float], Callable[[int], Fault]]:
+    """A provider's latency and faults: log-normal latency with mean 0.8 s and 1% of calls
+    over 5 s; 2% 429 (Retry-After 1 s), 0.5% 500, 0.2% dropped connections."""
+    import numpy as np
+    from scipy.stats import lognorm, norm
+
+    # mean = exp(mu + s^2/2) = 0.8 and P(X > 5) = 0.01 give s^2/2 - z s + ln(5/0.8) = 0.
+    z = norm.ppf(0.99)
+    sigma = z - float(np.sqrt(z * z - 2 * np.log(5 / 0.8)))
+    mu = float(np.log(0.8)) - sigma * sigma / 2
+    assert abs(lognorm.mean(sigma, scale=np.exp(mu)) - 0.8) < 1e-9
+    rng = np.random.default_rng(seed)
+    lock = threading.Lock()
+
+    def latency() -> float:
+        with lock:
+            return float(rng.lognormal(mu, sigma))
+
+    def fault(_: int) -> Fault:
+        with lock:
+            draw = rng.random()
+        return "429" if draw < 0.02 else "500" if draw < 0.025 else "drop" if draw < 0.027 else "ok"
+
+    return latency, fault
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--delay", type=float, default=0.2)
+    parser.add_argument(
+        "--realistic", action="store_true", help="log-normal latency (mean 0.8 s) and faults"
+    )
     args = parser.parse_args()
-    serve(args.port, args.delay)
-    print(f"stub server on http://127.0.0.1:{args.port}/v1 (delay {args.delay}s)", flush=True)
+    if args.realistic:
+        latency, fault = realistic()
+        serve(args.port, 0.8, fault=fault)
+        StubHandler.latency = staticmethod(latency)
+    else:
+        serve(args.port, args.delay)
+    print(f"stub server on http://127.0.0.1:{args.port}/v1", flush=True)
     threading.Event().wait()
 
 

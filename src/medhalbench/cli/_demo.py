@@ -98,6 +98,8 @@ def demo_command(
             )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
         logs += done
+    if not logs:  # --dry-run: the plans are all there is
+        return
     finished = [log.location for log in logs if log.status == "success"]
     report = write_report(finished, report_path) if finished else []
     where = f"Logs: {options['log_dir']}/ (inspect view --log-dir {options['log_dir']})"

@@ -13,6 +13,7 @@ from medhalbench.cli._demo import demo_command
 from medhalbench.cli._eval import eval_group, retry_command
 from medhalbench.cli._report import report_command
 from medhalbench.cli._serve import serve_command
+from medhalbench.cli._suite import plan_command, run_command
 from medhalbench.commands import report
 from medhalbench.registry import benchmarks
 
@@ -53,6 +54,8 @@ cli.add_command(compare_command)
 cli.add_command(retry_command)
 cli.add_command(demo_command)
 cli.add_command(serve_command)
+cli.add_command(run_command)
+cli.add_command(plan_command)
 
 
 def main() -> None:

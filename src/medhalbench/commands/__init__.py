@@ -3,7 +3,7 @@ through inspect with our progress and errors, printing results tables. Each benc
 its own `eval` and `build` commands from these."""
 
 from medhalbench.commands._defaults import default_of
-from medhalbench.commands._errors import USER_ERROR, fail, interruptible, report
+from medhalbench.commands._errors import INTERRUPTED, USER_ERROR, fail, interruptible, report
 from medhalbench.commands._generic import task_eval_command
 from medhalbench.commands._models import (
     DEFAULT_ATTEMPT_TIMEOUT,
@@ -11,9 +11,10 @@ from medhalbench.commands._models import (
     OptionError,
     parse_model_args,
 )
-from medhalbench.commands._plans import print_plans
+from medhalbench.commands._plans import print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._run import (
+    BATCH_SAMPLE_RETRIES,
     DEFAULT_LOG_DIR,
     DISPLAYS,
     absolute,
@@ -24,11 +25,13 @@ from medhalbench.commands._run import (
     model_options,
     print_log_locations,
     prompt_options,
+    realtime_logging,
     role_model,
     run_build,
     run_eval,
     split_models,
 )
+from medhalbench.commands._suite import Suite, read_suite, suite_path, suite_tasks
 from medhalbench.commands._tables import print_runs, print_table, show_results
 from medhalbench.commands._types import (
     COUNT,
@@ -40,12 +43,20 @@ from medhalbench.commands._types import (
 )
 
 __all__ = [
+    "Suite",
+    "read_suite",
+    "realtime_logging",
+    "suite_path",
+    "suite_tasks",
+    "task_plan_of",
+    "BATCH_SAMPLE_RETRIES",
     "COUNT",
     "DEFAULT_ATTEMPT_TIMEOUT",
     "DEFAULT_LOG_DIR",
     "DEFAULT_MAX_RETRIES",
     "DISPLAYS",
     "FRACTION",
+    "INTERRUPTED",
     "NON_NEGATIVE",
     "POSITIVE",
     "SHARE",

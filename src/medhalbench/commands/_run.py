@@ -41,6 +41,15 @@ DEFAULT_LOG_DIR = "logs"
 PIPED_WIDTH = 160
 BATCH_SAMPLE_RETRIES = 2
 """Times a sample whose provider batch failed is sent again within the run."""
+REALTIME_LOG_SAMPLES = 1000
+"""Above this many samples in a run, sample events are not streamed for inspect view's live
+display: at 5,000 MedHallu samples on 2 cores that streaming took 30% of the run
+(bench/scale.py); the log itself is written as before."""
+
+
+def realtime_logging(tasks: Sequence[Task]) -> bool:
+    """Whether a run is small enough to stream its sample events live."""
+    return sum(len(t.dataset) * (t.epochs or 1) for t in tasks) <= REALTIME_LOG_SAMPLES
 
 
 def _console() -> Console:
@@ -300,6 +309,7 @@ def run_eval(
                 log_dir=options["log_dir"],
                 display=display or "none",
                 cache=options["cache"],
+                log_realtime=realtime_logging(tasks),
                 # inspect fails a whole provider batch when one of its lines failed: send
                 # those samples again rather than ending the run.
                 retry_on_error=BATCH_SAMPLE_RETRIES if options.get("batch") else None,
@@ -416,8 +426,9 @@ def fail_on_unfinished(logs: Sequence[EvalLog]) -> None:
     sys.exit(INTERRUPTED if all(log.status == "cancelled" for log in failed) else 1)
 
 
-def builder_model_options(roles: Sequence[str]) -> Callable[[F], F]:
-    """Options controlling how a builder's models are called."""
+def builder_model_options(roles: Sequence[str], *, plans: bool = True) -> Callable[[F], F]:
+    """Options controlling how a builder's models are called (`plans`: with `--dry-run` and
+    `--prices`, for commands that can plan)."""
 
     def decorate(f: F) -> F:
         return _apply(
@@ -436,7 +447,7 @@ def builder_model_options(roles: Sequence[str]) -> Callable[[F], F]:
                 ),
                 *_role_options(roles),
                 *_connection_options(),
-                *_plan_options(),
+                *(_plan_options() if plans else []),
             ],
         )
 

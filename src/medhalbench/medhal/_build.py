@@ -24,6 +24,7 @@ from medhalbench.medhal._convert import (
     convert_summary,
     estimate_tokens,
 )
+from medhalbench.medhal._records import medhal_features, medhal_fields
 from medhalbench.medhal._sources import (
     NLIItem,
     NoteItem,
@@ -36,16 +37,7 @@ from medhalbench.nli import NLIModel
 
 ITEMS_FILE = "items.jsonl"
 SPLITS = {"train": 0.8, "validation": 0.1, "test": 0.1}
-RECORD_FIELDS = (
-    "id",
-    "context",
-    "statement",
-    "label",
-    "explanation",
-    "inner_id",
-    "source",
-    "synthetic",
-)
+RECORD_FIELDS = medhal_fields()
 
 
 @dataclass
@@ -124,13 +116,7 @@ def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> di
             by_split[split_of[r["item_key"]]].append(
                 {name: sample.get(name) for name in RECORD_FIELDS}
             )
-    features = datasets.Features(
-        {
-            "id": datasets.Value("string"), "context": datasets.Value("string"), "statement": datasets.Value("string"),
-            "label": datasets.Value("bool"), "explanation": datasets.Value("string"), "inner_id": datasets.Value("string"),
-            "source": datasets.Value("string"), "synthetic": datasets.Value("bool"),
-        }
-    )  # fmt: skip
+    features = medhal_features()
     for split in SPLITS:
         with (out / f"{split}.jsonl").open("w", encoding="utf-8") as f:
             for sample in by_split[split]:

@@ -10,6 +10,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model
 
 from medhalbench._prompts import read_prompt
+from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
 from medhalbench.text import split_sentences
@@ -128,12 +129,11 @@ def _sample(
     source: str, inner_id: str, kind: str, *, key: str | None = None, **fields: Any
 ) -> dict[str, Any]:
     # `inner_id` names the source item (shared by a pair); `key` the sample, when it differs.
-    return {
-        "id": f"{source}-{key or inner_id}-{kind}",
-        "inner_id": inner_id,
-        "source": source,
-        **fields,
-    }
+    # Built as the record, so its fields (and extras such as `wrong_option`) are checked once.
+    record = MedHalRecord(
+        id=f"{source}-{key or inner_id}-{kind}", inner_id=inner_id, source=source, **fields
+    )
+    return record.model_dump()
 
 
 @dataclass

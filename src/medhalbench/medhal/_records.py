@@ -33,3 +33,20 @@ class MedHalRecord(Record):
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+
+def medhal_fields() -> tuple[str, ...]:
+    """The published fields of a MedHal sample, in order (the builder's output columns)."""
+    return tuple(MedHalRecord.model_fields)
+
+
+def medhal_features() -> Any:
+    """The `datasets` features of a MedHal sample, from the record's fields."""
+    import datasets
+
+    return datasets.Features(
+        {
+            name: datasets.Value("bool" if field.annotation in (bool, "bool") else "string")
+            for name, field in MedHalRecord.model_fields.items()
+        }
+    )

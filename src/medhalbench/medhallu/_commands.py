@@ -400,7 +400,7 @@ def analyze_group() -> None:
     help="Write per-question clusters and the table as JSON.",
 )
 @click.option("--cache/--no-cache", default=True, show_default=True)
-@builder_model_options(roles=("generator", "discriminator", "nli"))
+@builder_model_options(roles=("generator", "discriminator", "nli"), plans=False)
 def clusters_command(
     pubmedqa: str,
     k: int,

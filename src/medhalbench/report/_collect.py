@@ -52,7 +52,8 @@ def log_paths(paths: Sequence[str | Path]) -> list[str]:
     """
     found: list[str] = []
     for path in paths:
-        p = Path(path)
+        # inspect names logs it found by URI (`file:///...`).
+        p = Path(str(path).removeprefix("file://"))
         if p.is_dir():
             found += [info.name for info in list_eval_logs(str(p))]
         elif p.is_file():

@@ -1,0 +1,101 @@
+"""`medhalbench run SUITE` and `medhalbench plan SUITE`: a grid of models and benchmark runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from inspect_ai import eval_set
+
+from medhalbench.commands import (
+    BATCH_SAMPLE_RETRIES,
+    DISPLAYS,
+    INTERRUPTED,
+    console,
+    fail,
+    fail_on_unfinished,
+    interruptible,
+    parse_model_args,
+    print_plans,
+    progress_display,
+    read_suite,
+    realtime_logging,
+    show_results,
+    suite_path,
+    suite_tasks,
+    task_plan_of,
+)
+from medhalbench.report import write_report
+
+
+@click.command(name="run")
+@click.argument("suite")
+@click.option(
+    "--display",
+    default=None,
+    type=click.Choice(DISPLAYS),
+    help="inspect's own display (default: our progress bars with retry counts).",
+)
+def run_command(suite: str, display: str | None) -> None:
+    """Run a suite (a YAML file, or `demo` for the packaged one) through inspect's eval_set:
+    every run on every model, logs in one folder, one report with the papers' rows. Run it
+    again after a failure or an interruption to finish only what is missing."""
+    path = suite_path(suite)
+    loaded = read_suite(path)
+    tasks = suite_tasks(loaded)
+    for task, model in tasks:
+        plan = task_plan_of(task, [model.name], model.roles, {})
+        task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
+    console.print(
+        f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
+    )
+    settings = loaded.settings
+    try:
+        with interruptible(), progress_display(console, enabled=display is None):
+            _, logs = eval_set(
+                [task for task, _ in tasks],
+                log_dir=loaded.log_dir,
+                display=display or "none",  # type: ignore[arg-type]
+                score_display=display not in (None, "none"),
+                cache=settings.get("cache", True),
+                log_realtime=realtime_logging([task for task, _ in tasks]),
+                retry_attempts=0,  # a failed run is finished by running the suite again
+                # As in `eval --batch`: a sample of a failed provider batch is sent again.
+                retry_on_error=BATCH_SAMPLE_RETRIES if settings.get("batch") else None,
+            )
+    except KeyboardInterrupt:
+        fail(f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest",
+             INTERRUPTED)  # fmt: skip
+        raise
+    show_results(console, logs)
+    finished = [log.location for log in logs if log.status == "success"]
+    if finished:
+        [report] = write_report(finished, str(Path(loaded.log_dir) / "report.html"))
+        console.print(f"Report: {report}")
+    fail_on_unfinished(logs)
+
+
+@click.command(name="plan")
+@click.argument("suite")
+@click.option(
+    "--prices",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens.",
+)
+@click.option(
+    "-P",
+    "plan_settings",
+    multiple=True,
+    help="Planning setting NAME=VALUE of the benchmarks (e.g. units_per_answer=11 for DAHL).",
+)
+def plan_command(suite: str, prices: str | None, plan_settings: tuple[str, ...]) -> None:
+    """Print what a suite will call, per run and model: calls and tokens per role, and the
+    cost at the given prices. Loads and checks every dataset; calls no model."""
+    loaded = read_suite(suite_path(suite))
+    settings = parse_model_args(plan_settings, option="-P")
+    plans = [
+        task_plan_of(task, [model.name], model.roles, settings)
+        for task, model in suite_tasks(loaded, resolve=False)
+    ]
+    print_plans(console, plans, {"prices": prices})

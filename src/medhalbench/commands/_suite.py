@@ -1,0 +1,179 @@
+"""Suites: a grid of models and benchmark runs in one YAML file, run through inspect's
+`eval_set` (a rerun finishes only what is missing), with one log folder and one report.
+
+```yaml
+log_dir: logs/my-suite            # default: logs/<file name>
+settings: {max_connections: 20}   # connection options of every model (as on the command line)
+models:
+  - name: openai/gpt-4o-mini
+    args: {}                      # provider arguments (-M)
+    roles: {splitter: openai/gpt-4o-mini, checker: openai/gpt-4o-mini}
+runs:
+  - benchmark: medhallu           # a registered benchmark
+    args: {knowledge: true}       # its task's arguments; `dataset: example` is its example
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from inspect_ai import Task, task_with
+from inspect_ai.model import Model
+
+from medhalbench._errors import DataError
+from medhalbench.commands._models import connection, resolve_model, role_connection
+from medhalbench.commands._run import absolute
+from medhalbench.examples import illustrative
+from medhalbench.registry import benchmark
+
+SETTINGS = {"max_connections", "max_retries", "timeout", "attempt_timeout", "batch", "batch_delay",
+            "model_base_url", "cache"}  # fmt: skip
+
+
+@dataclass
+class SuiteModel:
+    """A model of a suite, with its provider arguments and its role models."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class SuiteRun:
+    """A benchmark run of a suite: the benchmark and its task's arguments."""
+
+    benchmark: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Suite:
+    """A suite file, read and checked."""
+
+    path: Path
+    log_dir: str
+    models: list[SuiteModel]
+    runs: list[SuiteRun]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def options(self, model: SuiteModel) -> dict[str, Any]:
+        """The command-line options a model of the suite is called with."""
+        return {
+            "cache": True,
+            **self.settings,
+            "model_args": [f"{k}={v}" for k, v in model.args.items()],
+        }
+
+
+def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DataError(f"expected a mapping at {where}", path=path)
+    return value
+
+
+def suite_path(name: str) -> Path:
+    """A suite file, or a suite shipped in `medhalbench.examples` by name (`demo`)."""
+    if Path(name).exists() or name.endswith((".yaml", ".yml")):
+        return Path(name)
+    return Path(illustrative(f"{name}.yaml"))
+
+
+def read_suite(path: str | Path) -> Suite:
+    """Read a suite file.
+
+    Raises:
+        DataError: The file cannot be read, or a field is missing, misspelt or of the wrong
+            kind, or names an unknown benchmark (naming the field).
+    """
+    file = Path(path)
+    try:
+        raw = yaml.safe_load(file.read_text("utf-8"))
+    except (OSError, yaml.YAMLError) as ex:
+        raise DataError(f"cannot read the suite ({type(ex).__name__}: {ex})", path=path) from None
+    raw = _mapping(raw, file, "the top level")
+    unknown = set(raw) - {"log_dir", "settings", "models", "runs"}
+    if unknown:
+        raise DataError(f"unknown field(s) {', '.join(sorted(unknown))}", path=path)
+    settings = _mapping(raw.get("settings"), file, "settings")
+    if set(settings) - SETTINGS:
+        raise DataError(
+            f"unknown setting(s) {', '.join(sorted(set(settings) - SETTINGS))} "
+            f"(known: {', '.join(sorted(SETTINGS))})",
+            path=path,
+        )
+    models, runs = raw.get("models"), raw.get("runs")
+    if not isinstance(models, list) or not models:
+        raise DataError("needs a non-empty list of models", path=path, field="models")
+    if not isinstance(runs, list) or not runs:
+        raise DataError("needs a non-empty list of runs", path=path, field="runs")
+    suite_models = []
+    for i, m in enumerate(models, start=1):
+        m = {"name": m} if isinstance(m, str) else _mapping(m, file, f"models[{i}]")
+        if not m.get("name"):
+            raise DataError("a model needs a name", path=path, field=f"models[{i}].name")
+        suite_models.append(
+            SuiteModel(
+                str(m["name"]),
+                _mapping(m.get("args"), file, f"models[{i}].args"),
+                {str(k): str(v) for k, v in _mapping(m.get("roles"), file, f"models[{i}].roles").items()},
+            )
+        )  # fmt: skip
+    suite_runs = []
+    for i, r in enumerate(runs, start=1):
+        r = _mapping(r, file, f"runs[{i}]")
+        name = str(r.get("benchmark", ""))
+        benchmark(name)  # an unknown name stops here, with the known ones listed
+        suite_runs.append(SuiteRun(name, _mapping(r.get("args"), file, f"runs[{i}].args")))
+    log_dir = str(raw.get("log_dir") or Path("logs") / file.stem)
+    return Suite(file, log_dir, suite_models, suite_runs, settings)
+
+
+def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
+    args = dict(run.args)
+    if args.get("dataset") == "example":
+        args["dataset"] = benchmark(run.benchmark).example
+    for key, value in args.items():
+        # A local path relative to the suite file, made absolute so a rerun from elsewhere finds it.
+        if isinstance(value, str) and (suite.path.parent / value).exists():
+            args[key] = absolute(str(suite.path.parent / value))
+    return args
+
+
+def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[tuple[Task, SuiteModel]]:
+    """Every run on every model, as tasks bound to their model and role models.
+
+    Args:
+        suite: The suite.
+        resolve: Resolve the models now (checking names and keys); False for plans.
+    """
+    found = []
+    for run in suite.runs:
+        entry = benchmark(run.benchmark)
+        for model in suite.models:
+            try:
+                task = entry.task(**_task_args(run, suite))
+            except TypeError as ex:
+                raise DataError(f"{run.benchmark}: {ex}", path=suite.path, field="args") from None
+            if resolve:
+                options = suite.options(model)
+                main: str | Model = resolve_model(model.name, connection(options), option="name")
+                roles: dict[str, str | Model] = {
+                    role: resolve_model(
+                        name, role_connection(role, name, options, model.name), option=role
+                    )
+                    for role, name in model.roles.items()
+                }
+                task = (
+                    task_with(task, model=main, model_roles=roles)
+                    if roles
+                    else task_with(task, model=main)
+                )
+            found.append((task, model))
+    return found

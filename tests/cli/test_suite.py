@@ -1,0 +1,113 @@
+"""Suites: a grid of models and runs through inspect's eval_set, one report; interrupted part
+way, a rerun does only the rest; `plan` prints every run's calls without calling a model."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from helpers import free_port
+from medhalbench.cli import cli
+from stub_server import StubHandler, serve
+
+MODEL = "openai-api/stub/stub"
+
+
+def write_suite(folder: Path, base_url: str) -> Path:
+    suite = folder / "suite.yaml"
+    suite.write_text(
+        f"""
+log_dir: {folder / "logs"}
+settings: {{model_base_url: "{base_url}", max_connections: 2, cache: false}}
+models:
+  - name: {MODEL}
+runs:
+  - benchmark: medhallu
+    args: {{dataset: example, limit: 4}}
+  - benchmark: medhallu
+    args: {{dataset: example, limit: 4, knowledge: true}}
+  - benchmark: medhal
+    args: {{dataset: example, split: train}}
+"""
+    )
+    return suite
+
+
+def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) -> None:
+    port = free_port()
+    server = serve(port, 1.0)
+    suite = write_suite(tmp_path, f"http://127.0.0.1:{port}/v1")
+    env = {**os.environ, "STUB_API_KEY": "sk-unused"}
+    try:
+        before = StubHandler.requests
+        process = subprocess.Popen(
+            [sys.executable, "-m", "medhalbench.cli", "run", str(suite)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        )  # fmt: skip
+        time.sleep(9)  # start-up, then a few samples
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        first = StubHandler.requests - before
+        assert process.returncode == 130, err
+        assert f"run 'medhalbench run {suite}' again" in err and "Traceback" not in err
+        assert 0 < first < 24
+        rerun = subprocess.run(
+            [sys.executable, "-m", "medhalbench.cli", "run", str(suite)],
+            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+        second = StubHandler.requests - before - first
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert rerun.returncode == 0, rerun.stderr
+    logs = [read_eval_log(i) for i in list_eval_logs(str(tmp_path / "logs"))]
+    finished = [log for log in logs if log.status == "success"]
+    assert sorted(len(log.samples or []) for log in finished) == [8, 8, 8]
+    for log in finished:
+        ids = [(s.id, s.epoch) for s in log.samples or []]
+        assert len(ids) == len(set(ids))  # each sample scored once
+    # The rerun asked only for what was missing (a call cut off by the interrupt is asked again).
+    assert second <= 24 - first + 2, (first, second)
+    report = (tmp_path / "logs" / "report.html").read_text()
+    assert report.count('id="medhallu"') == 1 and 'id="medhal"' in report
+    assert "(published)" in report  # the papers' reference rows
+
+
+def test_plan_of_the_packaged_demo_suite_calls_no_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["plan", "demo", "-P", "units_per_answer=3"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count("MedHallu: 24 samples") == 2 and "MedHal: 8 samples" in result.stdout
+    checker = next(line for line in result.stdout.splitlines() if line.startswith("│ checker"))
+    assert checker.split("│")[3].strip() == "12"  # 4 answers x 3 units
+    assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "culprit"),
+    [
+        ("models: [embedded/smollm2]\nruns: [{benchmark: nope}]\n", "unknown benchmark 'nope'"),
+        ("models: []\nruns: [{benchmark: dahl}]\n", "models"),
+        ("models: [embedded/smollm2]\nruns: [{benchmark: dahl}]\nsettings: {speed: 2}\n", "speed"),
+        (
+            "models: [embedded/smollm2]\nruns: [{benchmark: medhal, args: {colour: red}}]\n",
+            "colour",
+        ),
+    ],
+)
+def test_a_bad_suite_is_one_line_and_exit_2(text: str, culprit: str, tmp_path: Path) -> None:
+    suite = tmp_path / "bad.yaml"
+    suite.write_text(text)
+    result = CliRunner().invoke(cli, ["plan", str(suite)])
+    assert result.exit_code == 2 and culprit in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
