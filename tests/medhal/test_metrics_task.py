@@ -184,3 +184,21 @@ def test_task_end_to_end_with_scripted_judge(tmp_path: Path) -> None:
     assert m["format_matching_rate"] == pytest.approx(3 / 4)  # "I am not sure." has no yes/no
     assert m["source/medqa/f1"] == 1.0 and m["source/mednli/f1"] == 0.0
     assert m["source/mednli/unparseable"] == 1
+
+
+@pytest.mark.parametrize(("temperature", "do_sample"), [(0.0, False), (0.5, True)])
+def test_the_task_decodes_greedily_at_temperature_0_on_a_sampling_provider(
+    temperature: float, do_sample: bool, tmp_path: Path
+) -> None:
+    # inspect's hf provider samples unless its `do_sample` is false, whatever the temperature.
+    from medhalbench.examples import illustrative
+
+    model = scripted_model(lambda prompt: "Factual: YES")
+    model.api.do_sample = True  # type: ignore[attr-defined]
+    task = medhal(
+        dataset=illustrative("medhal_illustrative.jsonl"), split="train", limit=2,
+        temperature=temperature, embedder="none",
+    )  # fmt: skip
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    assert model.api.do_sample is do_sample  # type: ignore[attr-defined]
