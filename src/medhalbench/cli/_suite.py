@@ -15,6 +15,7 @@ from medhalbench.commands import (
     fail,
     fail_on_unfinished,
     interruptible,
+    keep_plan,
     parse_model_args,
     print_plans,
     progress_display,
@@ -44,8 +45,7 @@ def run_command(suite: str, display: str | None) -> None:
     loaded = read_suite(path)
     tasks = suite_tasks(loaded)
     for task, model in tasks:
-        plan = task_plan_of(task, [model.name], model.roles, {})
-        task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
+        keep_plan(task, task_plan_of(task, [model.name], model.roles, {}))
     console.print(
         f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )

@@ -11,7 +11,7 @@ from medhalbench.commands._models import (
     OptionError,
     parse_model_args,
 )
-from medhalbench.commands._plans import print_plans, task_plan_of
+from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
@@ -43,6 +43,7 @@ from medhalbench.commands._types import (
 )
 
 __all__ = [
+    "keep_plan",
     "Suite",
     "read_suite",
     "realtime_logging",

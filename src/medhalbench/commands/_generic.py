@@ -37,11 +37,7 @@ def task_eval_command(entry: Benchmark) -> click.Command:
         models: tuple[str, ...],
         **options: Any,
     ) -> None:
-        arguments = parse_model_args(task_args, option="-T")
-        try:
-            task = entry.task(**arguments)
-        except TypeError as ex:  # an argument the task does not take
-            raise click.BadParameter(str(ex), param_hint="-T") from None
+        task = entry.make_task(parse_model_args(task_args, option="-T"))
         logs = run_eval(task, models=split_models(models), options=options)
         show_results(console, logs, wide=wide, published=published)
         print_log_locations(logs, options["log_dir"])

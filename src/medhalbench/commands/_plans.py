@@ -11,7 +11,7 @@ from rich.console import Console
 
 from medhalbench.commands._tables import print_table
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
-from medhalbench.registry import benchmarks
+from medhalbench.registry import find_benchmark
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
@@ -24,8 +24,7 @@ def task_plan_of(
 ) -> Plan:
     """The plan of a task on each model, from its benchmark's planner (a task of no
     registered benchmark: one call per sample and epoch)."""
-    known = {b.name: b for b in benchmarks()}
-    entry = known.get(str((task.metadata or {}).get("system")))
+    entry = find_benchmark(str((task.metadata or {}).get("system")))
     estimates = entry.plan(task, roles, settings) if entry else [task_plan(task)]
     rows = []
     for estimate in estimates:
@@ -35,6 +34,12 @@ def task_plan_of(
             rows.append(estimate)
     samples = len(task.dataset) * (task.epochs or 1)
     return Plan(entry.title if entry else task.name, samples, rows)
+
+
+def keep_plan(task: Task, plan: Plan) -> None:
+    """Keep a task's plan in its log's metadata, so that the report can set the tokens used
+    beside it."""
+    task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
 
 
 def print_plans(console: Console, plans: Sequence[Plan], options: Mapping[str, Any]) -> None:

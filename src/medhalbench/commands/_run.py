@@ -28,7 +28,7 @@ from medhalbench.commands._models import (
     resolve_model,
     role_connection,
 )
-from medhalbench.commands._plans import print_plans, task_plan_of
+from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display, retry_record
 from medhalbench.commands._types import COUNT, NON_NEGATIVE, POSITIVE
 from medhalbench.models import DEFAULT_MODEL
@@ -282,8 +282,7 @@ def run_eval(
         print_plans(console, plans, options)
         return []
     for task, plan in zip(tasks, plans, strict=True):
-        # Kept in the log, so that the report can set the usage beside it.
-        task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
+        keep_plan(task, plan)
     main = connection(options)
     resolved = [
         resolve_model(name, main, option="--model") for name in models if name != "none/none"

@@ -24,7 +24,7 @@ import yaml
 from inspect_ai import Task, task_with
 from inspect_ai.model import Model
 
-from medhalbench._errors import DataError
+from medhalbench._errors import DataError, MedhalbenchError
 from medhalbench.commands._models import connection, resolve_model, role_connection
 from medhalbench.commands._run import absolute
 from medhalbench.examples import illustrative
@@ -158,9 +158,9 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[tuple[Task, Suite
         entry = benchmark(run.benchmark)
         for model in suite.models:
             try:
-                task = entry.task(**_task_args(run, suite))
-            except TypeError as ex:
-                raise DataError(f"{run.benchmark}: {ex}", path=suite.path, field="args") from None
+                task = entry.make_task(_task_args(run, suite))
+            except MedhalbenchError as ex:
+                raise DataError(str(ex), path=suite.path, field="args") from None
             if resolve:
                 options = suite.options(model)
                 main: str | Model = resolve_model(model.name, connection(options), option="name")

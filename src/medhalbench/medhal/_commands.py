@@ -32,7 +32,7 @@ from medhalbench.medhal._plan import medhal_build_plan
 from medhalbench.medhal._task import medhal
 from medhalbench.medhal._train import TrainSettings, train_medhal
 from medhalbench.models import DEFAULT_MODEL
-from medhalbench.nli import load_nli
+from medhalbench.nli import llm_judge, load_nli
 
 
 @click.command(name="medhal")
@@ -173,9 +173,7 @@ def build_medhal_command(
 ) -> None:
     """Build MedHal: paired factual / non-factual statements from medical datasets."""
     if options.get("dry_run"):
-        judge = (
-            (DEFAULT_MODEL if nli == "llm" else nli[4:]) if nli and nli.startswith("llm") else None
-        )
+        judge = llm_judge(nli) if nli else None
         plan = medhal_build_plan(
             parse_sources(sources), converter, limit=limit, facts_per_note=facts_per_note,
             nli_judge=judge,

@@ -48,7 +48,7 @@ from medhalbench.medhallu._data import MEDHALLU_HUB
 from medhalbench.medhallu._plan import medhallu_build_plan
 from medhalbench.medhallu._task import medhallu
 from medhalbench.models import DEFAULT_MODEL
-from medhalbench.nli import load_nli
+from medhalbench.nli import llm_judge, load_nli
 from medhalbench.results import UNDEFINED, format_cell
 
 
@@ -316,7 +316,7 @@ def build_medhallu_command(
     )
     if options.get("dry_run"):
         records = select_shard(load_pubmedqa(pubmedqa, limit=limit), shard)
-        judge = (DEFAULT_MODEL if nli == "llm" else nli[4:]) if nli.startswith("llm") else None
+        judge = llm_judge(nli)
         models = {"generator": generator, "refiner": refiner, **({"nli": judge} if judge else {})}
         print_plans(console, [medhallu_build_plan(records, settings, models, disc_names)], options)
         return

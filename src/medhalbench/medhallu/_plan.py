@@ -4,6 +4,7 @@ every attempt failing (generate, vote, equivalence check, refine)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._steps import (
@@ -56,35 +57,35 @@ def medhallu_build_plan(
         nli.append(nli_prompt(truth, truth))
         out += generator_max_tokens(truth)
     n, tries = len(records), settings.attempts
-    tokens = {
-        k: sum(count_tokens(v))
-        for k, v in [("g", generate), ("v", vote), ("r", refine), ("n", nli)]
-    }
-    roles = [
-        RoleEstimate(
-            "generator", n, tokens["g"], out, calls_max=n * tries,
-            input_tokens_max=tokens["g"] * tries, output_tokens_max=out * tries,
-            model=models.get("generator"),
-        ),
-        *(
-            RoleEstimate(
-                "discriminator", n, tokens["v"], DISCRIMINATOR_MAX_TOKENS * n, calls_max=n * tries,
-                input_tokens_max=tokens["v"] * tries,
-                output_tokens_max=DISCRIMINATOR_MAX_TOKENS * n * tries, model=name,
-            )
-            for name in discriminators
-        ),
-        RoleEstimate(
-            "refiner", 0, 0, 0, calls_max=n * tries, input_tokens_max=tokens["r"] * tries,
-            output_tokens_max=REFINER_MAX_TOKENS * n * tries, model=models.get("refiner"),
-        ),
-    ]  # fmt: skip
-    if models.get("nli"):
-        roles.append(
-            RoleEstimate(
-                "nli", 2 * n, 2 * tokens["n"], 2 * LLM_NLI_MAX_TOKENS * n, calls_max=2 * n * tries,
-                input_tokens_max=2 * tokens["n"] * tries,
-                output_tokens_max=2 * LLM_NLI_MAX_TOKENS * n * tries, model=models["nli"],
-            )
+
+    def per_attempt(
+        role: str,
+        prompts: list[str],
+        tokens_out: int,
+        model: str | None,
+        *,
+        least: int,
+        each: int = 1,
+    ) -> RoleEstimate:
+        """A role's calls and tokens: `each` call per prompt (`tokens_out`: the output of one
+        call per prompt) in an attempt; at least `least` attempts per question, at most `tries`."""
+        calls, tokens_in, tokens_out = (
+            n * each,
+            sum(count_tokens(prompts)) * each,
+            tokens_out * each,
+        )
+        return RoleEstimate(
+            role, calls * least, tokens_in * least, tokens_out * least, calls_max=calls * tries,
+            input_tokens_max=tokens_in * tries, output_tokens_max=tokens_out * tries, model=model,
         )  # fmt: skip
+
+    judging = per_attempt("discriminator", vote, DISCRIMINATOR_MAX_TOKENS * n, None, least=1)
+    roles = [
+        per_attempt("generator", generate, out, models.get("generator"), least=1),
+        *(replace(judging, model=name) for name in discriminators),
+        per_attempt("refiner", refine, REFINER_MAX_TOKENS * n, models.get("refiner"), least=0),
+    ]
+    if models.get("nli"):  # entailment both ways
+        judge = models["nli"]
+        roles.append(per_attempt("nli", nli, LLM_NLI_MAX_TOKENS * n, judge, least=1, each=2))
     return Plan("MedHallu build", n, roles, unit="questions")

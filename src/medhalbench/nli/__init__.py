@@ -9,6 +9,16 @@ from medhalbench.nli._llm import LLM_NLI_MAX_TOKENS, LLMNLI, nli_prompt
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
 
 
+def llm_judge(spec: str) -> str | None:
+    """The model an NLI spec names as LLM judge (`llm`: the embedded model, `llm:MODEL`), or
+    None for a transformers NLI model."""
+    from medhalbench.models import DEFAULT_MODEL
+
+    if spec == "llm":
+        return DEFAULT_MODEL
+    return spec[4:] if spec.startswith("llm:") else None
+
+
 def load_nli(
     spec: str, *, cache: bool = True, resolve: Callable[[str], Model] | None = None
 ) -> NLIModel:
@@ -22,10 +32,8 @@ def load_nli(
         resolve: Turns a model name into a model (default: inspect's `get_model`), so that
             a judge gets the same connection options as the other roles.
     """
-    from medhalbench.models import DEFAULT_MODEL
-
-    if spec == "llm" or spec.startswith("llm:"):
-        name = spec[4:] if spec.startswith("llm:") else DEFAULT_MODEL
+    name = llm_judge(spec)
+    if name is not None:
         return LLMNLI(resolve(name) if resolve else name, cache=cache)
     return TransformersNLI(spec)
 
@@ -39,6 +47,7 @@ __all__ = [
     "bidirectional_entailment",
     "entailment",
     "entailment_index",
+    "llm_judge",
     "load_nli",
     "nli_prompt",
 ]

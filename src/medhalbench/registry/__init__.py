@@ -6,6 +6,7 @@ from medhalbench.registry._registry import (
     ENTRY_POINT_GROUP,
     benchmark,
     benchmarks,
+    find_benchmark,
     register_benchmark,
     unregister_benchmark,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "DemoSettings",
     "benchmark",
     "benchmarks",
+    "find_benchmark",
     "register_benchmark",
     "unregister_benchmark",
 ]

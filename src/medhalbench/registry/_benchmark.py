@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -12,6 +13,7 @@ import click
 from inspect_ai import Task
 from inspect_ai.scorer import SampleScore
 
+from medhalbench._errors import MedhalbenchError
 from medhalbench.planning import RoleEstimate, task_plan
 from medhalbench.results import PublishedRow, ResultTable, RunResult, read_published
 from medhalbench.statistics import Figure
@@ -104,6 +106,26 @@ class Benchmark:
         one_call_per_sample
     )
     position: int = 100
+
+    def make_task(self, arguments: Mapping[str, Any]) -> Task:
+        """The benchmark's task with these arguments.
+
+        Raises:
+            MedhalbenchError: An argument the task does not take (or a required one missing),
+                checked against the task's signature before it runs.
+        """
+        signature = inspect.signature(self.task)
+        unknown = [name for name in arguments if name not in signature.parameters]
+        if unknown:
+            raise MedhalbenchError(
+                f"the {self.name} task takes no argument {', '.join(map(repr, unknown))} "
+                f"(it takes {', '.join(signature.parameters)})"
+            )
+        try:
+            signature.bind(**arguments)
+        except TypeError as ex:  # a required argument missing
+            raise MedhalbenchError(f"the {self.name} task: {ex}") from None
+        return self.task(**arguments)
 
     def published(self) -> list[PublishedRow]:
         """The paper's published rows (none when it ships no `published_csv`)."""

@@ -46,15 +46,20 @@ def benchmarks() -> list[Benchmark]:
     return sorted(_registered.values(), key=lambda b: (b.position, b.name))
 
 
+def find_benchmark(name: str) -> Benchmark | None:
+    """A benchmark by name, or None when none has that name."""
+    _load_entry_points()
+    return _registered.get(name)
+
+
 def benchmark(name: str) -> Benchmark:
     """A benchmark by name.
 
     Raises:
         MedhalbenchError: No benchmark has that name.
     """
-    known = {b.name: b for b in benchmarks()}
-    if name not in known:
-        raise MedhalbenchError(
-            f"unknown benchmark '{name}' (known: {', '.join(sorted(known)) or 'none'})"
-        )
-    return known[name]
+    found = find_benchmark(name)
+    if found is None:
+        known = ", ".join(sorted(b.name for b in benchmarks())) or "none"
+        raise MedhalbenchError(f"unknown benchmark '{name}' (known: {known})")
+    return found

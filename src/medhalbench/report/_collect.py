@@ -10,7 +10,7 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from medhalbench._errors import DataError
-from medhalbench.registry import benchmarks
+from medhalbench.registry import find_benchmark
 from medhalbench.results import RunResult, run_result
 
 
@@ -88,14 +88,13 @@ def collect(paths: Sequence[str | Path]) -> CollectedResults:
     """Read logs of any of our tasks; logs of other tasks or unfinished runs are skipped
     and listed."""
     results = CollectedResults()
-    known = {b.name for b in benchmarks()}
     finished: dict[str, EvalLog] = {}
     for path in log_paths(paths):
         try:
             log = read_eval_log(path, header_only=True)
         except Exception as ex:
             raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
-        if (log.eval.metadata or {}).get("system") not in known:
+        if find_benchmark(str((log.eval.metadata or {}).get("system"))) is None:
             results.skipped.append(f"{path} (not a medhalbench task)")
         elif log.status != "success":
             results.skipped.append(f"{path} ({log.status})")

@@ -12,7 +12,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
-from medhalbench.registry import Benchmark, benchmark, benchmarks
+from medhalbench.registry import Benchmark, benchmark, find_benchmark
 from medhalbench.results import Column, Estimate, ResultTable
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
@@ -59,7 +59,7 @@ def _read(path: str | Path) -> EvalLog:
         raise DataError("no such log file", path=path) from None
     except Exception as ex:
         raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
-    if (log.eval.metadata or {}).get("system") not in {b.name for b in benchmarks()}:
+    if find_benchmark(str((log.eval.metadata or {}).get("system"))) is None:
         raise DataError("not a log of a medhalbench task", path=path)
     return log
 
