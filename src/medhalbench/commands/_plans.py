@@ -15,7 +15,7 @@ from medhalbench.registry import find_benchmark
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
-    "differ by tens of percent); output tokens at the max-token settings, an upper bound."
+    "count differently); output tokens at the max-token settings, an upper bound."
 )
 
 
