@@ -1,13 +1,19 @@
-"""Shared fixtures: isolated inspect cache/log dirs and the real data folder."""
+"""Shared fixtures: isolated inspect cache/log dirs, the real data folder, and a real
+OpenAI-compatible server (llama.cpp's, through `medhalbench serve`) on 127.0.0.1."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from helpers import LocalServer, free_port
 from tests_data import shared_data_or_skip
 
 
@@ -36,3 +42,35 @@ def sample_path() -> str:
     from medhalbench.examples import illustrative
 
     return illustrative("medhallu_illustrative.jsonl")
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    command = [
+        sys.executable, "-m", "medhalbench.cli", "serve", "--port", str(port), "--alias", "smollm2",
+        "-M", "n_ctx=4096",
+    ]  # fmt: skip
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"server exited early:\n{log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"server did not start in 120 s:\n{log.read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield LocalServer(base_url=base_url, model="smollm2")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
@@ -50,3 +52,56 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def reply_corpus(path: Path) -> list[dict[str, Any]]:
+    """A benchmark's reply corpus: replies in many models' styles, each with the reading a
+    careful reader gives it (`expected`), its `style` and, where written, its `kind`."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def corpus_disagreements(
+    cases: list[dict[str, Any]], reading: Callable[[dict[str, Any]], tuple[Any, Any]]
+) -> list[tuple[Any, ...]]:
+    """The cases a parser reads otherwise than the careful reader (verdict, and the
+    explanation where the case states one); prints the agreement by kind."""
+    wrong = []
+    for case in cases:
+        label, explanation = reading(case)
+        if label != case["expected"] or explanation != case.get("explanation", explanation):
+            wrong.append((case.get("kind", case["style"]), case["reply"], case["expected"], label))
+    kinds = Counter(c.get("kind", c["style"]) for c in cases)
+    missed = Counter(w[0] for w in wrong)
+    print(f"\nagreement {1 - len(wrong) / len(cases):.3f} on {len(cases)} replies")
+    for kind, n in sorted(kinds.items()):
+        print(f"  {kind}: {n - missed[kind]}/{n}")
+    return wrong
+
+
+def reply_texts() -> Any:
+    """A hypothesis strategy of model replies: any text, and verdict-like words inside text."""
+    from hypothesis import strategies as st
+
+    return st.one_of(
+        st.text(max_size=80),
+        st.sampled_from(
+            [
+                "0",
+                "1",
+                "2",
+                "Not sure",
+                "not 1",
+                "1 or 0",
+                "Factual: YES",
+                "Factual: no",
+                "True",
+                "false",
+                "yes",
+                "Answer 2",
+            ]
+        ).flatmap(
+            lambda s: st.tuples(st.text(max_size=15), st.text(max_size=15)).map(
+                lambda t: t[0] + s + t[1]
+            )
+        ),
+    )

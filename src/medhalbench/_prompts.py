@@ -9,11 +9,12 @@ from pathlib import Path
 from medhalbench._errors import DataError
 
 
-def read_prompt(package: str, name: str, override: str | Path | None = None) -> str:
+def read_prompt(package: str | None, name: str, override: str | Path | None = None) -> str:
     """Read a prompt: the user's file when given, else the packaged `prompts/<name>`.
 
     Args:
-        package: The system package holding a `prompts/` folder (e.g. `medhalbench.medhallu`).
+        package: The benchmark package holding a `prompts/` folder (a module of it passes
+            its `__package__`).
         name: File name inside `prompts/`.
         override: A file the user named instead.
 
@@ -28,6 +29,7 @@ def read_prompt(package: str, name: str, override: str | Path | None = None) -> 
         if not text.strip():
             raise DataError("prompt file is empty", path=path)
         return text
+    assert package, "read_prompt needs the package that holds the prompt"
     return resources.files(package).joinpath("prompts", name).read_text(encoding="utf-8")
 
 

@@ -57,3 +57,28 @@ def test_import_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "0 broken" in result.stdout
+
+
+def files_importing(module: str, packages: list[str]) -> list[str]:
+    """The files of the given packages that import `module` (or a module inside it)."""
+    found = []
+    for package in packages:
+        for path in sorted((SOURCE / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else []
+                )
+                if any(n == module or n.startswith(f"{module}.") for n in names):
+                    found.append(str(path.relative_to(SOURCE)))
+    return found
+
+
+def test_benchmarks_and_the_registry_know_nothing_of_the_command_line() -> None:
+    # Their options are declared by task signatures and settings dataclasses; the command
+    # line is derived from those in `commands`.
+    assert files_importing("click", ["medhallu", "dahl", "medhal", "registry"]) == []
+    assert files_importing("click", ["commands"])  # the finder finds it where it is

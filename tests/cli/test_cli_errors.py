@@ -134,12 +134,12 @@ def test_templates_that_would_run_wrongly(tmp_path: Path) -> None:
 def test_an_unexpected_error_is_one_line_with_a_traceback_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import medhalbench.medhallu._commands as eval_module
+    import medhalbench.medhallu._task as task_module
 
-    def broken(**kwargs: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(eval_module, "medhallu", broken)
+    monkeypatch.setattr(task_module, "load_medhallu", broken)
     code, out, err = run(["eval", "medhallu", "--dataset", MEDHALLU])
     assert code == 1 and "Traceback" not in out + err
     [line] = err.strip().splitlines()

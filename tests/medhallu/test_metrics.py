@@ -81,43 +81,130 @@ def test_empty_difficulty_is_undefined_not_zero() -> None:
     assert math.isnan(s["hard_f1"]) and math.isnan(s["hard_recall"])
 
 
-def test_paper_figures_use_the_authors_reading_and_answered_samples() -> None:
-    def r(label: DetectionLabel, reply: str, difficulty: str) -> DetectionOutcome:
-        return DetectionOutcome(
-            label=label,
+def authors_calculate_metrics(
+    labels: list[int], replies: list[str], difficulties: list[str]
+) -> dict[str, float | None]:
+    """A transcription of `calculate_metrics` in MedHallu's
+    `Detection/detection_vllm_notsurecase.py` (the authors' only published scorer), with
+    scikit-learn as they call it."""
+    from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
+
+    llm_answers_int = []
+    for i in replies:
+        i_lower = i.lower()
+        if any(x in i_lower for x in ["1", "not", "non"]):
+            llm_answers_int.append(1)
+        elif any(x in i_lower for x in ["not sure", "pass", "skip", "2"]):
+            llm_answers_int.append(2)
+        else:
+            llm_answers_int.append(0)
+    metrics: dict[str, float | None] = {}
+    for difficulty in ["easy", "medium", "hard"]:
+        indices = [i for i, d in enumerate(difficulties) if d == difficulty]
+        if not indices:
+            for name in ("accuracy", "precision", "recall", "f1", "not_sure_rate"):
+                metrics[f"{difficulty}_{name}"] = None
+            continue
+        diff_answers = [labels[i] for i in indices]
+        diff_llm = [llm_answers_int[i] for i in indices]
+        metrics[f"{difficulty}_not_sure_rate"] = sum(a == 2 for a in diff_llm) / len(diff_llm)
+        valid = [j for j, pred in enumerate(diff_llm) if pred != 2]
+        if valid:
+            t, p = [diff_answers[j] for j in valid], [diff_llm[j] for j in valid]
+            metrics[f"{difficulty}_accuracy"] = accuracy_score(t, p)
+            metrics[f"{difficulty}_precision"] = precision_score(t, p, zero_division=0)
+            metrics[f"{difficulty}_recall"] = recall_score(t, p, zero_division=0)
+            metrics[f"{difficulty}_f1"] = f1_score(t, p, zero_division=0)
+        else:
+            for name in ("accuracy", "precision", "recall", "f1"):
+                metrics[f"{difficulty}_{name}"] = None
+    valid = [i for i, a in enumerate(llm_answers_int) if a != 2]
+    if valid:
+        t, p = [labels[i] for i in valid], [llm_answers_int[i] for i in valid]
+        metrics["precision"] = precision_score(t, p, zero_division=0)
+        metrics["recall"] = recall_score(t, p, zero_division=0)
+        metrics["f1"] = f1_score(t, p, zero_division=0)
+    else:
+        metrics.update(precision=0, recall=0, f1=0)
+    metrics["not_sure_rate"] = sum(a == 2 for a in llm_answers_int) / len(llm_answers_int)
+    return metrics
+
+
+# Hand-made replies: terse, verbose, not-sure words ("pass", "skip", "2"), negations the
+# substring test misreads ("not hallucinated" reads 1), unreadable replies (read as 0).
+REPLY_SETS = {
+    "mixed": [
+        (1, "1", "easy"), (0, "0", "easy"), (0, "The answer is not hallucinated.", "easy"),
+        (1, "Hallucinated.", "medium"), (0, "pass", "medium"), (1, "2", "medium"),
+        (1, "I'm not sure", "hard"), (0, "skip", "hard"), (1, "It is fabricated.", "hard"),
+        (0, "Factual", "hard"),
+    ],
+    # Without the not-sure option their scorer still reads "2", "pass" and "skip" as not
+    # sure and leaves those samples out.
+    "without_not_sure_option": [
+        (1, "1", "easy"), (1, "2", "easy"), (0, "0", "easy"), (1, "pass", "medium"),
+        (0, "0", "medium"), (1, "1", "medium"), (0, "skip", "hard"), (1, "1", "hard"),
+    ],
+    # Every reply "not sure" in their reading: they print 0 overall, None per difficulty.
+    "all_not_sure": [(1, "2", "easy"), (0, "pass", "hard"), (1, "skip", "hard")],
+    # No positive prediction: precision prints 0 (zero_division); no medium row: None.
+    "no_positive_prediction": [(1, "0", "easy"), (0, "0", "easy"), (1, "Factual.", "hard")],
+}
+
+
+@pytest.mark.parametrize("name", list(REPLY_SETS))
+def test_the_paper_column_is_what_the_authors_code_prints(name: str) -> None:
+    cases = REPLY_SETS[name]
+    labels = [label for label, _, _ in cases]
+    replies = [reply for _, reply, _ in cases]
+    difficulties = [difficulty for _, _, difficulty in cases]
+    theirs = authors_calculate_metrics(labels, replies, difficulties)
+    outcomes = [
+        DetectionOutcome(
+            label=DetectionLabel(label),
             prediction=parse_detection_verdict(reply, allow_not_sure=True).label,
             difficulty=difficulty,
-            paper_prediction=paper_detection_reading(reply, not_sure=True),
+            row=str(i),
+            paper_prediction=paper_detection_reading(reply),
         )
-
-    outcomes = [
-        r(H, "1", "easy"),  # both: TP
-        r(F, "Nothing is wrong with it", "easy"),  # ours unparseable; theirs "not" in it -> 1: FP
-        r(H, "The model refuses.", "hard"),  # ours unparseable (FN); theirs factual (FN)
-        r(F, "skip", "hard"),  # ours unparseable; theirs 2 (not sure): left out
-        r(H, "I'm not sure", "hard"),  # ours 2 (FN); theirs "not" -> 1: TP
+        for i, (label, reply, difficulty) in enumerate(cases)
     ]
-    s = detection_scores(outcomes, not_sure=True, resamples=0)
-    assert s["unparseable"] == 3 and s["precision"] == 1.0 and s["recall"] == pytest.approx(1 / 3)
-    # Theirs over the 4 answered: TP2 FP1 FN1.
-    assert s["paper_precision"] == pytest.approx(2 / 3) and s["paper_recall"] == pytest.approx(
-        2 / 3
-    )
-    assert s["paper_response_rate"] == pytest.approx(4 / 5)
-    # Hard, theirs: "skip" left out; TP1 FN1 -> F1 2/3.
-    assert s["paper_hard_f1"] == pytest.approx(2 / 3)
+    for not_sure in (False, True):  # their scorer is the same in every setting
+        ours = detection_scores(outcomes, not_sure=not_sure, resamples=0)
+        for key, value in theirs.items():
+            got = ours[f"paper_{key}"]
+            if value is None:
+                assert math.isnan(got), (key, got)
+            else:
+                assert got == pytest.approx(value), (key, got, value)
+        assert "paper_accuracy" not in ours  # overall accuracy is no figure of theirs
+        assert ours["paper_response_rate"] == pytest.approx(1 - theirs["not_sure_rate"])
+
+
+def test_a_zero_the_authors_print_for_an_undefined_figure_is_flagged() -> None:
+    outcomes = [
+        DetectionOutcome(label=F, prediction=F, difficulty="easy", paper_prediction=F),
+        DetectionOutcome(label=H, prediction=F, difficulty="easy", paper_prediction=F),
+    ]
+    s = detection_scores(outcomes, resamples=0)
+    # Nothing predicted positive: our precision is undefined; theirs prints 0, flagged.
+    assert math.isnan(s["precision"]) and s["paper_precision"] == 0.0
+    assert s["paper_precision_zero_for_undefined"] == 1.0
+    assert "paper_recall_zero_for_undefined" not in s  # recall 0/1 is a true 0
 
 
 @pytest.mark.parametrize(
-    ("reply", "not_sure", "expected"),
+    ("reply", "expected"),
     [
-        ("0", False, F), ("1", False, H), ("Factual.", False, F), ("Non-factual", False, H),
-        ("The answer is not correct", False, H), ("gibberish", False, F), ("2", False, F),
-        ("2", True, N), ("pass", True, N), ("I'm not sure", True, H), ("", True, F),
+        ("0", F), ("1", H), ("Factual.", F), ("Non-factual", H),
+        ("The answer is not correct", H), ("gibberish", F), ("2", N),
+        ("pass", N), ("I'm not sure", H), ("", F), ("skip this one", N),
     ],
 )  # fmt: skip
-def test_the_authors_reading(reply: str, not_sure: bool, expected: DetectionLabel) -> None:
-    assert paper_detection_reading(reply, not_sure=not_sure) is expected
+def test_the_authors_reading(reply: str, expected: DetectionLabel) -> None:
+    # calculate_metrics: '1', 'not', 'non' -> 1; else 'not sure', 'pass', 'skip', '2' -> 2;
+    # else 0, whether or not the run offered the not-sure option.
+    assert paper_detection_reading(reply) is expected
 
 
 def test_figures_equal_scikit_learn_and_intervals_hold_them() -> None:

@@ -1,5 +1,7 @@
 """A fourth benchmark added from its own package plus one registry line appears in the
-command line's eval group, runs there, and gets its table in the report."""
+command line's eval group, runs there, and gets its table in the report; an argument added to
+its task in one place (`operation`) is an option on the command line, a suite's run argument
+and an `inspect eval -T` argument, checked the same way in all three."""
 
 from __future__ import annotations
 
@@ -17,26 +19,40 @@ from medhalbench.registry import benchmark, benchmarks, register_benchmark, unre
 TOY_PACKAGE = '''
 """A toy benchmark: two arithmetic questions, exact match."""
 
+from typing import Literal
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
+from medhalbench.arguments import Count, checked
 from medhalbench.registry import Benchmark
 from medhalbench.results import Column, ResultTable, figure_rows, results_table, run_title
 
 
 @task
-def toy(questions: int = 2) -> Task:
-    samples = [Sample(input="What is 2 + 2?", target="4"), Sample(input="What is 3 + 3?", target="6")]
+@checked
+def toy(questions: Count = 2, operation: Literal["add", "multiply"] = "add") -> Task:
+    """Two arithmetic questions.
+
+    Args:
+        questions: How many questions.
+        operation: Which operation the questions ask for.
+    """
+    sign = "+" if operation == "add" else "*"
+    samples = [
+        Sample(input=f"What is 2 {sign} 2?", target="4"),
+        Sample(input=f"What is 3 {sign} 3?", target="6" if operation == "add" else "9"),
+    ]
     return Task(
         dataset=MemoryDataset(samples[:questions]),
         solver=generate(),
         scorer=match(),
         config=GenerateConfig(max_tokens=8),
         version="0.1.0",
-        metadata={"system": "toy", "dataset": "toy questions"},
+        metadata={"dataset": "toy questions"},
     )
 
 
@@ -56,8 +72,8 @@ def tables(runs, published):
 
 
 toy_benchmark = Benchmark(
-    name="toy", title="Toy", paper="No paper", task=toy, scorer="match",
-    headline=lambda scores, settings: [], summary=summary, tables=tables,
+    title="Toy", paper="No paper", task=toy, scorer=match,
+    headline=lambda scores, settings: [], summary=summary, tables=tables, same_samples=(),
 )
 '''
 
@@ -113,3 +129,34 @@ def test_unregistered_the_toy_is_gone() -> None:
     assert {"medhallu", "dahl", "medhal"} <= {b.name for b in benchmarks()}
     listed = CliRunner().invoke(cli, ["eval", "--help"])
     assert "toy" not in listed.stdout
+
+
+def test_an_argument_added_to_the_task_is_an_option_a_suite_argument_and_a_task_argument(
+    toy_registered: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(cli, ["eval", "toy", "--help"])
+    assert "--operation [add|multiply]" in shown.stdout
+    assert "Which operation the questions ask for." in " ".join(shown.stdout.split())
+    planned = CliRunner().invoke(cli, ["eval", "toy", "--operation", "multiply", "--dry-run"])
+    assert planned.exit_code == 0, planned.stderr
+    refused = CliRunner().invoke(cli, ["eval", "toy", "--operation", "divide", "--dry-run"])
+    assert refused.exit_code == 2 and "--operation" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "models: [embedded/smollm2]\nruns:\n  - {benchmark: toy, args: {operation: divide}}\n"
+    )
+    planned = CliRunner().invoke(cli, ["plan", str(suite)])
+    assert planned.exit_code == 2 and "runs[1].args.operation" in planned.stderr
+    assert "'divide' is not one of add, multiply" in planned.stderr
+    # `inspect eval toy -T operation=divide` creates the task through inspect's registry.
+    from inspect_ai import eval as inspect_eval
+
+    with pytest.raises(Exception, match="'divide' is not one of add, multiply"):
+        inspect_eval("toy", task_args={"operation": "divide"}, model="mockllm/model",
+                     log_dir=str(tmp_path / "logs"), display="none")  # fmt: skip
+    [log] = inspect_eval("toy", task_args={"operation": "multiply", "questions": "1"},
+                         model="mockllm/model", log_dir=str(tmp_path / "logs"), display="none",
+                         limit=0)  # fmt: skip
+    assert log.eval.task_args["operation"] == "multiply"

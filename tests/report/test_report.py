@@ -49,7 +49,7 @@ def metrics_by_system(folder: Path) -> dict[str, list]:
     for info in list_eval_logs(str(folder)):
         log = read_eval_log(info)
         m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
-        out.setdefault(log.eval.metadata["system"], []).append((log.eval.metadata, m))
+        out.setdefault(log.eval.task.split("/")[-1], []).append((log.eval.metadata, m))
     return out
 
 

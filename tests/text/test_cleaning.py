@@ -1,3 +1,6 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from medhalbench.text import clean_response, is_declining, split_sentences
 
 Q = "What are the main symptoms of asthma?"
@@ -76,3 +79,20 @@ def test_sentence_splitter_keeps_abbreviations_and_decimals() -> None:
         "It worked, e.g. in adults.",
         "Jones et al. Agreed!",
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    question=st.text(max_size=40),
+    answer=st.text(max_size=300),
+    truncated=st.sampled_from([True, False, None]),
+)
+def test_cleaning_keeps_a_subset_of_the_answer(
+    question: str, answer: str, truncated: bool | None
+) -> None:
+    cleaned = clean_response(question, answer, truncated=truncated)
+    kept = split_sentences(cleaned.text)
+    original = split_sentences(answer)
+    assert len(kept) <= len(original) or cleaned.removed_question
+    assert all(s in answer for s in kept) or cleaned.removed_question
+    assert cleaned.removed_repeats >= 0

@@ -12,14 +12,15 @@ from inspect_ai.log import EvalLog
 
 from medhalbench.commands import (
     console,
+    eval_model_params,
     fail_on_unfinished,
-    model_options,
     print_runs,
+    role_names,
     run_eval,
     split_models,
 )
 from medhalbench.models import DEFAULT_MODEL
-from medhalbench.registry import DemoSettings, benchmarks
+from medhalbench.registry import DemoSettings, Role, benchmarks
 from medhalbench.report import write_report
 from medhalbench.results import run_result
 
@@ -39,7 +40,16 @@ def _data_options(f: F) -> F:
     return f
 
 
-@click.command(name="demo")
+def _roles() -> list[Role]:
+    """The roles of every benchmark with a demo, each once."""
+    found: dict[str, Role] = {}
+    for entry in benchmarks():
+        if entry.demo is not None:
+            found.update((r.name, r) for r in entry.roles if not r.optional)
+    return list(found.values())
+
+
+@click.command(name="demo", params=eval_model_params(_roles()))
 @_data_options
 @click.option(
     "--limit",
@@ -59,12 +69,12 @@ def _data_options(f: F) -> F:
     show_default=True,
     help="Where to write the HTML report of this demo's logs.",
 )
-@model_options()
 def demo_command(
     limit: int | None,
     free_text: bool,
     report_path: str,
     models: tuple[str, ...],
+    judge: str | None,
     **options: Any,
 ) -> None:
     """Run every benchmark on small data, offline on the embedded model, and print one table
@@ -80,6 +90,8 @@ def demo_command(
         options["display"] = "none"  # our tables instead of inspect's metric dump
     entries = [b for b in benchmarks() if b.demo is not None]
     data = {b.name: options.pop(f"data_{b.name}", None) for b in entries}
+    named = {r.name: [v] for r in _roles() if (v := options.pop(r.name, None))}
+    roles = {b.name: role_names(b.roles, named, under_test=names, shared=judge) for b in entries}
     illustrative_data = None in data.values()
     logs: list[EvalLog] = []
     for entry in entries:
@@ -94,7 +106,11 @@ def demo_command(
         status = console.status(f"{samples} samples on {', '.join(names)} ...")
         with status if quiet else contextlib.nullcontext():
             done = run_eval(
-                run.tasks, models=names, options=options, roles=run.roles, announce=not quiet
+                run.tasks,
+                models=names,
+                options=options,
+                roles={role: listed[0] for role, listed in roles[entry.name].items()},
+                announce=not quiet,
             )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
         logs += done

@@ -8,54 +8,42 @@ import click
 
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.commands import (
-    COUNT,
     DEFAULT_ATTEMPT_TIMEOUT,
     DEFAULT_MAX_RETRIES,
-    DISPLAYS,
-    NON_NEGATIVE,
+    connection_params,
     console,
+    display_param,
+    eval_command,
     fail_on_unfinished,
     progress_display,
-    task_eval_command,
 )
 
 
-@click.group(
-    name="eval", cls=RegistryGroup, command=lambda b: b.eval_command or task_eval_command(b)
-)
+@click.group(name="eval", cls=RegistryGroup, command=eval_command)
 def eval_group() -> None:
     """Evaluate models on a benchmark (logs are inspect logs)."""
 
 
-@click.command(name="retry")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--log-dir",
-    default=None,
-    help="Where to write the resumed logs (default: beside each old one).",
-)
-@click.option(
-    "--force", is_flag=True, help="Run a log that already finished again (default: refused)."
-)
-@click.option("--max-connections", type=COUNT, default=None, help="Concurrent calls per model API.")
-@click.option(
-    "--max-retries",
-    type=NON_NEGATIVE,
-    default=None,
-    help=f"Retries of a failed model call (default {DEFAULT_MAX_RETRIES}).",
-)
-@click.option("--timeout", type=COUNT, default=None, help="Seconds a model call may take in all.")
-@click.option(
-    "--attempt-timeout",
-    type=COUNT,
-    default=None,
-    help=f"Seconds one attempt may take (default {DEFAULT_ATTEMPT_TIMEOUT}).",
-)
-@click.option(
-    "--display",
-    default=None,
-    type=click.Choice(DISPLAYS),
-    help="inspect's own display (default: our progress bars with retry counts).",
+@click.command(
+    name="retry",
+    params=[
+        click.Argument(
+            ["logs"], nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False)
+        ),
+        click.Option(
+            ["--log-dir"],
+            default=None,
+            help="Where to write the resumed logs (default: beside each old one).",
+        ),
+        click.Option(
+            ["--force"],
+            is_flag=True,
+            help="Run a log that already finished again (default: refused).",
+        ),
+        # A resumed run keeps its batch mode: the log holds it.
+        *connection_params(leave_out=("batch", "batch_delay")),
+        display_param(),
+    ],
 )
 def retry_command(
     logs: tuple[str, ...],

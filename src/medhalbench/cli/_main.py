@@ -14,16 +14,16 @@ from medhalbench.cli._eval import eval_group, retry_command
 from medhalbench.cli._report import report_command
 from medhalbench.cli._serve import serve_command
 from medhalbench.cli._suite import plan_command, run_command
-from medhalbench.commands import report
+from medhalbench.commands import report, tool_commands
 from medhalbench.registry import benchmarks
 
 
 class _Group(click.Group):
-    """Adds the commands each registered benchmark brings, and reports every error as one
-    line on stderr (see `commands.report`), never a traceback."""
+    """Adds the tools each registered benchmark brings, and reports every error as one line
+    on stderr (see `commands.report`), never a traceback."""
 
     def _contributed(self) -> dict[str, click.Command]:
-        return {c.name: c for b in benchmarks() for c in b.commands if c.name}
+        return tool_commands([tool for b in benchmarks() for tool in b.tools])
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self._contributed()])

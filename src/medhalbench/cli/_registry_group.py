@@ -12,19 +12,23 @@ from medhalbench.registry import Benchmark, benchmarks
 
 
 class RegistryGroup(click.Group):
-    """A group with one subcommand per benchmark, given by `command` (None: none), named
-    after the benchmark; commands added to the group itself come first."""
+    """A group with one subcommand per benchmark, made by `command` (None: none), named
+    after the benchmark; commands added to the group itself come first. Each benchmark's
+    command is made once."""
 
     def __init__(
         self, *args: Any, command: Callable[[Benchmark], click.Command | None], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         self._command_of = command
+        self._made: dict[int, click.Command | None] = {}
 
     def _registered(self) -> dict[str, click.Command]:
         found = {}
         for entry in benchmarks():
-            command = self._command_of(entry)
+            if id(entry) not in self._made:
+                self._made[id(entry)] = self._command_of(entry)
+            command = self._made[id(entry)]
             if command is not None:
                 found[entry.name] = command
         return found

@@ -7,15 +7,17 @@ from pathlib import Path
 import click
 from inspect_ai import eval_set
 
+from medhalbench.arguments import ArgumentError
 from medhalbench.commands import (
     BATCH_SAMPLE_RETRIES,
-    DISPLAYS,
     INTERRUPTED,
     console,
+    display_param,
     fail,
     fail_on_unfinished,
     interruptible,
     keep_plan,
+    options_of,
     parse_model_args,
     print_plans,
     progress_display,
@@ -26,17 +28,12 @@ from medhalbench.commands import (
     suite_tasks,
     task_plan_of,
 )
+from medhalbench.registry import benchmark
 from medhalbench.report import write_report
 
 
-@click.command(name="run")
+@click.command(name="run", params=[display_param()])
 @click.argument("suite")
-@click.option(
-    "--display",
-    default=None,
-    type=click.Choice(DISPLAYS),
-    help="inspect's own display (default: our progress bars with retry counts).",
-)
 def run_command(suite: str, display: str | None) -> None:
     """Run a suite (a YAML file, or `demo` for the packaged one) through inspect's eval_set:
     every run on every model, logs in one folder, one report with the papers' rows. Run it
@@ -44,8 +41,8 @@ def run_command(suite: str, display: str | None) -> None:
     path = suite_path(suite)
     loaded = read_suite(path)
     tasks = suite_tasks(loaded)
-    for task, model in tasks:
-        keep_plan(task, task_plan_of(task, [model.name], model.roles, {}))
+    for run in tasks:
+        keep_plan(run.task, task_plan_of(run.task, [run.model.name], run.roles, {}))
     console.print(
         f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )
@@ -53,12 +50,12 @@ def run_command(suite: str, display: str | None) -> None:
     try:
         with interruptible(), progress_display(console, enabled=display is None):
             _, logs = eval_set(
-                [task for task, _ in tasks],
+                [run.task for run in tasks],
                 log_dir=loaded.log_dir,
                 display=display or "none",  # type: ignore[arg-type]
                 score_display=display not in (None, "none"),
                 cache=settings.get("cache", True),
-                log_realtime=realtime_logging([task for task, _ in tasks]),
+                log_realtime=realtime_logging([run.task for run in tasks]),
                 retry_attempts=0,  # a failed run is finished by running the suite again
                 # As in `eval --batch`: a sample of a failed provider batch is sent again.
                 retry_on_error=BATCH_SAMPLE_RETRIES if settings.get("batch") else None,
@@ -94,8 +91,25 @@ def plan_command(suite: str, prices: str | None, plan_settings: tuple[str, ...])
     cost at the given prices. Loads and checks every dataset; calls no model."""
     loaded = read_suite(suite_path(suite))
     settings = parse_model_args(plan_settings, option="-P")
+    takes = {
+        a.name: a
+        for run in loaded.runs
+        if (entry := benchmark(run.benchmark)).plan_settings
+        for a in options_of(entry.plan_settings)
+    }
+    for name, value in settings.items():
+        if name not in takes:
+            raise click.BadParameter(
+                f"no benchmark of the suite has the planning setting {name!r} "
+                f"(settings: {', '.join(takes) or 'none'})",
+                param_hint="-P",
+            )
+        try:
+            settings[name] = takes[name].check(value)
+        except ArgumentError as ex:
+            raise click.BadParameter(f"{name}: {ex.reason}", param_hint="-P") from None
     plans = [
-        task_plan_of(task, [model.name], model.roles, settings)
-        for task, model in suite_tasks(loaded, resolve=False)
+        task_plan_of(run.task, [run.model.name], run.roles, settings)
+        for run in suite_tasks(loaded, resolve=False)
     ]
     print_plans(console, plans, {"prices": prices})

@@ -1,90 +1,86 @@
-"""Building blocks of medhalbench's commands: model and connection options, running tasks
-through inspect with our progress and errors, printing results tables. Each benchmark builds
-its own `eval` and `build` commands from these."""
+"""The command line's building blocks: options derived from declared arguments, the shared
+model and connection options, which model plays each role, running evaluations and builds
+through inspect with our progress display and one-line errors, and printing result tables.
+The `eval`, `build` and tool commands of every benchmark are derived here from its
+registry entry."""
 
-from medhalbench.commands._defaults import default_of
+from medhalbench.commands._builds import build_command, run_build, tool_command, tool_commands
+from medhalbench.commands._derive import absolute, click_params, options_of, take_values
 from medhalbench.commands._errors import INTERRUPTED, USER_ERROR, fail, interruptible, report
-from medhalbench.commands._generic import task_eval_command
+from medhalbench.commands._eval import eval_command
+from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._models import (
     DEFAULT_ATTEMPT_TIMEOUT,
     DEFAULT_MAX_RETRIES,
+    ConnectionSettings,
     OptionError,
     parse_model_args,
 )
-from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
-from medhalbench.commands._progress import progress_display
-from medhalbench.commands._run import (
-    BATCH_SAMPLE_RETRIES,
+from medhalbench.commands._options import (
     DEFAULT_LOG_DIR,
     DISPLAYS,
-    absolute,
-    builder_model_options,
+    Display,
+    connection_params,
+    display_param,
+    eval_model_params,
+)
+from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
+from medhalbench.commands._progress import progress_display
+from medhalbench.commands._roles import role_names
+from medhalbench.commands._run import (
+    BATCH_SAMPLE_RETRIES,
     console,
-    fail_on_unfinished,
-    figure_options,
-    model_options,
     print_log_locations,
-    prompt_options,
     realtime_logging,
-    role_model,
-    run_build,
     run_eval,
     split_models,
 )
 from medhalbench.commands._suite import Suite, read_suite, suite_path, suite_tasks
 from medhalbench.commands._tables import print_runs, print_table, show_results
-from medhalbench.commands._types import (
-    COUNT,
-    FRACTION,
-    NON_NEGATIVE,
-    POSITIVE,
-    SHARE,
-    TEMPERATURE,
-)
 
 __all__ = [
-    "keep_plan",
-    "Suite",
-    "read_suite",
-    "realtime_logging",
-    "suite_path",
-    "suite_tasks",
-    "task_plan_of",
     "BATCH_SAMPLE_RETRIES",
-    "COUNT",
     "DEFAULT_ATTEMPT_TIMEOUT",
     "DEFAULT_LOG_DIR",
     "DEFAULT_MAX_RETRIES",
     "DISPLAYS",
-    "FRACTION",
     "INTERRUPTED",
-    "NON_NEGATIVE",
-    "POSITIVE",
-    "SHARE",
-    "TEMPERATURE",
     "USER_ERROR",
+    "ConnectionSettings",
+    "Display",
     "OptionError",
+    "Suite",
     "absolute",
-    "builder_model_options",
+    "build_command",
+    "click_params",
+    "connection_params",
     "console",
-    "default_of",
+    "display_param",
+    "eval_command",
+    "eval_model_params",
     "fail",
     "fail_on_unfinished",
-    "figure_options",
     "interruptible",
-    "model_options",
+    "keep_plan",
+    "options_of",
     "parse_model_args",
     "print_log_locations",
     "print_plans",
     "print_runs",
     "print_table",
     "progress_display",
-    "prompt_options",
+    "read_suite",
+    "realtime_logging",
     "report",
-    "role_model",
+    "role_names",
     "run_build",
     "run_eval",
     "show_results",
     "split_models",
-    "task_eval_command",
+    "suite_path",
+    "suite_tasks",
+    "take_values",
+    "task_plan_of",
+    "tool_command",
+    "tool_commands",
 ]

@@ -18,6 +18,7 @@ import click
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench.arguments import Count, NonNegative, Positive
 
 DEFAULT_MAX_RETRIES = 6
 """Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
@@ -25,6 +26,34 @@ DEFAULT_MAX_RETRIES = 6
 DEFAULT_ATTEMPT_TIMEOUT = 300
 """Seconds one attempt may take before it is abandoned and retried (a server that accepts
 and never answers)."""
+
+
+@dataclass(frozen=True)
+class ConnectionSettings:
+    """How models are called: the options of every command that calls models, and a suite's
+    `settings`.
+
+    Attributes:
+        max_connections: Concurrent calls per model API (default: inspect's adaptive limit;
+            an embedded model's slots).
+        max_retries: Retries of a failed model call, with inspect's backoff (3 s doubling).
+            Default 6: a dead server is given up after about 3 minutes; rate limits of that
+            order are ridden out.
+        timeout: Seconds a model call may take in all, retries included (default: no limit).
+        attempt_timeout: Seconds one attempt may take before it is abandoned and retried
+            (default 300; none in batch mode).
+        batch: Send the calls through the provider's batch API (OpenAI, Anthropic, Google,
+            Together, Grok: about half price, results within hours).
+        batch_delay: With --batch: seconds before a partly filled batch is sent, and between
+            status checks (inspect's default 15).
+    """
+
+    max_connections: Count | None = None
+    max_retries: NonNegative | None = None
+    timeout: Count | None = None
+    attempt_timeout: Count | None = None
+    batch: bool = False
+    batch_delay: Positive | None = None
 
 
 class OptionError(MedhalbenchError, ValueError):

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from medhalbench.commands._tables import print_table
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
-from medhalbench.registry import find_benchmark
+from medhalbench.registry import benchmark_of
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
@@ -24,7 +24,7 @@ def task_plan_of(
 ) -> Plan:
     """The plan of a task on each model, from its benchmark's planner (a task of no
     registered benchmark: one call per sample and epoch)."""
-    entry = find_benchmark(str((task.metadata or {}).get("system")))
+    entry = benchmark_of(task)
     estimates = entry.plan(task, roles, settings) if entry else [task_plan(task)]
     rows = []
     for estimate in estimates:

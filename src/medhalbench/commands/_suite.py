@@ -12,6 +12,9 @@ runs:
   - benchmark: medhallu           # a registered benchmark
     args: {knowledge: true}       # its task's arguments; `dataset: example` is its example
 ```
+
+A setting, a task argument and a role pass the same checks as on the command line: they are
+read against the same declarations (`ConnectionSettings`, the task's signature, the roles).
 """
 
 from __future__ import annotations
@@ -24,14 +27,36 @@ import yaml
 from inspect_ai import Task, task_with
 from inspect_ai.model import Model
 
-from medhalbench._errors import DataError, MedhalbenchError
-from medhalbench.commands._models import connection, resolve_model, role_connection
-from medhalbench.commands._run import absolute
+from medhalbench._errors import DataError
+from medhalbench.arguments import ArgumentError, check_arguments
+from medhalbench.commands._derive import absolute
+from medhalbench.commands._models import (
+    ConnectionSettings,
+    OptionError,
+    connection,
+    resolve_model,
+    role_connection,
+)
+from medhalbench.commands._roles import role_names
 from medhalbench.examples import illustrative
-from medhalbench.registry import benchmark
+from medhalbench.registry import Benchmark, benchmark
 
-SETTINGS = {"max_connections", "max_retries", "timeout", "attempt_timeout", "batch", "batch_delay",
-            "model_base_url", "cache"}  # fmt: skip
+
+@dataclass(frozen=True)
+class SuiteSettings(ConnectionSettings):
+    """A suite's `settings`: the connection options, the models' base URL and the cache.
+
+    Attributes:
+        model_base_url: Base URL of the models' API.
+        cache: Use inspect's response cache.
+    """
+
+    model_base_url: str | None = None
+    cache: bool = True
+
+
+SHARED_ROLE = "judge"
+"""A suite model's role that names every judge role not named (as `--judge`)."""
 
 
 @dataclass
@@ -101,13 +126,10 @@ def read_suite(path: str | Path) -> Suite:
     unknown = set(raw) - {"log_dir", "settings", "models", "runs"}
     if unknown:
         raise DataError(f"unknown field(s) {', '.join(sorted(unknown))}", path=path)
-    settings = _mapping(raw.get("settings"), file, "settings")
-    if set(settings) - SETTINGS:
-        raise DataError(
-            f"unknown setting(s) {', '.join(sorted(set(settings) - SETTINGS))} "
-            f"(known: {', '.join(sorted(SETTINGS))})",
-            path=path,
-        )
+    try:
+        settings = check_arguments(SuiteSettings, _mapping(raw.get("settings"), file, "settings"))
+    except ArgumentError as ex:
+        raise DataError(ex.reason, path=path, field=f"settings.{ex.argument}") from None
     models, runs = raw.get("models"), raw.get("runs")
     if not isinstance(models, list) or not models:
         raise DataError("needs a non-empty list of models", path=path, field="models")
@@ -128,9 +150,25 @@ def read_suite(path: str | Path) -> Suite:
     suite_runs = []
     for i, r in enumerate(runs, start=1):
         r = _mapping(r, file, f"runs[{i}]")
+        unknown = set(r) - {"benchmark", "args"}
+        if unknown:
+            raise DataError(
+                f"unknown field(s) {', '.join(sorted(unknown))} (a run has benchmark and args)",
+                path=path,
+                field=f"runs[{i}]",
+            )
         name = str(r.get("benchmark", ""))
         benchmark(name)  # an unknown name stops here, with the known ones listed
         suite_runs.append(SuiteRun(name, _mapping(r.get("args"), file, f"runs[{i}].args")))
+    roles = {r.name for run in suite_runs for r in benchmark(run.benchmark).roles} | {SHARED_ROLE}
+    for i, m in enumerate(suite_models, start=1):
+        if set(m.roles) - roles:
+            raise DataError(
+                f"no run of the suite has the role(s) {', '.join(sorted(set(m.roles) - roles))} "
+                f"(roles: {', '.join(sorted(roles))})",
+                path=path,
+                field=f"models[{i}].roles",
+            )
     log_dir = str(raw.get("log_dir") or Path("logs") / file.stem)
     return Suite(file, log_dir, suite_models, suite_runs, settings)
 
@@ -146,34 +184,64 @@ def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
     return args
 
 
-def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[tuple[Task, SuiteModel]]:
+@dataclass(frozen=True)
+class SuiteTask:
+    """One run of a suite on one model: its task, the model and each role's model."""
+
+    task: Task
+    model: SuiteModel
+    roles: dict[str, str]
+
+
+def _roles(suite: Suite, entry: Benchmark, model: SuiteModel) -> dict[str, str]:
+    try:
+        names = role_names(
+            entry.roles,
+            {r.name: [model.roles[r.name]] for r in entry.roles if r.name in model.roles},
+            under_test=[model.name],
+            shared=model.roles.get(SHARED_ROLE),
+            shared_option=f"roles.{SHARED_ROLE}",
+        )
+    except OptionError as ex:
+        raise DataError(str(ex), path=suite.path, field=f"models.{model.name}.roles") from None
+    return {role: listed[0] for role, listed in names.items()}
+
+
+def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
     """Every run on every model, as tasks bound to their model and role models.
 
     Args:
         suite: The suite.
         resolve: Resolve the models now (checking names and keys); False for plans.
+
+    Raises:
+        DataError: A task argument the run's task does not take, or a value it does not
+            take; a judge role without a model where a real model is under test.
     """
     found = []
-    for run in suite.runs:
+    for i, run in enumerate(suite.runs, start=1):
         entry = benchmark(run.benchmark)
         for model in suite.models:
             try:
                 task = entry.make_task(_task_args(run, suite))
-            except MedhalbenchError as ex:
-                raise DataError(str(ex), path=suite.path, field="args") from None
+            except ArgumentError as ex:
+                raise DataError(
+                    ex.reason, path=suite.path, field=f"runs[{i}].args.{ex.argument}"
+                ) from None
+            roles = _roles(suite, entry, model)
             if resolve:
                 options = suite.options(model)
                 main: str | Model = resolve_model(model.name, connection(options), option="name")
-                roles: dict[str, str | Model] = {
+                role_models: dict[str, str | Model] = {
                     role: resolve_model(
                         name, role_connection(role, name, options, model.name), option=role
                     )
-                    for role, name in model.roles.items()
+                    for role, name in roles.items()
                 }
                 task = (
-                    task_with(task, model=main, model_roles=roles)
-                    if roles
+                    task_with(task, model=main, model_roles=role_models)
+                    if role_models
                     else task_with(task, model=main)
                 )
-            found.append((task, model))
+            found.append(SuiteTask(task, model, roles))
     return found

@@ -1,11 +1,22 @@
 """DAHL: long-form factuality of answers to biomedical exam questions."""
 
-from medhalbench.dahl._agreement import Agreement, HumanJudgement, dahl_agreement
+from medhalbench.dahl._agreement import (
+    Agreement,
+    AgreementRequest,
+    HumanJudgement,
+    dahl_agreement,
+)
 from medhalbench.dahl._benchmark import dahl_benchmark
-from medhalbench.dahl._build import DahlBuildSummary, build_dahl_questions, parse_generator_output
+from medhalbench.dahl._build import (
+    DahlBuild,
+    DahlBuildSummary,
+    build_dahl_questions,
+    parse_generator_output,
+)
 from medhalbench.dahl._filters import FilterMatch, context_dependence
 from medhalbench.dahl._metrics import dahl_metrics
 from medhalbench.dahl._papers import Paper, load_papers
+from medhalbench.dahl._plan import DahlPlanSettings
 from medhalbench.dahl._questions import (
     DAHL_CATEGORIES,
     DAHL_QUESTIONS_COMMIT,
@@ -14,7 +25,7 @@ from medhalbench.dahl._questions import (
     stratified_sample,
 )
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
-from medhalbench.dahl._scorer import dahl_factuality
+from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._scoring import (
     ResponseScore,
     dahl_scores,
@@ -27,6 +38,10 @@ from medhalbench.dahl._task import dahl, question_id
 from medhalbench.dahl._verdicts import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
 
 __all__ = [
+    "AgreementRequest",
+    "CheckMode",
+    "DahlBuild",
+    "DahlPlanSettings",
     "dahl_benchmark",
     "DAHL_CATEGORIES",
     "DAHL_QUESTIONS_COMMIT",

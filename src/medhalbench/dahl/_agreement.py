@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 from inspect_ai.log import read_eval_log
 from pydantic import Field, model_validator
 
 from medhalbench._errors import DataError
+from medhalbench.arguments import InputFile, LocalPath
+from medhalbench.dahl._scorer import dahl_factuality
+from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.registry import RoleModels, registered_name
+from medhalbench.results import benchmark_name
 
 
 class HumanJudgement(Record):
@@ -52,6 +58,44 @@ class Agreement:
     pearson_undefined: str | None = None
     units_undefined: str | None = None
 
+    def summary(self) -> list[str]:
+        """The agreement, as lines."""
+        pearson = (
+            f"undefined ({self.pearson_undefined})"
+            if self.pearson_undefined
+            else f"{self.pearson_r:.3f} (p = {self.pearson_p:.3g})"
+        )
+        units = (
+            f"paired t undefined ({self.units_undefined})"
+            if self.units_undefined
+            else f"paired t = {self.units_t:.3f} (p = {self.units_p:.3g})"
+        )
+        return [
+            f"Matched responses: {self.pairs} (unmatched human rows: {self.unmatched})",
+            f"Pearson r (precision, automated vs human): {pearson}",
+            f"Units per response: automated {self.mean_auto_units:.2f}, human "
+            f"{self.mean_human_units:.2f}; {units}",
+        ]
+
+
+@dataclass(frozen=True)
+class AgreementRequest:
+    """Agreement of automated and human judgements: Pearson r of per-response precision
+    (with p-value) and a paired t-test on atomic units per response.
+
+    Attributes:
+        auto: An inspect log of the dahl task.
+        human: CSV/JSONL: id or question, human_true, human_units.
+    """
+
+    auto: Annotated[str, LocalPath(dir_okay=False, must_exist=True)]
+    human: InputFile
+
+
+def run_agreement(request: AgreementRequest, models: RoleModels) -> Agreement:
+    """`medhalbench dahl agreement`."""
+    return dahl_agreement(request.auto, request.human)
+
 
 def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     """Compare a DAHL log's scored responses with human judgements.
@@ -66,11 +110,11 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     from scipy import stats
 
     log = read_eval_log(str(log_path))
-    if (log.eval.metadata or {}).get("system") != "dahl":
+    if benchmark_name(log.eval.task) != registered_name(dahl):
         raise DataError("not a DAHL log", path=log_path)
     auto: dict[str, tuple[float, int]] = {}
     for sample in log.samples or []:
-        score = sample.scores.get("dahl_factuality") if sample.scores else None
+        score = sample.scores.get(registered_name(dahl_factuality)) if sample.scores else None
         if score is None or not score.metadata or score.metadata.get("status") != "scored":
             continue
         value = (float(score.metadata["precision"]), int(score.metadata["units"]))

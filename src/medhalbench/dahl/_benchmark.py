@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from importlib import resources
 
-from medhalbench.dahl._commands import build_dahl_command, dahl_group, eval_dahl
+from medhalbench.dahl._agreement import AgreementRequest, run_agreement
+from medhalbench.dahl._build import DahlBuild, run_dahl_build
 from medhalbench.dahl._metrics import headline_figures
-from medhalbench.dahl._plan import dahl_plan
-from medhalbench.dahl._report import dahl_charts, dahl_summary, dahl_tables
+from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
+from medhalbench.dahl._report import dahl_charts, dahl_summary, dahl_sweep_table, dahl_tables
+from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.examples import illustrative
-from medhalbench.models import DEFAULT_MODEL
-from medhalbench.registry import Benchmark, DemoRun, DemoSettings
+from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Sweep, Tool
 
 EXAMPLE = illustrative("dahl_illustrative.csv")
 
 
 def dahl_demo(settings: DemoSettings) -> DemoRun:
-    """Answers to the example questions (or the user's), split and checked by the same model."""
+    """Answers to the example questions (or the user's), split and checked."""
     task = dahl(
         dataset=settings.data or EXAMPLE,
         limit=settings.limit,
@@ -25,15 +26,10 @@ def dahl_demo(settings: DemoSettings) -> DemoRun:
         structured=settings.structured,
         probabilities=settings.structured,
     )
-    return DemoRun(
-        "DAHL: long-form factuality",
-        [task],
-        {"splitter": DEFAULT_MODEL, "checker": DEFAULT_MODEL},
-    )
+    return DemoRun("DAHL: long-form factuality", [task])
 
 
 dahl_benchmark = Benchmark(
-    name="dahl",
     position=2,
     title="DAHL",
     paper=(
@@ -41,16 +37,34 @@ dahl_benchmark = Benchmark(
         "Text through a Benchmark Dataset in Biomedicine"
     ),
     task=dahl,
-    scorer="dahl_factuality",
+    scorer=dahl_factuality,
     headline=headline_figures,
     summary=dahl_summary,
     tables=dahl_tables,
     charts=dahl_charts,
-    published_csv=resources.files("medhalbench.dahl").joinpath("published.csv"),
+    same_samples=("dataset_fingerprint", "responses", "seed", "limit"),
+    roles=(
+        Role("splitter", "Model that splits answers into atomic units."),
+        Role(
+            "checker",
+            "Model that judges each unit true/false (e.g. a search-grounded API such as "
+            "perplexity/sonar).",
+        ),
+    ),
+    sweep=Sweep("temperature", "--temperatures", dahl_sweep_table),
+    plan=dahl_plan,
+    plan_settings=DahlPlanSettings,
+    published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=dahl_demo,
-    eval_command=eval_dahl,
-    build_command=build_dahl_command,
-    commands=(dahl_group,),
-    plan=dahl_plan,
+    builder=Builder(
+        settings=DahlBuild,
+        roles=(Role("generator", "Model that writes the category and questions."),),
+        run=run_dahl_build,
+        plan=plan_dahl_build,
+        output=lambda request: request.out,
+    ),
+    tools=(
+        Tool(("dahl", "agreement"), AgreementRequest, run_agreement, group_help="DAHL utilities."),
+    ),
 )

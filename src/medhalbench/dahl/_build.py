@@ -8,17 +8,19 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._progress import progress_bar
 from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.arguments import Count, InputFile, LocalPath, OutputFolder, Temperature
 from medhalbench.dahl._filters import context_dependence
-from medhalbench.dahl._papers import Paper
+from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._questions import DAHL_CATEGORIES
 from medhalbench.data import ResumableJsonl, run_resumable
+from medhalbench.registry import RoleModels
 
 PROGRESS_FILE = "papers.jsonl"
 QUESTIONS_FILE = "questions.csv"
@@ -145,6 +147,58 @@ class DahlBuildSummary:
     dropped: int = 0
     dropped_by_rule: Counter[str] = field(default_factory=Counter)
     categories: Counter[str] = field(default_factory=Counter)
+    out: str = ""
+
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        out = Path(self.out)
+        rules = ", ".join(f"{r}: {n}" for r, n in sorted(self.dropped_by_rule.items())) or "none"
+        return [
+            f"Papers: {self.papers} ({self.skipped_done} already done, {self.processed_now} now; "
+            f"{self.unparseable} with unparseable output, see {out / PROGRESS_FILE})",
+            f"Questions kept: {self.kept} -> {out / QUESTIONS_FILE}",
+            f"Questions dropped: {self.dropped} ({rules}) -> {out / DROPPED_FILE}",
+            "Categories: " + ", ".join(f"{c}: {n}" for c, n in self.categories.most_common()),
+        ]
+
+
+@dataclass(frozen=True)
+class DahlBuild:
+    """Write DAHL exam questions from full-text papers, dropping context-dependent ones.
+
+    Attributes:
+        papers: Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text.
+        out: Output folder.
+        limit: Use the first N papers.
+        questions: Questions asked for per paper.
+        max_paper_chars: Characters of each paper given to the generator.
+        prompt: File replacing the builder prompt ({count}, {categories}, {paper}).
+        seed: Generation seed.
+        temperature: Generation temperature.
+        concurrency: Papers in flight at once.
+        cache: Cache the generator's calls, so that a rerun repeats none.
+    """
+
+    papers: Annotated[str, LocalPath(must_exist=True)]
+    out: OutputFolder
+    limit: Count | None = None
+    questions: Count = 10
+    max_paper_chars: Count = 6000
+    prompt: InputFile | None = None
+    seed: int = 42
+    temperature: Temperature = 0.7
+    concurrency: Count = 8
+    cache: bool = True
+
+
+async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSummary:
+    """`medhalbench build dahl`: the build with the command's generator."""
+    return await build_dahl_questions(
+        load_papers(request.papers, limit=request.limit), request.out,
+        models.model("generator"), questions_per_paper=request.questions,
+        max_paper_chars=request.max_paper_chars, prompt_file=request.prompt, seed=request.seed,
+        temperature=request.temperature, concurrency=request.concurrency, cache=request.cache,
+    )  # fmt: skip
 
 
 async def _build_one(
@@ -225,13 +279,13 @@ async def build_dahl_questions(
         show_progress: Show a progress bar.
     """
     out = Path(out_dir)
-    template = read_prompt("medhalbench.dahl", BUILD_PROMPT, prompt_file)
+    template = read_prompt(__package__, BUILD_PROMPT, prompt_file)
     check_placeholders(
         template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
     )
     categories = ", ".join(DAHL_CATEGORIES)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
-    summary = DahlBuildSummary(papers=len(papers))
+    summary = DahlBuildSummary(papers=len(papers), out=str(out_dir))
     config = GenerateConfig(
         temperature=temperature,
         top_p=0.95,

@@ -4,15 +4,16 @@ assumed number of atomic units per answer (the paper's responses averaged about 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from string import Formatter
 from typing import Any
 
 from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
-from medhalbench.dahl._build import BUILD_MAX_TOKENS, BUILD_PROMPT
-from medhalbench.dahl._papers import Paper
+from medhalbench.arguments import Positive
+from medhalbench.dahl._build import BUILD_MAX_TOKENS, BUILD_PROMPT, DahlBuild
+from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._questions import DAHL_CATEGORIES
 from medhalbench.dahl._scorer import (
     CHECKER_MAX_TOKENS,
@@ -20,15 +21,27 @@ from medhalbench.dahl._scorer import (
     STRUCTURED_CHECKER_MAX_TOKENS,
 )
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
+from medhalbench.registry import RoleModels
 
-PROMPTS = "medhalbench.dahl"
 UNITS_PER_ANSWER = 11.0
 """Atomic units per answer assumed by plans (DAHL's responses had about 11)."""
 
 
+@dataclass(frozen=True)
+class DahlPlanSettings:
+    """What DAHL's plans assume.
+
+    Attributes:
+        units_per_answer: Atomic units per answer assumed by --dry-run's plan (DAHL's
+            responses had about 11).
+    """
+
+    units_per_answer: Positive = UNITS_PER_ANSWER
+
+
 def _template_tokens(name: str, path: str | None) -> int:
     """Tokens of a prompt template without its placeholders."""
-    template = read_prompt(PROMPTS, name, path)
+    template = read_prompt(__package__, name, path)
     fields = {f for _, f, _, _ in Formatter().parse(template) if f}
     return count_tokens([template.format(**dict.fromkeys(fields, ""))])[0]
 
@@ -49,16 +62,17 @@ def dahl_plan(
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:
         answer_tokens = int(meta.get("max_tokens") or 0) * answers
-    paths = meta.get("prompt_paths") or {}
-    split_in = _template_tokens("split_user.txt", paths.get("split")) * answers + answer_tokens
+    split_in = (
+        _template_tokens("split_user.txt", meta.get("split_prompt")) * answers + answer_tokens
+    )
     system = _template_tokens("check_system.txt", None)
     if meta.get("check_mode") == "batch":
         check_calls = answers
-        template = _template_tokens("check_batch_user.txt", paths.get("check_batch"))
+        template = _template_tokens("check_batch_user.txt", meta.get("check_batch_prompt"))
         check_out = round(CHECKER_MAX_TOKENS * units) * answers
     else:
         check_calls = round(answers * units)
-        template = _template_tokens("check_user.txt", paths.get("check"))
+        template = _template_tokens("check_user.txt", meta.get("check_prompt"))
         per_check = STRUCTURED_CHECKER_MAX_TOKENS if meta.get("structured") else CHECKER_MAX_TOKENS
         check_out = per_check * check_calls
     # The units of an answer together are about as long as the answer.
@@ -66,7 +80,7 @@ def dahl_plan(
     answering = task_plan(task)
     # The answer's system prompt is added by the solver, not held by the samples.
     system_in = (
-        _template_tokens("answer_system.txt", paths.get("answer")) + MESSAGE_OVERHEAD
+        _template_tokens("answer_system.txt", meta.get("answer_prompt")) + MESSAGE_OVERHEAD
     ) * answers
     answering = replace(answering, input_tokens=answering.input_tokens + system_in)
     return [
@@ -88,7 +102,7 @@ def dahl_build_plan(
     prompt_file: str | None = None,
 ) -> Plan:
     """The question builder's calls and tokens: one generator call per paper."""
-    template = read_prompt(PROMPTS, BUILD_PROMPT, prompt_file)
+    template = read_prompt(__package__, BUILD_PROMPT, prompt_file)
     prompts = [
         template.format(
             count=questions_per_paper, categories=", ".join(DAHL_CATEGORIES),
@@ -100,3 +114,12 @@ def dahl_build_plan(
     tokens = sum(count_tokens(prompts))
     role = RoleEstimate("generator", calls, tokens, BUILD_MAX_TOKENS * calls, model=generator)
     return Plan("DAHL question build", calls, [role], unit="papers")
+
+
+def plan_dahl_build(request: DahlBuild, models: RoleModels) -> Plan:
+    """`build dahl --dry-run`: the generator's calls and tokens."""
+    return dahl_build_plan(
+        load_papers(request.papers, limit=request.limit), models.names["generator"][0],
+        questions_per_paper=request.questions, max_paper_chars=request.max_paper_chars,
+        prompt_file=request.prompt,
+    )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, system_message
@@ -13,15 +13,24 @@ from inspect_ai.solver import generate, system_message
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
+from medhalbench.arguments import (
+    ArgumentError,
+    Count,
+    DataSource,
+    Fraction,
+    InputFile,
+    NonNegative,
+    Temperature,
+)
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._questions import load_dahl_questions
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._solver import given_response
 from medhalbench.data import read_rows, validate_row
+from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
-PROMPTS = "medhalbench.dahl"
 ANSWER_TEMPERATURE = 0.6
 ANSWER_MAX_TOKENS = 256
 UNCATEGORISED = "uncategorised"
@@ -75,75 +84,85 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
     return _unique(samples)
 
 
-@task
+@benchmark_task
 def dahl(
-    dataset: str = "github",
-    responses: str | None = None,
-    sample: float | None = None,
-    categories: str | None = None,
-    limit: int | None = None,
+    dataset: DataSource = "github",
+    responses: InputFile | None = None,
+    sample: Fraction | None = None,
+    categories: list[str] | None = None,
+    limit: Count | None = None,
     seed: int = 42,
-    temperature: float = ANSWER_TEMPERATURE,
-    max_tokens: int = ANSWER_MAX_TOKENS,
+    temperature: Temperature = ANSWER_TEMPERATURE,
+    max_tokens: Count = ANSWER_MAX_TOKENS,
     check_mode: CheckMode = "unit",
-    answer_prompt: str | None = None,
-    split_prompt: str | None = None,
-    check_prompt: str | None = None,
-    check_batch_prompt: str | None = None,
-    cache: bool = True,
+    answer_prompt: InputFile | None = None,
+    split_prompt: InputFile | None = None,
+    check_prompt: InputFile | None = None,
+    check_batch_prompt: InputFile | None = None,
+    raw_units: bool = False,
+    epochs: Count = 1,
     structured: bool = False,
     probabilities: bool = False,
-    epochs: int = 1,
-    bootstrap: int = DEFAULT_RESAMPLES,
-    normalise_units: bool = True,
+    bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    cache: bool = True,
 ) -> Task:
-    """DAHL: the share of true atomic facts in a model's long answers.
+    """DAHL: long answers split into atomic facts, each judged true or false.
 
     Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
-    unit); both default to the embedded model.
+    unit).
 
     Args:
-        dataset: Questions CSV/JSONL (`question, category`), or `github` for the authors' file.
-        responses: Score these answers (CSV/JSONL with `question, response`) instead of
-            generating; categories come from the file or from `dataset` when it is local.
-        sample: Keep this seeded fraction of questions, stratified by category.
-        categories: Comma-separated categories to keep.
-        limit: Keep at most this many questions.
+        dataset: Questions CSV/JSONL (question, category[, paper_id]); 'github' downloads
+            the authors' questions.csv.
+        responses: Score these answers (CSV/JSONL with question, response[, category])
+            instead of generating; categories come from the file or from the dataset when
+            it is local.
+        sample: Keep this seeded fraction of questions, stratified by category (the paper
+            used 0.1).
+        categories: Keep these categories (comma-separated).
+        limit: Keep at most N questions.
         seed: Seed of the sample.
         temperature: Answering temperature (DAHL: 0.6).
         max_tokens: Answer length limit in tokens (DAHL: 256).
-        check_mode: `unit` (one checker call per unit, concurrent) or `batch` (one call
-            per response; a verdict count that differs from the unit count is a mismatch).
+        check_mode: One checker call per unit (concurrent), or one per response (a verdict
+            count that differs from the unit count is a mismatch).
         answer_prompt: File replacing the answering instruction.
-        split_prompt: File replacing the splitter prompt (`{text}`).
-        check_prompt: File replacing the per-unit checker prompt (`{statement}`).
-        check_batch_prompt: File replacing the batch checker prompt (`{statements}`).
-        cache: Cache splitter and checker calls.
-        structured: Ask the checker for `{"verdict": "true|false|unknown"}` through the
+        split_prompt: File replacing the splitter prompt ({text}).
+        check_prompt: File replacing the checker prompt ({statement}).
+        check_batch_prompt: File replacing the batch checker prompt ({statements}).
+        raw_units: Check the splitter's units as written (no markdown stripping, no splitting
+            of multi-sentence units, list introductions kept); default: normalised.
+        epochs: Answers per question (sampled at --temperature); the score's interval then
+            reflects both question and sampling variation.
+        structured: Ask the checker for {"verdict": "true|false|unknown"} through the
             provider's constrained decoding (JSON schema) instead of free text.
         probabilities: Ask the checker for log-probabilities and keep P(false) per unit.
-        epochs: Answers per question (sampled at `temperature`); the DAHL score is the
-            mean over all answers and its interval reflects both question and sampling
-            variation.
-        bootstrap: Bootstrap resamples (over questions) for the 95% intervals; 0: none.
-        normalise_units: Strip markdown from the splitter's units, split units of several
-            sentences and drop lines that only introduce a list (False: the units as the
-            splitter wrote them, as the paper's pipeline took them).
+        bootstrap: Bootstrap resamples (over questions) for the 95% intervals (0: none).
+        cache: Cache splitter and checker calls.
     """
-    if check_mode not in ("unit", "batch"):
-        raise DataError(
-            f"unknown check mode '{check_mode}' (expected unit or batch)", field="check_mode"
-        )
-    split_template = read_prompt(PROMPTS, "split_user.txt", split_prompt)
+    if responses is not None:
+        generation = {
+            "epochs": epochs != 1,
+            "temperature": temperature != ANSWER_TEMPERATURE,
+            "max_tokens": max_tokens != ANSWER_MAX_TOKENS,
+            "answer_prompt": answer_prompt is not None,
+        }
+        for name, given in generation.items():
+            if given:
+                raise ArgumentError(
+                    name,
+                    "has no effect on answers written elsewhere (responses): nothing is generated",
+                )
+    split_template = read_prompt(__package__, "split_user.txt", split_prompt)
     check_placeholders(split_template, {"text"}, source=split_prompt or "split prompt")
-    check_template = read_prompt(PROMPTS, "check_user.txt", check_prompt)
+    check_template = read_prompt(__package__, "check_user.txt", check_prompt)
     check_placeholders(check_template, {"statement"}, source=check_prompt or "check prompt")
-    batch_template = read_prompt(PROMPTS, "check_batch_user.txt", check_batch_prompt)
+    batch_template = read_prompt(__package__, "check_batch_user.txt", check_batch_prompt)
     check_placeholders(
         batch_template, {"statements"}, source=check_batch_prompt or "batch check prompt"
     )
-    answer_text = read_prompt(PROMPTS, "answer_system.txt", answer_prompt)
-    wanted = [c for c in (categories or "").split(",") if c.strip()] or None
+    answer_text = read_prompt(__package__, "answer_system.txt", answer_prompt)
+    wanted = categories or None
     if responses is not None:
         known = {}
         if dataset != "github":
@@ -159,7 +178,7 @@ def dahl(
             samples = [
                 s
                 for s in samples
-                if s.metadata and s.metadata["category"] in {w.strip().lower() for w in wanted}
+                if s.metadata and s.metadata["category"] in {w.lower() for w in wanted}
             ]
         samples = samples[:limit] if limit is not None else samples
         solver = [given_response()]
@@ -181,40 +200,26 @@ def dahl(
         solver=solver,
         scorer=dahl_factuality(
             split_template=split_template,
-            check_system=read_prompt(PROMPTS, "check_system.txt"),
+            check_system=read_prompt(__package__, "check_system.txt"),
             check_template=check_template,
             check_batch_template=batch_template,
             check_mode=check_mode,
             cache=cache,
             structured=structured,
             probabilities=probabilities,
-            normalise=normalise_units,
+            normalise=not raw_units,
         ),
         metrics=[dahl_metrics(resamples=bootstrap)],
         epochs=Epochs(epochs, reducer=dahl_epochs()),
         config=GenerateConfig(temperature=temperature, max_tokens=max_tokens),
         metadata={
-            "system": "dahl",
-            "dataset": dataset,
-            "responses": responses,
             "questions_not_in_dataset": unknown_questions,
-            "temperature": temperature,
-            "max_tokens": max_tokens,
-            "check_mode": check_mode,
+            # Nothing is generated for answers written elsewhere.
+            "temperature": None if responses else temperature,
+            "max_tokens": None if responses else max_tokens,
             "prompt_files": [
                 f for f in (answer_prompt, split_prompt, check_prompt, check_batch_prompt) if f
             ],
-            "prompt_paths": {
-                "answer": answer_prompt,
-                "split": split_prompt,
-                "check": check_prompt,
-                "check_batch": check_batch_prompt,
-            },  # fmt: skip
-            "structured": structured,
-            "probabilities": probabilities,
-            "epochs": epochs,
-            "normalise_units": normalise_units,
-            "bootstrap": bootstrap,
             "dataset_fingerprint": dataset_fingerprint(responses or dataset),
             "prompts": {
                 "answer": text_hash(answer_text),

@@ -5,11 +5,22 @@ is strict: what cannot be read is counted, never guessed.
 """
 
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
-from medhalbench.judging._text import json_field, normalise_reply, offers_alternatives
+from medhalbench.judging._reply import (
+    LABEL_WORDS,
+    Reading,
+    normalise_reply,
+    read_last_verdict,
+    strip_reasoning,
+)
+from medhalbench.judging._text import json_field, offers_alternatives
 from medhalbench.judging._yes_no import parse_yes_no
 
 __all__ = [
+    "LABEL_WORDS",
+    "Reading",
     "TOP_LOGPROBS",
+    "read_last_verdict",
+    "strip_reasoning",
     "json_field",
     "normalise_reply",
     "offers_alternatives",

@@ -1,22 +1,11 @@
-"""What every verdict parser does first: normalise the reply, read a JSON field, spot
-alternatives offered instead of one answer."""
+"""Pieces every verdict reader uses: a JSON field of a reply, and alternatives offered instead
+of one answer."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
-
-_FENCE = re.compile(r"^```[a-z]*\s*|\s*```$")
-_EMPHASIS = re.compile(r"\*\*|__|`")
-_HEADER = re.compile(r"^\s*#+\s*", re.MULTILINE)
-
-
-def normalise_reply(reply: str, *, lower: bool = True) -> str:
-    """A reply without code fences, markdown emphasis or header marks (lower-cased)."""
-    text = _FENCE.sub("", reply.strip())
-    text = _HEADER.sub("", _EMPHASIS.sub("", text)).strip()
-    return text.lower() if lower else text
 
 
 def json_field(text: str, keys: Sequence[str]) -> str | None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench.examples import illustrative
-from medhalbench.medhal._commands import build_medhal_command, eval_medhal, train_group
+from medhalbench.medhal._build import MedHalBuild, run_medhal_build
 from medhalbench.medhal._metrics import headline_figures
+from medhalbench.medhal._plan import plan_medhal_build
 from medhalbench.medhal._report import medhal_summary, medhal_tables
-from medhalbench.medhal._task import medhal
-from medhalbench.registry import Benchmark, DemoRun, DemoSettings
+from medhalbench.medhal._task import factuality_verdict, medhal
+from medhalbench.medhal._train import TrainRequest, run_training
+from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
 
 EXAMPLE = illustrative("medhal_illustrative.jsonl")
 
@@ -27,20 +29,35 @@ def medhal_demo(settings: DemoSettings) -> DemoRun:
 
 
 medhal_benchmark = Benchmark(
-    name="medhal",
     position=3,
     title="MedHal",
-    paper=("Mehenni & Zouaq, MedHal: An Evaluation Dataset for Medical Hallucination Detection"),
+    paper="Mehenni & Zouaq, MedHal: An Evaluation Dataset for Medical Hallucination Detection",
     task=medhal,
-    scorer="factuality_verdict",
+    scorer=factuality_verdict,
     headline=headline_figures,
     paired_correctness=True,
     summary=medhal_summary,
     tables=medhal_tables,
-    published_csv=resources.files("medhalbench.medhal").joinpath("published.csv"),
+    same_samples=("dataset_fingerprint", "split", "sources", "limit"),
+    published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhal_demo,
-    eval_command=eval_medhal,
-    build_command=build_medhal_command,
-    commands=(train_group,),
+    builder=Builder(
+        settings=MedHalBuild,
+        roles=(
+            Role("converter", "Model that writes statements."),
+            Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False),
+        ),
+        run=run_medhal_build,
+        plan=plan_medhal_build,
+        output=lambda request: request.out,
+    ),
+    tools=(
+        Tool(
+            ("train", "medhal"),
+            TrainRequest,
+            run_training,
+            group_help="Fine-tune small evaluators.",
+        ),
+    ),
 )

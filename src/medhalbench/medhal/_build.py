@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from inspect_ai.model import Model
 
 from medhalbench._progress import progress_bar
+from medhalbench.arguments import ArgumentError, Count, OutputFolder, Parse, Share, Spelling
 from medhalbench.data import ResumableJsonl, run_resumable
 from medhalbench.medhal._convert import (
     Conversion,
@@ -26,14 +27,17 @@ from medhalbench.medhal._convert import (
 )
 from medhalbench.medhal._records import medhal_features, medhal_fields
 from medhalbench.medhal._sources import (
+    SOURCES,
     NLIItem,
     NoteItem,
     QAItem,
     ReadReport,
+    SourceName,
     SummaryItem,
     read_source,
 )
-from medhalbench.nli import NLIModel
+from medhalbench.nli import NLIModel, load_nli
+from medhalbench.registry import RoleModels
 
 ITEMS_FILE = "items.jsonl"
 SPLITS = {"train": 0.8, "validation": 0.1, "test": 0.1}
@@ -58,6 +62,96 @@ class MedHalBuildSummary:
     splits: dict[str, int] = field(default_factory=dict)
     processed_now: int = 0
     skipped_done: int = 0
+    out: str = ""
+
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        lines = []
+        for name, counts in self.sources.items():
+            dropped = ", ".join(f"{k}: {v}" for k, v in sorted(counts.dropped.items())) or "none"
+            lines.append(
+                f"{name}: {counts.rows} rows, {counts.items} items -> {counts.samples} samples "
+                f"(dropped: {dropped})"
+            )
+        return lines + [
+            "Splits: " + ", ".join(f"{k}: {v}" for k, v in self.splits.items()),
+            f"Built now: {self.processed_now}; already done: {self.skipped_done}; output: "
+            f"{self.out}/dataset and {self.out}/*.jsonl",
+        ]
+
+
+def parse_source(value: str) -> tuple[SourceName, str]:
+    """Read `NAME=PATH`.
+
+    Raises:
+        ValueError: Not of that form, or an unknown source name.
+    """
+    name, separator, path = value.partition("=")
+    name = name.strip().lower()
+    if not separator or not path.strip():
+        raise ValueError(f"expected NAME=PATH, got {value!r}")
+    if name not in SOURCES:
+        raise ValueError(f"unknown source {name!r} (expected one of {', '.join(SOURCES)})")
+    return name, path.strip()
+
+
+@dataclass(frozen=True)
+class MedHalBuild:
+    """Build MedHal: paired factual / non-factual statements from medical datasets.
+
+    Attributes:
+        sources: NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn
+            (Augmented Clinical Notes), sumpubmed (folder).
+        out: Output folder.
+        limit: Use the first N items of each source.
+        max_tokens: Token budget (estimated at 4 characters a token) of context + statement;
+            larger pairs are dropped and counted.
+        facts_per_note: Key-values used per clinical note.
+        nli: Also require each QA statement to be entailed by its question and option:
+            'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL' or a
+            transformers NLI model (default: the word match alone).
+        nli_threshold: Entailment probability a QA statement needs (with --nli).
+        seed: Seed of option, sentence and key choices and of the split.
+        concurrency: Items in flight at once.
+        cache: Cache the converter's calls, so that a rerun repeats none.
+    """
+
+    sources: Annotated[
+        list[tuple[SourceName, str]], Parse(parse_source, "NAME=PATH"), Spelling(flag="--source")
+    ]
+    out: OutputFolder
+    limit: Count | None = None
+    max_tokens: Count = 8192
+    facts_per_note: Count = 2
+    nli: str | None = None
+    nli_threshold: Share = 0.5
+    seed: int = 42
+    concurrency: Count = 4
+    cache: bool = True
+
+    def __post_init__(self) -> None:
+        repeated = [
+            f"{n}={p}" for i, (n, p) in enumerate(self.sources) if (n, p) in self.sources[:i]
+        ]
+        if repeated:
+            raise ArgumentError("sources", f"{repeated[0]} is given more than once")
+        if not self.sources:
+            raise ArgumentError("sources", "give at least one NAME=PATH")
+
+
+async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBuildSummary:
+    """`medhalbench build medhal`: the build with the command's converter."""
+    nli = (
+        load_nli(request.nli, cache=request.cache, resolve=lambda n: models.resolve("nli", n))
+        if request.nli
+        else None
+    )
+    return await build_medhal(
+        request.sources, request.out, models.model("converter"), limit=request.limit,
+        max_tokens=request.max_tokens, facts_per_note=request.facts_per_note,
+        seed=request.seed, concurrency=request.concurrency, cache=request.cache, nli=nli,
+        nli_threshold=request.nli_threshold,
+    )  # fmt: skip
 
 
 async def _convert(
@@ -180,7 +274,7 @@ async def build_medhal(
     out.mkdir(parents=True, exist_ok=True)
     done = ResumableJsonl(out / ITEMS_FILE, key="item_key")
     converter = Converter(converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold)
-    summary = MedHalBuildSummary()
+    summary = MedHalBuildSummary(out=str(out_dir))
     wanted: set[str] = set()
     with progress_bar(disable=not show_progress) as progress:
         for name, path in sources:

@@ -15,7 +15,6 @@ from medhalbench.medhal._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
 from medhalbench.text import split_sentences
 
-PROMPTS = "medhalbench.medhal"
 CONVERTER_MAX_TOKENS = 160
 MIN_REWRITE_CHARS = 100
 
@@ -98,9 +97,9 @@ class Converter:
     nli_threshold: float = 0.5
 
     def __post_init__(self) -> None:
-        self.qa = read_prompt(PROMPTS, "qa_statement.txt")
-        self.kv = read_prompt(PROMPTS, "kv_statement.txt")
-        self.contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+        self.qa = read_prompt(__package__, "qa_statement.txt")
+        self.kv = read_prompt(__package__, "kv_statement.txt")
+        self.contradict = read_prompt(__package__, "contradict_sentence.txt")
 
     async def ask(self, prompt: str, seed: int) -> ConverterReply:
         """The statement a prompt yields."""

@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from medhalbench._prompts import read_prompt
-from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS, MIN_REWRITE_CHARS, PROMPTS
+from medhalbench.medhal._build import MedHalBuild
+from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS, MIN_REWRITE_CHARS
 from medhalbench.medhal._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
-from medhalbench.nli import LLM_NLI_MAX_TOKENS, nli_prompt
+from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
+from medhalbench.registry import RoleModels
 from medhalbench.text import split_sentences
 
 
@@ -24,9 +26,9 @@ def medhal_build_plan(
 ) -> Plan:
     """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items; an
     item the converter fails on still costs its calls, so these are what the build sends."""
-    qa = read_prompt(PROMPTS, "qa_statement.txt")
-    kv = read_prompt(PROMPTS, "kv_statement.txt")
-    contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+    qa = read_prompt(__package__, "qa_statement.txt")
+    kv = read_prompt(__package__, "kv_statement.txt")
+    contradict = read_prompt(__package__, "contradict_sentence.txt")
     prompts: list[str] = []
     checks: list[str] = []
     items = 0
@@ -58,3 +60,16 @@ def medhal_build_plan(
             )
         )  # fmt: skip
     return Plan("MedHal build", items, roles, unit="source items")
+
+
+def plan_medhal_build(request: MedHalBuild, models: RoleModels) -> Plan:
+    """`build medhal --dry-run`: the converter's (and an LLM NLI judge's) calls and tokens."""
+    judge = (
+        models.name_for("nli", llm_judge(request.nli))
+        if request.nli and is_llm_judge(request.nli)
+        else None
+    )
+    return medhal_build_plan(
+        request.sources, models.names["converter"][0], limit=request.limit,
+        facts_per_note=request.facts_per_note, nli_judge=judge,
+    )  # fmt: skip

@@ -7,12 +7,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from medhalbench._errors import DataError
 from medhalbench.data import read_rows
 
-SOURCES = ("medqa", "medmcqa", "mednli", "acn", "sumpubmed")
+SourceName = Literal["medqa", "medmcqa", "mednli", "acn", "sumpubmed"]
+SOURCES: tuple[SourceName, ...] = get_args(SourceName)
 LETTERS = "ABCDEFGH"
 
 

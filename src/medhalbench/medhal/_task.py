@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import anyio
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (
     ChatMessage,
@@ -20,15 +20,21 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
+from medhalbench.arguments import (
+    Count,
+    DataSource,
+    InputFile,
+    NonNegative,
+    Temperature,
+)
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.judging import TOP_LOGPROBS, verdict_probability
 from medhalbench.medhal._data import load_medhal
 from medhalbench.medhal._metrics import medhal_metrics
 from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._verdicts import paper_factual_reading, parse_factual_verdict
+from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
-
-PROMPTS = "medhalbench.medhal"
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHAL_TASK_VERSION = "1.0.0"
@@ -48,8 +54,8 @@ def judge_messages(record: MedHalRecord, system: str, template: str) -> list[Cha
 
 def judge_prompts(prompt: str | None = None, template: str | None = None) -> tuple[str, str]:
     """The system prompt and user template (packaged or the user's files)."""
-    system = read_prompt(PROMPTS, "judge_system.txt", prompt)
-    user = read_prompt(PROMPTS, "judge_user.txt", template)
+    system = read_prompt(__package__, "judge_system.txt", prompt)
+    user = read_prompt(__package__, "judge_user.txt", template)
     check_placeholders(user, {"context_block", "statement"}, source=template or "judge template")
     return system, user
 
@@ -136,50 +142,50 @@ def judge(greedy: bool = False) -> Solver:
     return solve
 
 
-@task
+@benchmark_task
 def medhal(
-    dataset: str,
+    dataset: DataSource,
     split: str = "test",
-    limit: int | None = None,
-    sources: str | None = None,
-    prompt: str | None = None,
-    template: str | None = None,
-    temperature: float = 0.0,
-    max_tokens: int = 256,
+    limit: Count | None = None,
+    sources: list[str] | None = None,
+    prompt: InputFile | None = None,
+    template: InputFile | None = None,
+    temperature: Temperature = 0.0,
+    max_tokens: Count = 256,
+    embedder: str | None = DEFAULT_EMBEDDER,
     structured: bool = False,
     probabilities: bool = False,
-    embedder: str | None = DEFAULT_EMBEDDER,
-    bootstrap: int = DEFAULT_RESAMPLES,
+    bootstrap: NonNegative = DEFAULT_RESAMPLES,
 ) -> Task:
-    """MedHal statement factuality.
+    """MedHal: is the statement factual (given its context), and why not?
 
     Args:
-        dataset: A MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
+        dataset: MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
         split: Split to evaluate (build folders and DatasetDicts).
         limit: Use the first N samples.
-        sources: Comma-separated sources to keep (e.g. `medqa,sumpubmed`).
+        sources: Keep these sources (comma-separated, e.g. medqa,sumpubmed).
         prompt: File replacing the system prompt.
-        template: File replacing the user template (`{context_block}`, `{statement}`).
-        temperature: Judge temperature.
+        template: File replacing the user template ({context_block}, {statement}).
+        temperature: Judge temperature (0: greedy decoding, also for hf/ models).
         max_tokens: Reply length limit.
-        structured: Ask for `{"factual": "YES|NO", "explanation": ...}` through the
+        embedder: Sentence-transformers model for the explanation similarity (MedHal's code
+            uses all-MiniLM-L6-v2); 'none' turns it off.
+        structured: Ask for {"factual": "YES|NO", "explanation": ...} through the
             provider's constrained decoding (JSON schema) instead of free text.
         probabilities: Ask for log-probabilities and keep P(non-factual) per sample, for
             AUROC, average precision and calibration.
-        embedder: Sentence-transformers model for the explanation similarity (MedHal's
-            public code uses all-MiniLM-L6-v2); `none` turns it off.
-        bootstrap: Bootstrap resamples (over source items) for the 95% intervals; 0: none.
+        bootstrap: Bootstrap resamples (over source items) for the 95% intervals (0: none).
     """
     embedder = None if embedder in (None, "", "none") else embedder
     system, user = judge_prompts(prompt, template)
     records = load_medhal(dataset, split=split)
     if sources:
-        wanted = {s.strip() for s in sources.split(",")}
-        records = [r for r in records if r.source in wanted]
+        records = [r for r in records if r.source in sources]
     records = records[:limit] if limit is not None else records
     if not records:
         raise DataError(
-            f"no samples in split '{split}'" + (f" for sources {sources}" if sources else ""),
+            f"no samples in split '{split}'"
+            + (f" for sources {', '.join(sources)}" if sources else ""),
             path=dataset,
         )
     samples = [
@@ -211,16 +217,8 @@ def medhal(
             top_logprobs=TOP_LOGPROBS if probabilities else None,
         ),
         metadata={
-            "system": "medhal",
-            "dataset": dataset,
-            "split": split,
-            "sources": sources,
-            "prompt_file": prompt,
-            "template_file": template,
-            "structured": structured,
-            "probabilities": probabilities,
             "embedder": embedder,
-            "bootstrap": bootstrap,
+            "prompt_files": [f for f in (prompt, template) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },

@@ -9,14 +9,16 @@ import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._progress import progress_bar
+from medhalbench.arguments import Count, DataSource, Internal, OutputFolder, Positive
 from medhalbench.medhal._data import load_medhal
 from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
-from medhalbench.models import export_gguf
+from medhalbench.models import DEFAULT_MODEL, export_gguf
+from medhalbench.registry import RoleModels
 
 IGNORE_INDEX = -100
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
@@ -24,18 +26,31 @@ LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
 
 @dataclass
 class TrainSettings:
-    """Fine-tuning knobs (defaults fit SmolLM2-135M on 2 CPU cores)."""
+    """Fine-tuning knobs (defaults fit SmolLM2-135M on 2 CPU cores).
 
-    steps: int = 200
-    batch_size: int = 4
-    learning_rate: float = 2e-4
-    lora_r: int = 16
-    lora_alpha: int = 32
-    lora_dropout: float = 0.05
-    max_length: int = 768
+    Attributes:
+        steps: Optimiser steps.
+        batch_size: Examples per step.
+        learning_rate: AdamW learning rate.
+        lora_r: LoRA rank.
+        lora_alpha: LoRA scaling.
+        lora_dropout: LoRA dropout.
+        max_length: Tokens per example (long contexts are cut).
+        seed: Seed of the example order and the adapter's initialisation.
+        limit: Use the first N training samples.
+        log_every: Steps between loss reports.
+    """
+
+    steps: Count = 200
+    batch_size: Count = 4
+    learning_rate: Positive = 2e-4
+    lora_r: Count = 16
+    lora_alpha: Count = 32
+    lora_dropout: Annotated[float, Internal()] = 0.05
+    max_length: Count = 768
     seed: int = 42
-    limit: int | None = None
-    log_every: int = 10
+    limit: Count | None = None
+    log_every: Annotated[int, Internal()] = 10
 
 
 @dataclass
@@ -51,6 +66,34 @@ class TrainResult:
     adapter_dir: str = ""
     merged_dir: str = ""
     base_dir: str | None = None
+    data: str = ""
+
+    def summary(self) -> list[str]:
+        """What the fine-tune did, where it saved, and how to compare base and fine-tuned."""
+        tenth = max(1, self.steps // 10)
+        first, last = self.losses[:tenth], self.losses[-tenth:]
+        loss = (
+            f"; loss {sum(first) / len(first):.3f} -> {sum(last) / len(last):.3f}"
+            if first and last
+            else ""
+        )
+        lines = [
+            f"{self.examples} examples, {self.steps} steps in {self.seconds:.0f} s "
+            f"({'QLoRA 4-bit' if self.quantized else 'LoRA'}){loss}",
+            f"Adapter: {self.adapter_dir}",
+            f"Merged model: {self.merged_dir}",
+        ]
+        files = self.gguf_files()
+        if files:
+            return lines + [
+                f"GGUF (base, fine-tuned): {files[0]}, {files[1]}",
+                f"Compare: medhalbench eval medhal --dataset {self.data} --model "
+                f"embedded/{files[0]} --model embedded/{files[1]}",
+            ]
+        return lines + [
+            f"Compare: medhalbench eval medhal --dataset {self.data} --model hf/{self.base} "
+            f"--model hf/{self.merged_dir}"
+        ]
 
     def gguf_files(self) -> tuple[str, str] | None:
         """The base and merged models as GGUF (GGUF bases only), for the embedded provider."""
@@ -255,6 +298,7 @@ def train_medhal(
     if gguf is not None:
         export_gguf(merged.state_dict(), gguf, out / "merged.gguf")
     result = TrainResult(
+        data=str(data),
         base=base, examples=len(examples), steps=settings.steps, seconds=seconds, losses=losses, quantized=quantize,
         adapter_dir=str(out / "adapter"), merged_dir=str(out / "merged"), base_dir=base_dir,
     )  # fmt: skip
@@ -268,3 +312,26 @@ def _has_bitsandbytes() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("bitsandbytes") is not None
+
+
+@dataclass(frozen=True)
+class TrainRequest:
+    """LoRA fine-tune of a MedHal evaluator (QLoRA on CUDA), loss on the answer only.
+
+    Attributes:
+        data: A MedHal build folder (its train split is used) or DatasetDict folder.
+        out: Output folder (adapter/, merged/, base/, training.json).
+        base: Base model: embedded/smollm2 (dequantised from its GGUF), embedded/PATH.gguf,
+            a local folder or a hub name.
+        settings: The fine-tune's knobs.
+    """
+
+    data: DataSource
+    out: OutputFolder
+    base: str = DEFAULT_MODEL
+    settings: TrainSettings = field(default_factory=TrainSettings)
+
+
+def run_training(request: TrainRequest, models: RoleModels) -> TrainResult:
+    """`medhalbench train medhal`."""
+    return train_medhal(request.base, request.data, request.out, request.settings)

@@ -1,7 +1,9 @@
 """Parsing MedHal's answer format: "Factual: YES/NO" and an explanation.
 
-`parse_factual_verdict` is our strict reading; `paper_factual_reading` is MedHal's own
-(the first yes/no word of the reply), for the authors' format-matching figures.
+`parse_factual_verdict` is our strict reading (reasoning blocks removed, the verdict after
+an explicit self-correction read, labels and headings read as labels, verdict words in
+English, Spanish, French, German, Portuguese and Chinese); `paper_factual_reading` is
+MedHal's own (the first yes/no word of the reply), for the authors' figures.
 """
 
 from __future__ import annotations
@@ -10,25 +12,46 @@ import json
 import re
 from dataclasses import dataclass
 
-from medhalbench.judging import normalise_reply, offers_alternatives
+from medhalbench.judging import Reading, normalise_reply, offers_alternatives, read_last_verdict
 
-_LABEL = re.compile(r"\bfactual\s*[:\-=?]\s*(yes|no)\b", re.IGNORECASE)
+_YES = r"yes|s[íi]|oui|ja|sim|是|对"
+_NO = r"no|non|nein|n[ãa]o|否|不是|不"
+_LABEL = re.compile(
+    r"(?:\b(?:factual|factuel(?:le)?|f[áa]ctic[oa]|faktisch)|事实性|事实)"
+    rf"\s*[:\-=?—–：]\s*({_YES}|{_NO})(?![^\W\d_])",
+    re.IGNORECASE,
+)
+_EXPLANATION_WORDS = (
+    r"explanation|explicaci[óo]n|explication|erkl[äa]rung|begr[üu]ndung|explica[çc][ãa]o"
+)
 # "Explanation: ...", "Reason: ...", or a header line "Explanation" (markdown marks removed).
 _EXPLANATION = re.compile(
-    r"(?:^\s*explanation\s*[:\-]?|\b(?:explanation|reason(?:ing)?)\s*:)\s*",
+    rf"(?:^\s*(?:{_EXPLANATION_WORDS})\s*[:\-：]?|\b(?:{_EXPLANATION_WORDS}|reason(?:ing)?|raz[óo]n"
+    r"|raison|grund|raz[ãa]o)\s*[:：]|(?:解释|理由)\s*[:：])\s*",
     re.IGNORECASE | re.MULTILINE,
 )
 # Clear verdicts in the reply's first sentence, without the "Factual:" label.
 # Each pattern's groups: an optional negation, then the verdict word.
 _FIRST_SENTENCE_VERDICTS = [
-    re.compile(r"^()(yes|no)\b(?!\s*(?:or|/)\s*(?:yes|no)\b)"),
+    re.compile(rf"^()({_YES}|{_NO})(?![^\W\d_])(?!\s*(?:or|/|o|ou|oder)\s*(?:{_YES}|{_NO})\b)"),
     re.compile(
         r"^(?:the|this)\s+statement\s+(?:is|appears|seems)\s+(?:to\s+be\s+)?"
         r"(not\s+|non-?)?(factual|accurate|correct|true|false|inaccurate|incorrect|wrong)\b"
     ),
+    re.compile(
+        r"^(?:la\s+afirmaci[óo]n|el\s+enunciado|l'affirmation|l'énoncé|die\s+aussage"
+        r"|a\s+afirma[çc][ãa]o|o\s+enunciado)\s+(?:es|est|ist|é)\s+"
+        r"(no\s+|pas\s+|nicht\s+|n[ãa]o\s+)?(verdader[oa]|fals[oa]|correct[oa]|incorrect[oa]|vraie?"
+        r"|fausse|faux|exacte|inexacte|wahr|falsch|richtig|verdadeir[oa]|corret[oa]|incorret[oa])\b"
+    ),
+    re.compile(r"^(?:该|这个|这一)?(?:陈述|说法)(?:是)?(不)?(正确|错误|真实|虚假)"),
     re.compile(r"^(not\s+|non-?)?(factual)[.!]?$"),
 ]
-_NEGATIVE_WORDS = {"no", "false", "inaccurate", "incorrect", "wrong"}
+_NEGATIVE_WORDS = {
+    "false", "inaccurate", "incorrect", "wrong", "falso", "falsa", "incorrecto", "incorrecta",
+    "fausse", "faux", "inexacte", "falsch", "incorreto", "incorreta", "错误", "虚假",
+}  # fmt: skip
+_NO_WORD = re.compile(rf"^(?:{_NO})$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -40,13 +63,19 @@ class FactualVerdict:
     reason: str = ""
 
 
-def _first_sentence_verdict(sentence: str) -> bool | None:
+def _first_sentence_verdict(sentence: str) -> tuple[bool, int] | None:
+    """A clear verdict at the start of a sentence, and where its words end."""
     for pattern in _FIRST_SENTENCE_VERDICTS:
         match = pattern.match(sentence)
         if match:
             negation, word = match.groups()
-            return (word not in _NEGATIVE_WORDS) != bool(negation)
+            negative = word in _NEGATIVE_WORDS or bool(_NO_WORD.match(word))
+            return (not negative) != bool(negation), match.end()
     return None
+
+
+def _is_yes(word: str) -> bool:
+    return re.fullmatch(_YES, word, re.IGNORECASE) is not None
 
 
 def _json_verdict(text: str) -> FactualVerdict | None:
@@ -95,29 +124,40 @@ def parse_factual_verdict(reply: str) -> FactualVerdict:
     from_json = _json_verdict(text)
     if from_json is not None:
         return from_json
+    read = read_last_verdict(text, _read)
+    if read.verdict is None:
+        return FactualVerdict(None, None, read.reason)
+    factual, explanation = read.verdict
+    return FactualVerdict(factual, explanation, read.reason)
+
+
+def _read(text: str) -> Reading[tuple[bool, str | None]]:
+    """Read a normalised reply without self-corrections: its verdict and explanation."""
+    text = text.strip()
     verdicts: list[bool] = []
     verdict_end = 0
     for match in _LABEL.finditer(text):
-        if offers_alternatives(text[match.end() :].lower(), "yes|no"):
+        if offers_alternatives(text[match.end() :].lower(), f"{_YES}|{_NO}"):
             continue  # the prompt's "Factual: YES or NO"
-        verdicts.append(match.group(1).lower() == "yes")
+        verdicts.append(_is_yes(match.group(1)))
         verdict_end = verdict_end or match.end()
     explanation_match = _EXPLANATION.search(text)
     head = text[: explanation_match.start()] if explanation_match else text
-    first = re.split(r"(?<=[.!?])\s+|\n", head.strip(), maxsplit=1)[0].strip().lower()
+    first = re.split(r"(?<=[.!?。])\s*|\n", head.strip(), maxsplit=1)[0].strip().lower()
     from_sentence = _first_sentence_verdict(first)
     if from_sentence is not None:
-        verdicts.append(from_sentence)
-        verdict_end = verdict_end or len(first)
+        verdicts.append(from_sentence[0])
+        # The explanation follows the verdict's words (after a label, when there is one).
+        verdict_end = verdict_end or from_sentence[1]
     if not verdicts:
-        return FactualVerdict(None, None, "no verdict found")
+        return Reading(None, "no verdict found")
     if len(set(verdicts)) > 1:
-        return FactualVerdict(None, None, "conflicting verdicts")
+        return Reading(None, "conflicting verdicts")
     if explanation_match:
         explanation = text[explanation_match.end() :].strip()
     else:
         explanation = text[verdict_end:].lstrip(" .,:;\n-").rstrip()
-    return FactualVerdict(verdicts[0], explanation or None, "read")
+    return Reading((verdicts[0], explanation or None), "read")
 
 
 _FIRST_YES_NO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)

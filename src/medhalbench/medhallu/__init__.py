@@ -2,20 +2,26 @@
 
 from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._build import (
+    MedHalluBuild,
+    MedHalluBuildRow,
     MedHalluBuildSummary,
+    Merge,
     build_medhallu,
     build_question,
     merge_shards,
+    parse_shard,
     select_shard,
 )
 from medhalbench.medhallu._choice import parse_choice
+from medhalbench.medhallu._clusters import ClusterRequest, analyze_clusters
 from medhalbench.medhallu._data import (
     MEDHALLU_CONFIGS,
     MEDHALLU_HUB,
     MEDHALLU_REVISION,
+    MedHalluConfig,
     load_medhallu,
 )
-from medhalbench.medhallu._dataset import detection_samples
+from medhalbench.medhallu._dataset import Pairing, detection_samples
 from medhalbench.medhallu._metrics import (
     DetectionOutcome,
     classification_scores,
@@ -31,6 +37,7 @@ from medhalbench.medhallu._steps import (
     BuildRoles,
     BuildSettings,
     Vote,
+    VoteDifficulty,
     difficulty_from_votes,
     equivalence_step,
     fallback_step,
@@ -49,6 +56,15 @@ from medhalbench.medhallu._verdicts import (
 )
 
 __all__ = [
+    "ClusterRequest",
+    "MedHalluBuild",
+    "MedHalluBuildRow",
+    "MedHalluConfig",
+    "Merge",
+    "Pairing",
+    "VoteDifficulty",
+    "analyze_clusters",
+    "parse_shard",
     "MedHalluBuildSummary",
     "build_medhallu",
     "build_question",

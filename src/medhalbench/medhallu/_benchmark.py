@@ -5,18 +5,25 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench.examples import illustrative
-from medhalbench.medhallu._commands import (
-    analyze_group,
-    build_medhallu_command,
-    eval_medhallu,
-    merge_command,
-)
+from medhalbench.medhallu._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
+from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
 from medhalbench.medhallu._metrics import headline_figures
+from medhalbench.medhallu._plan import plan_medhallu_build
 from medhalbench.medhallu._report import medhallu_charts, medhallu_summary, medhallu_tables
+from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import medhallu
-from medhalbench.registry import Benchmark, DemoRun, DemoSettings
+from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
 
 EXAMPLE = illustrative("medhallu_illustrative.jsonl")
+
+GENERATOR = Role("generator", "Model that writes hallucinated answers.")
+DISCRIMINATOR = Role(
+    "discriminator",
+    "Discriminator model; several make the ensemble whose votes set the difficulty.",
+    many=True,
+)
+REFINER = Role("refiner", "Model that critiques failed candidates.")
+NLI_JUDGE = Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False)
 
 
 def medhallu_demo(settings: DemoSettings) -> DemoRun:
@@ -39,7 +46,6 @@ def medhallu_demo(settings: DemoSettings) -> DemoRun:
 
 
 medhallu_benchmark = Benchmark(
-    name="medhallu",
     position=1,
     title="MedHallu",
     paper=(
@@ -47,16 +53,39 @@ medhallu_benchmark = Benchmark(
         "Language Models"
     ),
     task=medhallu,
-    scorer="detection_verdict",
+    scorer=detection_verdict,
     headline=headline_figures,
     paired_correctness=True,
     summary=medhallu_summary,
     tables=medhallu_tables,
     charts=medhallu_charts,
-    published_csv=resources.files("medhalbench.medhallu").joinpath("published.csv"),
+    same_samples=(
+        "dataset_fingerprint",
+        "knowledge",
+        "not_sure",
+        "pairing",
+        "difficulty",
+        "seed",
+        "rows",
+    ),  # fmt: skip
+    published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhallu_demo,
-    eval_command=eval_medhallu,
-    build_command=build_medhallu_command,
-    commands=(merge_command, analyze_group),
+    builder=Builder(
+        settings=MedHalluBuild,
+        roles=(GENERATOR, DISCRIMINATOR, REFINER, NLI_JUDGE),
+        run=run_medhallu_build,
+        plan=plan_medhallu_build,
+        output=lambda request: request.out,
+    ),
+    tools=(
+        Tool(("merge",), Merge, run_merge),
+        Tool(
+            ("analyze", "clusters"),
+            ClusterRequest,
+            run_cluster_analysis,
+            roles=(GENERATOR, DISCRIMINATOR, NLI_JUDGE),
+            group_help="Analyses behind the papers' tables.",
+        ),
+    ),
 )

@@ -16,10 +16,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from medhalbench._errors import DataError
 from medhalbench._progress import progress_bar
-from medhalbench.data import PubMedQARecord, ResumableJsonl, run_resumable
+from medhalbench.arguments import Count, DataSource, LocalPath, OutputFolder, Parse, Spelling
+from medhalbench.data import PubMedQARecord, Record, ResumableJsonl, load_pubmedqa, run_resumable
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhallu._records import Difficulty
 from medhalbench.medhallu._steps import (
     Attempt,
     BuildPrompts,
@@ -34,6 +40,8 @@ from medhalbench.medhallu._steps import (
     vote_step,
     word_count,
 )
+from medhalbench.nli import load_nli
+from medhalbench.registry import RoleModels
 
 RECORDS_FILE = "records.jsonl"
 DATASET_JSONL = "medhallu.jsonl"
@@ -41,10 +49,45 @@ DATASET_PARQUET = "medhallu.parquet"
 SUMMARY_FILE = "summary.json"
 UNSPECIFIED = "Unspecified"
 
+RowStatus = Literal["passed", "fallback", "no_candidate"]
+
+
+class BuildProvenance(Record):
+    """How a row was made: every attempt, the calls, the settings and the models."""
+
+    attempts: list[dict[str, Any]]
+    model_calls: int
+    seed: int
+    tau: float
+    length_tolerance: float
+    models: dict[str, Any]
+    fallback_similarities: dict[int, float] | None = None
+
+
+class MedHalluBuildRow(Record):
+    """A built row: MedHallu's published fields (absent when no candidate was usable), with
+    how it was made."""
+
+    pubid: str
+    question: str = Field(alias="Question")
+    knowledge: list[str] = Field(alias="Knowledge")
+    ground_truth: str = Field(alias="Ground Truth")
+    difficulty: Difficulty | None = Field(default=None, alias="Difficulty Level")
+    hallucinated_answer: str | None = Field(default=None, alias="Hallucinated Answer")
+    category: str | None = Field(default=None, alias="Category of Hallucination")
+    status: RowStatus
+    fallback: bool = False
+    chosen_attempt: int | None = None
+    provenance: BuildProvenance
+
+    def published(self) -> dict[str, Any]:
+        """The row as written: published field names, then status and provenance."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
 
 async def build_question(
     record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
-) -> dict[str, Any]:
+) -> MedHalluBuildRow:
     """Build one MedHallu row (with full provenance) for a PubMedQA entry: attempts until one
     passes every step, each failed one critiqued for the next; else the fallback."""
     rng = random.Random(f"{settings.seed}:{record.pubid}")
@@ -67,43 +110,40 @@ async def build_question(
                 break
         feedback = await refine_step(attempt, record, roles.refiner, prompts, settings.cache)
 
-    row: dict[str, Any] = {
-        "pubid": record.pubid,
-        "Question": record.question,
-        "Knowledge": record.contexts,
-        "Ground Truth": truth,
-    }
-    provenance: dict[str, Any] = {
-        "attempts": [a.as_record() for a in attempts],
-        "model_calls": sum(a.calls for a in attempts),
-        "seed": settings.seed,
-        "tau": settings.tau,
-        "length_tolerance": settings.length_tolerance,
-        "models": {
+    provenance = BuildProvenance(
+        attempts=[a.as_record() for a in attempts],
+        model_calls=sum(a.calls for a in attempts),
+        seed=settings.seed,
+        tau=settings.tau,
+        length_tolerance=settings.length_tolerance,
+        models={
             "generator": str(roles.generator),
             "discriminators": [str(m) for m in roles.discriminators],
             "refiner": str(roles.refiner),
             "nli": roles.nli.name,
             "embedder": roles.embedder.name,
         },
-    }
+    )
     chosen = passed
     if chosen is None:
         fallback = fallback_step(attempts, truth, roles.embedder)
-        if fallback is None:
-            return {**row, "status": "no_candidate", "provenance": provenance}
-        chosen, provenance["fallback_similarities"] = fallback
-    is_fallback = passed is None
-    return {
-        **row,
-        "Difficulty Level": "easy" if is_fallback else chosen.difficulty,
-        "Hallucinated Answer": chosen.answer,
-        "Category of Hallucination": chosen.category or chosen.raw_category or UNSPECIFIED,
-        "status": "fallback" if is_fallback else "passed",
-        "fallback": is_fallback,
-        "chosen_attempt": chosen.attempt,
-        "provenance": provenance,
-    }
+        if fallback is not None:
+            chosen, provenance.fallback_similarities = fallback
+    difficulty = None if chosen is None else "easy" if passed is None else chosen.difficulty
+    assert difficulty != "failed"  # a passed attempt fooled a discriminator
+    return MedHalluBuildRow(
+        pubid=record.pubid,
+        question=record.question,
+        knowledge=record.contexts,
+        ground_truth=truth,
+        difficulty=difficulty,
+        hallucinated_answer=None if chosen is None else chosen.answer,
+        category=None if chosen is None else chosen.category or chosen.raw_category or UNSPECIFIED,
+        status="no_candidate" if chosen is None else "fallback" if passed is None else "passed",
+        fallback=chosen is not None and passed is None,
+        chosen_attempt=None if chosen is None else chosen.attempt,
+        provenance=provenance,
+    )
 
 
 @dataclass
@@ -120,14 +160,25 @@ class MedHalluBuildSummary:
     categories: Counter[str] = field(default_factory=Counter)
     attempts: Counter[int] = field(default_factory=Counter)
     model_calls: int = 0
+    out: str | None = None
 
     @property
     def fallback_rate(self) -> float:
         """Share of rows kept by the fallback."""
         return self.fallback / self.rows if self.rows else 0.0
 
+    @property
+    def mean_attempts(self) -> float:
+        """Attempts per question, on average."""
+        return sum(k * v for k, v in self.attempts.items()) / max(1, sum(self.attempts.values()))
+
+    @property
+    def calls_per_question(self) -> float:
+        """Model calls per question, on average."""
+        return self.model_calls / max(1, self.questions)
+
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready summary."""
+        """JSON-ready summary (the build's `summary.json`)."""
         return {
             "questions": self.questions,
             "rows": self.rows,
@@ -137,42 +188,63 @@ class MedHalluBuildSummary:
             "difficulty": dict(self.difficulties),
             "category": dict(self.categories),
             "attempts_per_question": {str(k): v for k, v in sorted(self.attempts.items())},
-            "mean_attempts": sum(k * v for k, v in self.attempts.items())
-            / max(1, sum(self.attempts.values())),
+            "mean_attempts": self.mean_attempts,
             "model_calls": self.model_calls,
-            "model_calls_per_question": self.model_calls / max(1, self.questions),
+            "model_calls_per_question": self.calls_per_question,
         }
 
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(self.difficulties.items())) or "none"
+        kinds = ", ".join(f"{k}: {v}" for k, v in sorted(self.categories.items())) or "none"
+        lines = [] if self.out is None else [
+            f"Built now: {self.processed_now}; already done: {self.skipped_done}"
+        ]  # fmt: skip
+        lines += [
+            f"Questions: {self.questions} -> rows: {self.rows} (no usable candidate: "
+            f"{self.no_candidate}); fallback rate {self.fallback_rate:.2f}; mean attempts "
+            f"{self.mean_attempts:.2f}; model calls per question {self.calls_per_question:.1f}",
+            f"Difficulty: {counts}",
+            f"Category: {kinds}",
+        ]
+        if self.out is not None:
+            out = Path(self.out)
+            lines.append(
+                f"Dataset: {out / DATASET_JSONL} and {out / DATASET_PARQUET}; summary: {out / SUMMARY_FILE}"
+            )
+        return lines
 
-def summarise(records: Sequence[dict[str, Any]]) -> MedHalluBuildSummary:
+
+def summarise(records: Sequence[MedHalluBuildRow]) -> MedHalluBuildSummary:
     """Counts per difficulty and category, attempts per question, fallback rate."""
     summary = MedHalluBuildSummary(questions=len(records))
     for r in records:
-        summary.attempts[len(r["provenance"]["attempts"])] += 1
-        summary.model_calls += r["provenance"]["model_calls"]
-        if r["status"] == "no_candidate":
+        summary.attempts[len(r.provenance.attempts)] += 1
+        summary.model_calls += r.provenance.model_calls
+        if r.status == "no_candidate":
             summary.no_candidate += 1
             continue
         summary.rows += 1
-        summary.fallback += bool(r.get("fallback"))
-        summary.difficulties[r["Difficulty Level"]] += 1
-        summary.categories[r["Category of Hallucination"]] += 1
+        summary.fallback += r.fallback
+        summary.difficulties[str(r.difficulty)] += 1
+        summary.categories[str(r.category)] += 1
     return summary
 
 
-def write_dataset(records: Sequence[dict[str, Any]], out_dir: Path) -> MedHalluBuildSummary:
+def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHalluBuildSummary:
     """Write the loadable rows as JSONL and Parquet (provenance as a JSON string column in
     Parquet) and the summary; return the summary."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    rows = [r for r in records if r["status"] != "no_candidate"]
+    rows = [r.published() for r in records if r.status != "no_candidate"]
     with (out_dir / DATASET_JSONL).open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     flat = [{**r, "provenance": json.dumps(r["provenance"], ensure_ascii=False)} for r in rows]
     pq.write_table(pa.Table.from_pylist(flat), out_dir / DATASET_PARQUET)
     summary = summarise(records)
+    summary.out = str(out_dir)
     (out_dir / SUMMARY_FILE).write_text(json.dumps(summary.as_dict(), indent=2))
     return summary
 
@@ -206,13 +278,19 @@ async def build_medhallu(
     prompts = BuildPrompts.load(settings)
     out = Path(out_dir)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
+
+    async def build(record: PubMedQARecord) -> dict[str, Any]:
+        return (await build_question(record, roles, settings, prompts)).published()
+
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
-            records, lambda r: build_question(r, roles, settings, prompts), key=lambda r: r.pubid,
-            done=done, progress=progress, description="MedHallu questions", concurrency=concurrency,
+            records, build, key=lambda r: r.pubid, done=done, progress=progress,
+            description="MedHallu questions", concurrency=concurrency,
         )  # fmt: skip
     wanted = {r.pubid for r in records}
-    summary = write_dataset([r for r in done.records() if r["pubid"] in wanted], out)
+    summary = write_dataset(
+        [MedHalluBuildRow.model_validate(r) for r in done.records() if r["pubid"] in wanted], out
+    )
     summary.processed_now, summary.skipped_done = run.processed, run.skipped
     return summary
 
@@ -223,8 +301,6 @@ def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHa
     Raises:
         DataError: A question appears in two shards with different content.
     """
-    from medhalbench._errors import DataError
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     merged: dict[str, dict[str, Any]] = {}
@@ -241,4 +317,92 @@ def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHa
     for key, record in merged.items():
         if key not in target:
             target.append(record)
-    return write_dataset(target.records(), out)
+    return write_dataset([MedHalluBuildRow.model_validate(r) for r in target.records()], out)
+
+
+def parse_shard(value: str) -> tuple[int, int]:
+    """Read `i/n` (0-based shard i of n).
+
+    Raises:
+        ValueError: Not of that form, or i not below n.
+    """
+    try:
+        index, count = (int(x) for x in value.split("/"))
+    except ValueError:
+        raise ValueError(f"expected i/n, got {value!r}") from None
+    if not 0 <= index < count:
+        raise ValueError(f"shard index must be in 0..{count - 1}")
+    return index, count
+
+
+@dataclass(frozen=True)
+class MedHalluBuild:
+    """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question.
+
+    Attributes:
+        pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
+        out: Output folder.
+        nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
+            transformers NLI model name/path (e.g. microsoft/deberta-large-mnli).
+        embedder: Sentence-transformers model for the fallback's similarity.
+        settings: The build's knobs.
+        limit: Use the first N questions.
+        shard: Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench merge'.
+        concurrency: Questions in flight at once.
+    """
+
+    pubmedqa: DataSource
+    out: OutputFolder
+    nli: str = "llm"
+    embedder: str = DEFAULT_EMBEDDER
+    settings: BuildSettings = field(default_factory=BuildSettings)
+    limit: Count | None = None
+    shard: Annotated[tuple[int, int] | None, Parse(parse_shard, "I/N")] = None
+    concurrency: Count = 4
+
+    def records(self) -> list[PubMedQARecord]:
+        """The PubMedQA entries this build (or its shard) covers."""
+        return select_shard(load_pubmedqa(self.pubmedqa, limit=self.limit), self.shard)
+
+
+def build_roles(request: MedHalluBuild, models: RoleModels) -> BuildRoles:
+    """The build's models: the roles' models, the NLI judge and the embedder."""
+    return BuildRoles(
+        generator=models.model("generator"),
+        discriminators=models.models("discriminator"),
+        refiner=models.model("refiner"),
+        nli=load_nli(
+            request.nli,
+            cache=request.settings.cache,
+            resolve=lambda name: models.resolve("nli", name),
+        ),
+        embedder=Embedder(request.embedder),
+    )
+
+
+async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedHalluBuildSummary:
+    """`medhalbench build medhallu`: the build with the command's models."""
+    return await build_medhallu(
+        request.records(), request.out, build_roles(request, models), request.settings,
+        concurrency=request.concurrency,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Merge:
+    """Merge MedHallu build shards (folders written with --shard) into one dataset.
+
+    Attributes:
+        shards: The shard folders.
+        out: Output folder.
+    """
+
+    shards: Annotated[
+        list[str], Spelling(positional=True), LocalPath(file_okay=False, must_exist=True)
+    ]
+    out: OutputFolder
+
+
+def run_merge(request: Merge, models: RoleModels) -> MedHalluBuildSummary:
+    """`medhalbench merge`."""
+    return merge_shards(request.shards, request.out)

@@ -12,15 +12,20 @@ with Welch t-tests.
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import numpy as np
 
 from medhalbench._progress import progress_bar
-from medhalbench.data import PubMedQARecord
+from medhalbench.arguments import Count, DataSource, LocalPath, Share
+from medhalbench.data import PubMedQARecord, load_pubmedqa
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhallu._steps import (
     BuildPrompts,
     BuildRoles,
@@ -29,7 +34,9 @@ from medhalbench.medhallu._steps import (
     generate_candidate,
     parse_generated,
 )
-from medhalbench.nli import NLIModel, bidirectional_entailment
+from medhalbench.nli import NLIModel, bidirectional_entailment, load_nli
+from medhalbench.registry import Printable, RoleModels
+from medhalbench.results import Column, ResultTable
 
 
 async def cluster_by_entailment(
@@ -174,3 +181,105 @@ async def analyze_clusters(
 
         await asyncio.gather(*(run(r) for r in records))
     return compare_clusters([results[r.pubid] for r in records])
+
+
+@dataclass(frozen=True)
+class ClusterRequest:
+    """Cluster K hallucinated candidates per question with the truth by bidirectional
+    entailment; compare fooling and non-fooling clusters to the truth.
+
+    Attributes:
+        pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
+        candidates: Candidates generated per question.
+        threshold: Bidirectional entailment that puts two answers in one cluster.
+        nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
+            transformers NLI model name/path.
+        embedder: Sentence-transformers model for the similarities.
+        limit: Use the first N questions.
+        seed: Seed of the generator's temperatures and the answer order.
+        out: Write per-question clusters and the table as JSON to this file.
+        cache: Cache the model calls, so that a rerun repeats none.
+    """
+
+    pubmedqa: DataSource
+    candidates: Count = 5
+    threshold: Share = 0.5
+    nli: str = "llm"
+    embedder: str = DEFAULT_EMBEDDER
+    limit: Count | None = None
+    seed: int = 42
+    out: Annotated[str | None, LocalPath(dir_okay=False)] = None
+    cache: bool = True
+
+
+_MEASURES = {
+    "cosine": "Cosine similarity",
+    "euclidean": "Euclidean distance",
+    "rouge1": "ROUGE-1 F1",
+}
+
+
+@dataclass(frozen=True)
+class ClusterOutcome:
+    """An analysis and where its details were written."""
+
+    analysis: ClusterAnalysis
+    out: str | None
+
+    def summary(self) -> list[Printable]:
+        """The table of fooling vs non-fooling clusters and the counts behind it."""
+        table = ResultTable(
+            "Fooling vs non-fooling clusters, distance to the ground truth",
+            "clusters",
+            [
+                Column("Measure"),
+                Column("Fooling", undefined="no cluster of this kind"),
+                Column("Non-fooling", undefined="no cluster of this kind"),
+                Column("p (Welch t)", digits=4, undefined="a kind with fewer than 2 clusters"),
+            ],
+        )
+        for measure, row in self.analysis.table.items():
+            table.add([_MEASURES[measure], row["fooling"], row["non_fooling"], row["p_value"]])
+        counts = self.analysis.table["cosine"]
+        lines: list[Printable] = [
+            table,
+            f"Clusters: {counts['fooling_clusters']:.0f} fooling, "
+            f"{counts['non_fooling_clusters']:.0f} non-fooling; the ground truth joined a "
+            f"candidate cluster in {self.analysis.ground_truth_joined} of "
+            f"{len(self.analysis.questions)} questions.",
+        ]
+        return lines + ([f"Details: {self.out}"] if self.out else [])
+
+
+def _nan_to_null(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _nan_to_null(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_null(v) for v in value]
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> ClusterOutcome:
+    """`medhalbench analyze clusters`: the analysis with the command's models, its details
+    written as JSON (an undefined figure as null) when asked."""
+    settings = BuildSettings(seed=request.seed, cache=request.cache)
+    generator = models.model("generator")
+    roles = BuildRoles(
+        generator=generator,
+        discriminators=models.models("discriminator"),
+        refiner=generator,
+        nli=load_nli(request.nli, cache=request.cache, resolve=lambda n: models.resolve("nli", n)),
+        embedder=Embedder(request.embedder),
+    )
+    analysis = await analyze_clusters(
+        load_pubmedqa(request.pubmedqa, limit=request.limit), roles, settings,
+        candidates=request.candidates, threshold=request.threshold,
+    )  # fmt: skip
+    if request.out:
+        details = {
+            "table": analysis.table,
+            "ground_truth_joined": analysis.ground_truth_joined,
+            "questions": analysis.questions,
+        }
+        Path(request.out).write_text(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
+    return ClusterOutcome(analysis, request.out)

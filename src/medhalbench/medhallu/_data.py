@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal, get_args
 
 from medhalbench._errors import DataError
 from medhalbench.data import source_rows, validate_row
@@ -11,7 +12,8 @@ from medhalbench.medhallu._records import MedHalluRecord
 MEDHALLU_HUB = "UTAustin-AIHealth/MedHallu"
 # The hub dataset is read at this commit unless the source names one (`...MedHallu@REV`).
 MEDHALLU_REVISION = "515060458a945c633debc6fd5baac7764416b724"
-MEDHALLU_CONFIGS = ("pqa_labeled", "pqa_artificial")
+MedHalluConfig = Literal["pqa_labeled", "pqa_artificial"]
+MEDHALLU_CONFIGS: tuple[MedHalluConfig, ...] = get_args(MedHalluConfig)
 
 
 def load_medhallu(

@@ -9,29 +9,10 @@ from typing import Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from medhalbench._errors import DataError
-from medhalbench.medhallu._records import DIFFICULTIES, MedHalluRecord
+from medhalbench.medhallu._records import MedHalluRecord
 from medhalbench.medhallu._verdicts import DetectionLabel
 
 Pairing = Literal["both", "random"]
-
-
-def parse_difficulties(value: str | Sequence[str] | None) -> list[str] | None:
-    """Parse a difficulty filter such as `"hard"` or `"easy,medium"`.
-
-    Raises:
-        DataError: An unknown difficulty name.
-    """
-    if value is None or value == "":
-        return None
-    names = [v.strip().lower() for v in (value.split(",") if isinstance(value, str) else value)]
-    unknown = [n for n in names if n not in DIFFICULTIES]
-    if unknown:
-        raise DataError(
-            f"unknown difficulty {', '.join(unknown)} (expected {', '.join(DIFFICULTIES)})",
-            field="difficulty",
-        )
-    return names
 
 
 # The two answers of a row share their prompt's prefix (system prompt, knowledge, question).

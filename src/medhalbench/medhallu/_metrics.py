@@ -79,27 +79,54 @@ def detection_figures(outcomes: Sequence[DetectionOutcome], *, not_sure: bool) -
     rows = [o.row for o in outcomes]
     actual = [o.label is DetectionLabel.HALLUCINATED for o in outcomes]
     ours = [_positive(o.prediction) for o in outcomes]
-    theirs = [_positive(o.paper_prediction) for o in outcomes]
     figures = classification_figures("", rows, actual, ours)
     for difficulty in DIFFICULTIES:
         figures += classification_figures(
             f"{difficulty}_", rows, actual, ours, [o.difficulty == difficulty for o in outcomes],
             names=("precision", "recall", "f1"),
         )  # fmt: skip
-    # The authors score, with the not-sure option, only the samples they read as answered.
-    paper_counted = [o.paper_prediction is not DetectionLabel.NOT_SURE for o in outcomes]
-    figures += classification_figures("paper_", rows, actual, theirs, paper_counted)
-    for difficulty in DIFFICULTIES:
-        figures += classification_figures(
-            f"paper_{difficulty}_", rows, actual, theirs,
-            [c and o.difficulty == difficulty for c, o in zip(paper_counted, outcomes, strict=True)],
-            names=("precision", "recall", "f1"),
-        )  # fmt: skip
+    figures += paper_figures(outcomes)
     if not_sure:
         answered = [p is not None for p in ours]
         figures.append(share_figure("response_rate", rows, answered))
+        figures.append(
+            share_figure(
+                "not_sure_rate", rows, [o.prediction is DetectionLabel.NOT_SURE for o in outcomes]
+            )
+        )
         figures += classification_figures("answered_", rows, actual, ours, answered)
-        figures.append(share_figure("paper_response_rate", rows, paper_counted))
+    return figures
+
+
+def paper_figures(outcomes: Sequence[DetectionOutcome]) -> list[Figure]:
+    """Every figure the authors' `calculate_metrics` prints (MedHallu's
+    `Detection/detection_vllm_notsurecase.py`), from their reading of each reply.
+
+    Their rules: a reply read as 2 ("not sure", "pass", "skip", "2") is left out of every
+    precision, recall, F1 and accuracy, in every setting; these are scikit-learn's with
+    `zero_division=0` (undefined prints 0, flagged); with no answered sample at all they
+    print 0 overall, and nothing (None) for a difficulty. Per difficulty also accuracy and
+    the share of not-sure replies. Overall accuracy is not among their figures. Beside
+    them, the response rate the paper's Tables 4 and 5 report (1 - their not-sure share).
+    """
+    rows = [o.row for o in outcomes]
+    actual = [o.label is DetectionLabel.HALLUCINATED for o in outcomes]
+    theirs = [_positive(o.paper_prediction) for o in outcomes]
+    not_sure = [o.paper_prediction is DetectionLabel.NOT_SURE for o in outcomes]
+    counted = [not n for n in not_sure]
+    figures = classification_figures(
+        "paper_", rows, actual, theirs, counted, names=("precision", "recall", "f1"),
+        zero_for_undefined=True, empty=0.0,
+    )  # fmt: skip
+    for difficulty in DIFFICULTIES:
+        of = [o.difficulty == difficulty for o in outcomes]
+        figures += classification_figures(
+            f"paper_{difficulty}_", rows, actual, theirs,
+            [c and d for c, d in zip(counted, of, strict=True)], zero_for_undefined=True,
+        )  # fmt: skip
+        figures.append(share_figure(f"paper_{difficulty}_not_sure_rate", rows, not_sure, of))
+    figures.append(share_figure("paper_not_sure_rate", rows, not_sure))
+    figures.append(share_figure("paper_response_rate", rows, counted))
     return figures
 
 
@@ -115,11 +142,11 @@ def detection_scores(
     Returns:
         Ours: `precision`, `recall`, `f1`, `accuracy` over all samples; `easy_f1`,
         `medium_f1`, `hard_f1` (and their precision/recall); with `not_sure`,
-        `response_rate` and `answered_*` over answered samples. The authors':
-        `paper_precision`, `paper_recall`, `paper_f1`, `paper_accuracy` and
-        `paper_<difficulty>_*`, with their reading of each reply (unreadable replies read as
-        factual) and, with `not_sure`, over the samples they read as answered
-        (`paper_response_rate`). Each with `_ci_low`/`_ci_high`, a 95% interval over rows.
+        `response_rate`, `not_sure_rate` and `answered_*` over answered samples. The authors' (see
+        `paper_figures`): `paper_precision`, `paper_recall`, `paper_f1`,
+        `paper_<difficulty>_{accuracy,precision,recall,f1,not_sure_rate}`,
+        `paper_not_sure_rate` and `paper_response_rate`. Each with `_ci_low`/`_ci_high`, a
+        95% interval over rows.
         Counts: `samples`, `unparseable`, `not_sure`. With verdict probabilities: `auroc`,
         `average_precision`, `brier` and the calibration table. Undefined figures are NaN.
     """

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from medhalbench.data import PubMedQARecord
+from medhalbench.medhallu._build import MedHalluBuild
 from medhalbench.medhallu._steps import (
     DISCRIMINATOR_MAX_TOKENS,
     REFINER_MAX_TOKENS,
@@ -16,8 +17,9 @@ from medhalbench.medhallu._steps import (
     word_count,
 )
 from medhalbench.medhallu._types import types_text
-from medhalbench.nli import LLM_NLI_MAX_TOKENS, nli_prompt
+from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
+from medhalbench.registry import RoleModels
 
 
 def medhallu_build_plan(
@@ -89,3 +91,16 @@ def medhallu_build_plan(
         judge = models["nli"]
         roles.append(per_attempt("nli", nli, LLM_NLI_MAX_TOKENS * n, judge, least=1, each=2))
     return Plan("MedHallu build", n, roles, unit="questions")
+
+
+def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
+    """The build's calls and tokens per role."""
+    judge = models.name_for("nli", llm_judge(request.nli)) if is_llm_judge(request.nli) else None
+    names = {
+        "generator": models.names["generator"][0],
+        "refiner": models.names["refiner"][0],
+        **({"nli": judge} if judge else {}),
+    }
+    return medhallu_build_plan(
+        request.records(), request.settings, names, models.names["discriminator"]
+    )

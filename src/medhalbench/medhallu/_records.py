@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator
 
 from medhalbench.data import Record, text_list
 
 Difficulty = Literal["easy", "medium", "hard"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
 
 
 class MedHalluRecord(Record):

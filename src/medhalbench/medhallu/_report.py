@@ -26,6 +26,8 @@ from medhalbench.results import (
     yes_no,
 )
 
+PAPER_DIFFICULTY_UNDEFINED = "no row of this difficulty, or every reply read as not sure"
+
 MEDHALLU_COLUMNS = [
     Column("Model"),
     Column("Dataset", wide=True),
@@ -45,8 +47,12 @@ MEDHALLU_COLUMNS = [
     Column("Paper easy F1", undefined=F1_UNDEFINED, wide=True),
     Column("Paper medium F1", undefined=F1_UNDEFINED, wide=True),
     Column("Paper hard F1", undefined=F1_UNDEFINED, wide=True),
+    Column("Paper easy accuracy", undefined=PAPER_DIFFICULTY_UNDEFINED, wide=True),
+    Column("Paper medium accuracy", undefined=PAPER_DIFFICULTY_UNDEFINED, wide=True),
+    Column("Paper hard accuracy", undefined=PAPER_DIFFICULTY_UNDEFINED, wide=True),
     Column("Response rate", undefined="no sample", wide=True),
     Column("Paper response rate", undefined="no sample", wide=True),
+    Column("Paper not-sure share", undefined="no sample", wide=True),
     Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", digits=0),
     Column("Unparseable", digits=0),
@@ -54,8 +60,9 @@ MEDHALLU_COLUMNS = [
 ]
 _MEDHALLU_FIGURES = [
     "f1", "precision", "recall", "easy_f1", "medium_f1", "hard_f1", "paper_f1", "paper_precision",
-    "paper_easy_f1", "paper_medium_f1", "paper_hard_f1", "response_rate", "paper_response_rate",
-    "auroc", "samples", "unparseable",
+    "paper_easy_f1", "paper_medium_f1", "paper_hard_f1", "paper_easy_accuracy",
+    "paper_medium_accuracy", "paper_hard_accuracy", "response_rate", "paper_response_rate",
+    "paper_not_sure_rate", "auroc", "samples", "unparseable",
 ]  # fmt: skip
 
 
@@ -98,6 +105,7 @@ _MEDHALLU_ROWS: list[FigureRow] = [
     ("Medium F1", "medium_f1", "paper_medium_f1", F1_UNDEFINED),
     ("Hard F1", "hard_f1", "paper_hard_f1", F1_UNDEFINED),
     ("Response rate", "response_rate", "paper_response_rate", "no sample"),
+    ("Not-sure share", "not_sure_rate", "paper_not_sure_rate", "no sample"),
     ("AUROC", "auroc", None, AUROC_UNDEFINED),
     ("Average precision", "average_precision", None, AUROC_UNDEFINED),
 ]

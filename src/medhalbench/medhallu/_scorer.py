@@ -38,7 +38,7 @@ def detection_verdict(not_sure: bool = False) -> Scorer:
             metadata={
                 "label": label,
                 "prediction": prediction,
-                "paper_prediction": int(paper_detection_reading(reply, not_sure=not_sure)),
+                "paper_prediction": int(paper_detection_reading(reply)),
                 "p_hallucinated": verdict_probability(logprobs, _DIGITS, "1", "0"),
             },
         )

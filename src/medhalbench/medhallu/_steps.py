@@ -9,26 +9,28 @@ import json
 import random
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.arguments import Count, InputFile, Internal, Share
 from medhalbench.data import PubMedQARecord
 from medhalbench.embeddings import Embedder
 from medhalbench.medhallu._choice import parse_choice
+from medhalbench.medhallu._records import Difficulty
 from medhalbench.medhallu._types import HALLUCINATION_TYPES, normalise_category, types_text
 from medhalbench.nli import NLIModel
 
-PROMPTS = "medhalbench.medhallu"
 DISCRIMINATOR_MAX_TOKENS = 16
 REFINER_MAX_TOKENS = 200
 
 AttemptStatus = Literal[
     "unparseable", "length", "not_fooling", "nli_unreadable", "equivalent", "passed"
 ]
-Difficulty = Literal["easy", "medium", "hard", "failed"]
+VoteDifficulty = Difficulty | Literal["failed"]
+"""The difficulty the votes give a candidate: `failed` when none was fooled."""
 
 
 def generator_max_tokens(truth: str) -> int:
@@ -85,7 +87,7 @@ class Attempt:
         return sum(v.fooled for v in self.votes)
 
     @property
-    def difficulty(self) -> Difficulty:
+    def difficulty(self) -> VoteDifficulty:
         """MedHallu's difficulty from the votes."""
         return difficulty_from_votes(self.fooled, len(self.votes))
 
@@ -128,19 +130,31 @@ class BuildRoles:
     embedder: Embedder
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuildSettings:
-    """Knobs of a build (defaults are MedHallu's)."""
+    """Knobs of a build (defaults are MedHallu's).
 
-    attempts: int = 5
-    tau: float = 0.75
-    length_tolerance: float = 0.10
+    Attributes:
+        attempts: Attempts per question before the fallback keeps the closest candidate.
+        tau: Bidirectional entailment at or above which a candidate equals the truth.
+        length_tolerance: Allowed relative difference in words from the ground truth.
+        seed: Seed of the generator's temperatures and the discriminators' answer order.
+        cache: Cache the model calls, so that a rerun repeats none.
+        temperature_range: The range the generator's temperature is drawn from.
+        generate_prompt: File replacing the generator prompt.
+        discriminate_prompt: File replacing the discriminator prompt.
+        refine_prompt: File replacing the refiner prompt.
+    """
+
+    attempts: Count = 5
+    tau: Share = 0.75
+    length_tolerance: Share = 0.10
     seed: int = 42
     cache: bool = True
-    temperature_range: tuple[float, float] = (0.3, 0.7)
-    generate_prompt: str | None = None
-    discriminate_prompt: str | None = None
-    refine_prompt: str | None = None
+    temperature_range: Annotated[tuple[float, float], Internal()] = (0.3, 0.7)
+    generate_prompt: InputFile | None = None
+    discriminate_prompt: InputFile | None = None
+    refine_prompt: InputFile | None = None
 
 
 @dataclass
@@ -153,19 +167,21 @@ class BuildPrompts:
 
     @classmethod
     def load(cls, settings: BuildSettings) -> BuildPrompts:
-        generate = read_prompt(PROMPTS, "generate_user.txt", settings.generate_prompt)
+        generate = read_prompt(__package__, "generate_user.txt", settings.generate_prompt)
         check_placeholders(
             generate,
             {"types", "words", "feedback", "question", "knowledge", "ground_truth"},
             source=settings.generate_prompt or "generate prompt",
         )
-        discriminate = read_prompt(PROMPTS, "discriminate_user.txt", settings.discriminate_prompt)
+        discriminate = read_prompt(
+            __package__, "discriminate_user.txt", settings.discriminate_prompt
+        )
         check_placeholders(
             discriminate,
             {"question", "answer_1", "answer_2"},
             source=settings.discriminate_prompt or "discriminate prompt",
         )
-        refine = read_prompt(PROMPTS, "refine_user.txt", settings.refine_prompt)
+        refine = read_prompt(__package__, "refine_user.txt", settings.refine_prompt)
         check_placeholders(
             refine,
             {"question", "ground_truth", "candidate", "reasons"},
@@ -218,7 +234,7 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-def difficulty_from_votes(fooled: int, discriminators: int) -> Difficulty:
+def difficulty_from_votes(fooled: int, discriminators: int) -> VoteDifficulty:
     """MedHallu's difficulty: all fooled hard, more than one medium, one easy, none failed."""
     if discriminators and fooled == discriminators:
         return "hard"

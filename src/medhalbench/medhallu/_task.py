@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.model import GenerateConfig, ResponseSchema
 from inspect_ai.solver import generate
 from inspect_ai.util import JSONSchema
@@ -10,14 +10,21 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
+from medhalbench.arguments import (
+    Count,
+    DataSource,
+    InputFile,
+    NonNegative,
+    Temperature,
+)
 from medhalbench.judging import TOP_LOGPROBS
-from medhalbench.medhallu._data import MEDHALLU_HUB, load_medhallu
-from medhalbench.medhallu._dataset import Pairing, detection_samples, parse_difficulties
+from medhalbench.medhallu._data import MEDHALLU_HUB, MedHalluConfig, load_medhallu
+from medhalbench.medhallu._dataset import Pairing, detection_samples
 from medhalbench.medhallu._metrics import detection_metrics
+from medhalbench.medhallu._records import Difficulty
 from medhalbench.medhallu._scorer import detection_verdict
+from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
-
-PROMPTS = "medhalbench.medhallu"
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHALLU_TASK_VERSION = "1.0.0"
@@ -44,54 +51,53 @@ DETECTION_TEMPERATURE = 0.3
 DETECTION_MAX_TOKENS = 128
 
 
-@task
+@benchmark_task
 def medhallu(
-    dataset: str = MEDHALLU_HUB,
-    config: str = "pqa_labeled",
+    dataset: DataSource = MEDHALLU_HUB,
+    config: MedHalluConfig = "pqa_labeled",
     split: str = "train",
     knowledge: bool = False,
     not_sure: bool = False,
-    difficulty: str | None = None,
-    limit: int | None = None,
+    difficulty: list[Difficulty] | None = None,
+    limit: Count | None = None,
     pairing: Pairing = "both",
     seed: int = 42,
-    prompt: str | None = None,
-    template: str | None = None,
-    temperature: float = DETECTION_TEMPERATURE,
-    max_tokens: int = DETECTION_MAX_TOKENS,
+    prompt: InputFile | None = None,
+    template: InputFile | None = None,
+    temperature: Temperature = DETECTION_TEMPERATURE,
+    max_tokens: Count = DETECTION_MAX_TOKENS,
     structured: bool = False,
     probabilities: bool = False,
-    bootstrap: int = DEFAULT_RESAMPLES,
+    bootstrap: NonNegative = DEFAULT_RESAMPLES,
 ) -> Task:
-    """MedHallu hallucination detection.
+    """MedHallu hallucination detection: each row's true and hallucinated answers.
 
     Args:
-        dataset: Hub id or local MedHallu file (JSONL, CSV, Parquet, save_to_disk folder).
-        config: Hub config, `pqa_labeled` or `pqa_artificial`.
+        dataset: MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).
+        config: Hub config.
         split: Split to read.
         knowledge: Give the PubMedQA context to the detector.
-        not_sure: Allow "2: not sure" as an answer.
-        difficulty: Keep only rows of these difficulties (`hard` or `easy,medium`).
-        limit: Use the first N rows (each gives two samples with `pairing=both`).
-        pairing: `both` answers per row (default) or one `random` answer per row.
-        seed: Seed for the sample order and random pairing.
+        not_sure: Allow '2: not sure' as an answer; reports the response rate.
+        difficulty: Keep rows of these difficulties (e.g. hard, or easy,medium).
+        limit: Use the first N rows (two samples each with pairing both).
+        pairing: Judge both answers of every row, or one at random (MedHallu's script).
+        seed: Seed of the sample order and random pairing.
         prompt: File replacing the system prompt.
-        template: File replacing the user template (`{question}`, `{answer}`, `{knowledge}`).
+        template: File replacing the user template ({question}, {answer}, {knowledge}).
         temperature: Sampling temperature of the detector (MedHallu used 0.3).
         max_tokens: Token limit of the detector's reply.
-        structured: Ask for `{"verdict": 0|1(|2)}` through the provider's constrained
-            decoding (JSON schema) instead of free text (the paper's protocol).
-        probabilities: Ask for log-probabilities and keep P(hallucinated) per sample,
-            for AUROC, average precision and calibration.
-        bootstrap: Bootstrap resamples (over rows) for the 95% intervals; 0: none.
+        structured: Ask for the verdict as JSON ({"verdict": 0|1(|2)}) through the
+            provider's constrained decoding (JSON schema); off: the paper's free-text
+            protocol.
+        probabilities: Ask for log-probabilities (embedded engine, vLLM, OpenAI), keep
+            P(hallucinated) per sample and report AUROC, average precision and calibration.
+        bootstrap: Bootstrap resamples (over rows) for the 95% intervals (0: none).
     """
-    if pairing not in ("both", "random"):
-        raise DataError(f"unknown pairing '{pairing}' (expected both or random)", field="pairing")
     system_prompt = read_prompt(
-        PROMPTS, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
+        __package__, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
     )
     user_template = read_prompt(
-        PROMPTS, "detect_user_knowledge.txt" if knowledge else "detect_user.txt", template
+        __package__, "detect_user_knowledge.txt" if knowledge else "detect_user.txt", template
     )
     check_placeholders(
         user_template,
@@ -105,10 +111,9 @@ def medhallu(
             "(knowledge=true), or remove {knowledge} from the template",
             path=template,
         )
-    wanted = parse_difficulties(difficulty)
     records = load_medhallu(dataset, config=config, split=split)
-    if wanted is not None:
-        records = [r for r in records if r.difficulty in wanted]
+    if difficulty:
+        records = [r for r in records if r.difficulty in difficulty]
     if limit is not None:
         records = records[:limit]
     if not records:
@@ -135,17 +140,7 @@ def medhallu(
             top_logprobs=TOP_LOGPROBS if probabilities else None,
         ),
         metadata={
-            "system": "medhallu",
-            "knowledge": knowledge,
-            "not_sure": not_sure,
-            "pairing": pairing,
-            "difficulty": difficulty,
-            "prompt_file": prompt,
-            "template_file": template,
-            "structured": structured,
-            "probabilities": probabilities,
-            "bootstrap": bootstrap,
-            "dataset": str(dataset),
+            "prompt_files": [f for f in (prompt, template) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "rows": len(records),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},

@@ -207,7 +207,7 @@ class EmbeddedModelAPI(ModelAPI):
                         model=self.model_name,
                         source="generate",
                     ),
-                    stop_reason=_STOP_REASONS.get(choice.get("finish_reason") or "stop", "unknown"),  # type: ignore[arg-type]
+                    stop_reason=_STOP_REASONS.get(choice.get("finish_reason") or "stop", "unknown"),
                     logprobs=_logprobs(choice),
                 )
             ],

@@ -9,32 +9,38 @@ from medhalbench.nli._llm import LLM_NLI_MAX_TOKENS, LLMNLI, nli_prompt
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
 
 
-def llm_judge(spec: str) -> str | None:
-    """The model an NLI spec names as LLM judge (`llm`: the embedded model, `llm:MODEL`), or
-    None for a transformers NLI model."""
-    from medhalbench.models import DEFAULT_MODEL
+def is_llm_judge(spec: str) -> bool:
+    """Whether an NLI spec names an LLM judge (`llm` or `llm:MODEL`)."""
+    return spec == "llm" or spec.startswith("llm:")
 
-    if spec == "llm":
-        return DEFAULT_MODEL
+
+def llm_judge(spec: str) -> str | None:
+    """The model an `llm:MODEL` spec names; None for `llm` (the command's default judge) and
+    for a transformers NLI model."""
     return spec[4:] if spec.startswith("llm:") else None
 
 
 def load_nli(
-    spec: str, *, cache: bool = True, resolve: Callable[[str], Model] | None = None
+    spec: str, *, cache: bool = True, resolve: Callable[[str | None], Model] | None = None
 ) -> NLIModel:
     """An NLI model from a command-line spec.
 
     Args:
-        spec: `llm` (the embedded model as judge), `llm:MODEL` (any inspect model as
-            judge), or a transformers model name or local path (e.g.
+        spec: `llm` (the command's default model as judge), `llm:MODEL` (any inspect model
+            as judge), or a transformers model name or local path (e.g.
             `microsoft/deberta-large-mnli`).
         cache: Cache LLM judge calls.
-        resolve: Turns a model name into a model (default: inspect's `get_model`), so that
-            a judge gets the same connection options as the other roles.
+        resolve: Turns the judge's model name (None: the default judge) into a model, with
+            the command's connection options; default: inspect's `get_model`, and the
+            embedded model as the default judge.
     """
-    name = llm_judge(spec)
-    if name is not None:
-        return LLMNLI(resolve(name) if resolve else name, cache=cache)
+    if is_llm_judge(spec):
+        name = llm_judge(spec)
+        if resolve is not None:
+            return LLMNLI(resolve(name), cache=cache)
+        from medhalbench.models import DEFAULT_MODEL
+
+        return LLMNLI(name or DEFAULT_MODEL, cache=cache)
     return TransformersNLI(spec)
 
 
@@ -47,6 +53,7 @@ __all__ = [
     "bidirectional_entailment",
     "entailment",
     "entailment_index",
+    "is_llm_judge",
     "llm_judge",
     "load_nli",
     "nli_prompt",

@@ -1,24 +1,48 @@
-"""The benchmark registry: each benchmark describes itself once (task, tables, published rows,
-commands, demo), and the command line, the report and the demo loop over the registry."""
+"""The benchmark registry: each benchmark describes itself once (task, roles, builder, tools,
+tables, published rows, demo), and the command line, the report and the demo loop over it."""
 
-from medhalbench.registry._benchmark import Benchmark, DemoRun, DemoSettings
+from medhalbench.registry._benchmark import (
+    Benchmark,
+    Builder,
+    DemoRun,
+    DemoSettings,
+    Outcome,
+    Printable,
+    Role,
+    RoleModels,
+    Sweep,
+    Tool,
+    registered_name,
+)
 from medhalbench.registry._registry import (
     ENTRY_POINT_GROUP,
     benchmark,
+    benchmark_of,
     benchmarks,
     find_benchmark,
     register_benchmark,
     unregister_benchmark,
 )
+from medhalbench.registry._task import benchmark_task
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Benchmark",
+    "Builder",
     "DemoRun",
     "DemoSettings",
+    "Outcome",
+    "Printable",
+    "Role",
+    "RoleModels",
+    "Sweep",
+    "Tool",
     "benchmark",
+    "benchmark_of",
+    "benchmark_task",
     "benchmarks",
     "find_benchmark",
     "register_benchmark",
+    "registered_name",
     "unregister_benchmark",
 ]

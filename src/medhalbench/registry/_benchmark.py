@@ -1,27 +1,175 @@
-"""What a benchmark tells the rest of medhalbench about itself."""
+"""What a benchmark tells the rest of medhalbench about itself: its task (whose signature is
+its evaluation options), its scorer, roles, builder, tools, tables and published rows. The
+command line is derived from these; nothing here knows how options are spelt."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import click
 from inspect_ai import Task
+from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import SampleScore
+from inspect_ai.util import registry_info
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.planning import RoleEstimate, task_plan
+from medhalbench.arguments import ArgumentError, check_arguments
+from medhalbench.planning import Plan, RoleEstimate, task_plan
 from medhalbench.results import PublishedRow, ResultTable, RunResult, read_published
 from medhalbench.statistics import Figure
 
-# Settings under which two runs judged the same samples (and so can be compared); a setting
-# a task does not have matches as absent in both runs.
-SAME_SAMPLES = ("dataset_fingerprint", "responses", "knowledge", "not_sure", "pairing",
-                "difficulty", "split", "sources", "seed", "limit", "rows")  # fmt: skip
+
+def registered_name(function: Callable[..., Any]) -> str:
+    """The name inspect registered a task or scorer under, without its package
+    (`medhallu` for `medhalbench/medhallu`): the name logs carry."""
+    return str(registry_info(function).name).split("/")[-1]
+
+
+@dataclass(frozen=True)
+class Role:
+    """A model role besides the model under test.
+
+    Attributes:
+        name: The role's name (`splitter`), also its command-line option (`--splitter`).
+        help: What the role's model does.
+        judge: A judge of the model under test's replies: `--judge MODEL` names it, and it
+            is never silently the embedded model when the model under test is a real one.
+        many: Several models play it (an ensemble; the option is repeated).
+        optional: Off unless named (the extractor).
+        option: Named by its own option `--ROLE`; False for a role whose model a setting
+            names (a builder's NLI judge), which still takes `--role-base-url`.
+    """
+
+    name: str
+    help: str
+    judge: bool = True
+    many: bool = False
+    optional: bool = False
+    option: bool = True
+
+
+@dataclass
+class RoleModels:
+    """The models of a command's roles, by role, resolved with the command's connection
+    options (the command line checks every name before any work).
+
+    Attributes:
+        names: Each role's model names.
+        resolver: Turns a role and a model name into a model.
+        fallback: The model settings may refer to without naming one (a builder's `llm`
+            NLI judge): the command's `--model`, or the embedded model where no role names a
+            real one; None where neither applies.
+    """
+
+    names: dict[str, list[str]]
+    resolver: Callable[[str, str], Model] = lambda role, name: get_model(name)
+    fallback: str | None = None
+
+    def models(self, role: str) -> list[Model]:
+        """Every model of a role (none when the role is off)."""
+        return [self.resolver(role, name) for name in self.names.get(role, [])]
+
+    def model(self, role: str) -> Model:
+        """The model of a role played by one model."""
+        return self.models(role)[0]
+
+    def name_for(self, role: str, name: str | None = None) -> str:
+        """The model name settings give a role (e.g. a builder's LLM NLI judge), or the
+        fallback model when they name none.
+
+        Raises:
+            MedhalbenchError: No name, and no fallback: a real model is involved and the
+                embedded one may not stand in for it silently.
+        """
+        chosen = name or self.fallback
+        if chosen is None:
+            raise MedhalbenchError(
+                f"no model is named for the {role} role: name one in its setting, or give "
+                "--model MODEL for every role not named"
+            )
+        return chosen
+
+    def resolve(self, role: str, name: str | None = None) -> Model:
+        """The model settings give a role (see `name_for`)."""
+        return self.resolver(role, self.name_for(role, name))
+
+    def check(self) -> None:
+        """Resolve every named model now, so that a bad name or key stops before any work."""
+        for role, listed in self.names.items():
+            for name in listed:
+                self.resolver(role, name)
+
+
+Printable = str | ResultTable
+"""What a builder or tool reports: lines of text and tables."""
+
+
+class Outcome(Protocol):
+    """A build's or a tool's result, as the command line prints it."""
+
+    def summary(self) -> Sequence[Printable]:
+        """Lines and tables, in order."""
+        ...
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A benchmark's data builder (`medhalbench build NAME`).
+
+    Attributes:
+        settings: A dataclass whose fields are the builder's options (inputs, output folder,
+            selection, knobs; a field of a dataclass type stands for its fields).
+        roles: The models it calls.
+        run: Builds from settings with the role models (resumable: a rerun does the rest).
+        plan: Calls and tokens per role from settings and the role models' names (the
+            models are not resolved), calling no model.
+        output: Where a build's finished work lies, from its settings (for messages).
+    """
+
+    settings: type
+    roles: tuple[Role, ...]
+    run: Callable[[Any, RoleModels], Awaitable[Outcome]]
+    plan: Callable[[Any, RoleModels], Plan]
+    output: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A command of a benchmark besides eval and build (`medhalbench merge`,
+    `medhalbench analyze clusters`).
+
+    Attributes:
+        path: The command's words (`("analyze", "clusters")`).
+        request: A dataclass whose fields are its options; its docstring's first line is
+            the command's help.
+        run: Runs a request with the role models (a coroutine function is awaited).
+        roles: The models it calls (none for most).
+        group_help: The help of the group its first word names, for a path of two words.
+    """
+
+    path: tuple[str, ...]
+    request: type
+    run: Callable[[Any, RoleModels], Outcome | Awaitable[Outcome]]
+    roles: tuple[Role, ...] = ()
+    group_help: str = ""
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A task argument an eval can sweep: several values, one run each.
+
+    Attributes:
+        argument: The task argument (`temperature`).
+        flag: The option taking comma-separated values (`--temperatures`).
+        table: The table of the swept runs, printed after them.
+    """
+
+    argument: str
+    flag: str
+    table: Callable[[Sequence[RunResult]], ResultTable] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,73 +207,83 @@ def one_call_per_sample(
 
 @dataclass(frozen=True)
 class Benchmark:
-    """One benchmark: its task, how its runs are read and shown, and its commands.
+    """One benchmark: its task, how its runs are read and shown, its builder and tools.
+
+    Its name is the name its task is registered under (the name every log of it carries),
+    and the name of its scorer is read from the scorer: each is written once.
 
     Attributes:
-        name: The registry name, also the task's `system` metadata (`medhallu`).
         title: As the paper names it (`MedHallu`).
         paper: The paper's citation.
-        task: The inspect task function.
-        scorer: The name of the task's scorer in a log (read by `compare`).
+        task: The inspect task function; its signature and docstring are the benchmark's
+            evaluation options.
+        scorer: The task's scorer function.
         headline: The figures `compare` pairs between two runs, from the sample scores of
             the samples both runs scored and run A's settings.
-        paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
         summary: A run's narrow table for the terminal.
         tables: The report's tables of this benchmark's runs, with published rows given.
+        same_samples: Task settings under which two runs judged the same samples.
         charts: The report's SVG charts of this benchmark's runs.
-        same_samples: Settings under which two runs judged the same samples.
+        paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
+        roles: The model roles its task uses besides the model under test.
+        sweep: The task argument its eval can sweep.
+        plan: Model calls and tokens per role of a task, given the role models and the
+            planning settings.
+        plan_settings: A dataclass of the settings its plans take (`-P`, `--dry-run`).
         published_csv: The paper's published figures (see `read_published`).
         example: A small packaged example dataset.
         demo: The demo's run of this benchmark.
-        eval_command: `medhalbench eval <name>`.
-        build_command: `medhalbench build <name>`.
-        commands: Other top-level commands the benchmark adds.
-        plan: Model calls and tokens per role of a task, given the role models and the
-            benchmark's planning settings (see `medhalbench.planning`).
-        position: Where the benchmark comes in the demo and the report (then by name).
+        builder: Its data builder.
+        tools: Its other commands.
+        position: Where it comes in the demo and the report (then by name).
     """
 
-    name: str
     title: str
     paper: str
     task: Callable[..., Task]
-    scorer: str
+    scorer: Callable[..., Any]
     headline: Callable[[Sequence[SampleScore], Mapping[str, Any]], list[Figure]]
     summary: Callable[[RunResult], ResultTable]
     tables: Callable[[Sequence[RunResult], Sequence[PublishedRow]], list[ResultTable]]
+    same_samples: tuple[str, ...]
     charts: Callable[[Sequence[RunResult]], list[str]] = lambda runs: []
     paired_correctness: bool = False
-    same_samples: tuple[str, ...] = SAME_SAMPLES
-    published_csv: Traversable | Path | None = None
-    example: str | None = None
-    demo: Callable[[DemoSettings], DemoRun] | None = None
-    eval_command: click.Command | None = None
-    build_command: click.Command | None = None
-    commands: tuple[click.Command, ...] = field(default=())
+    roles: tuple[Role, ...] = ()
+    sweep: Sweep | None = None
     plan: Callable[[Task, Mapping[str, str], Mapping[str, Any]], list[RoleEstimate]] = (
         one_call_per_sample
     )
+    plan_settings: type | None = None
+    published_csv: Traversable | Path | None = None
+    example: str | None = None
+    demo: Callable[[DemoSettings], DemoRun] | None = None
+    builder: Builder | None = None
+    tools: tuple[Tool, ...] = field(default=())
     position: int = 100
 
+    @property
+    def name(self) -> str:
+        """The registry name: the task's registered name (`medhallu`)."""
+        return registered_name(self.task)
+
+    @property
+    def scorer_name(self) -> str:
+        """The name the task's scores carry in a log."""
+        return registered_name(self.scorer)
+
     def make_task(self, arguments: Mapping[str, Any]) -> Task:
-        """The benchmark's task with these arguments.
+        """The benchmark's task with these arguments, each checked against the task's
+        declaration first.
 
         Raises:
-            MedhalbenchError: An argument the task does not take (or a required one missing),
-                checked against the task's signature before it runs.
+            ArgumentError: An argument the task does not take, a required one missing, or a
+                value an argument does not take.
         """
-        signature = inspect.signature(self.task)
-        unknown = [name for name in arguments if name not in signature.parameters]
-        if unknown:
-            raise MedhalbenchError(
-                f"the {self.name} task takes no argument {', '.join(map(repr, unknown))} "
-                f"(it takes {', '.join(signature.parameters)})"
-            )
         try:
-            signature.bind(**arguments)
-        except TypeError as ex:  # a required argument missing
-            raise MedhalbenchError(f"the {self.name} task: {ex}") from None
-        return self.task(**arguments)
+            checked = check_arguments(self.task, arguments)
+        except ArgumentError as ex:
+            raise ArgumentError(ex.argument, f"{ex.reason} (the {self.name} task)") from None
+        return self.task(**checked)
 
     def published(self) -> list[PublishedRow]:
         """The paper's published rows (none when it ships no `published_csv`)."""

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from inspect_ai import Task
+from inspect_ai.log import EvalLog
+
 from medhalbench._errors import MedhalbenchError
 from medhalbench.registry._benchmark import Benchmark
+from medhalbench.results import benchmark_name
 
 ENTRY_POINT_GROUP = "medhalbench.benchmarks"
 
@@ -63,3 +67,11 @@ def benchmark(name: str) -> Benchmark:
         known = ", ".join(sorted(b.name for b in benchmarks())) or "none"
         raise MedhalbenchError(f"unknown benchmark '{name}' (known: {known})")
     return found
+
+
+def benchmark_of(source: EvalLog | Task) -> Benchmark | None:
+    """The benchmark a log (or a log's header) or a task is of, by the task's registered name;
+    None when it is no benchmark's."""
+    return find_benchmark(
+        benchmark_name(source.name if isinstance(source, Task) else source.eval.task)
+    )

@@ -10,8 +10,8 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from medhalbench._errors import DataError
-from medhalbench.registry import find_benchmark
-from medhalbench.results import RunResult, run_result
+from medhalbench.registry import benchmark_of
+from medhalbench.results import RunResult, benchmark_name, run_result
 
 
 @dataclass
@@ -72,12 +72,10 @@ def _provenance(log: EvalLog) -> Provenance:
         for name, role in (log.eval.model_roles or {}).items()
     }
     settings = {
-        k: v
-        for k, v in metadata.items()
-        if k not in ("system", "dataset", "dataset_fingerprint", "prompts")
+        k: v for k, v in metadata.items() if k not in ("dataset", "dataset_fingerprint", "prompts")
     }
     return Provenance(
-        system=str(metadata.get("system")), model=log.eval.model, task=log.eval.task, log=Path(log.location).name,
+        system=benchmark_name(log.eval.task), model=log.eval.model, task=log.eval.task, log=Path(log.location).name,
         status=log.status, created=str(log.eval.created), dataset=metadata.get("dataset"),
         dataset_fingerprint=metadata.get("dataset_fingerprint"), prompts=dict(metadata.get("prompts") or {}),
         roles=roles, settings=settings,
@@ -94,7 +92,7 @@ def collect(paths: Sequence[str | Path]) -> CollectedResults:
             log = read_eval_log(path, header_only=True)
         except Exception as ex:
             raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
-        if find_benchmark(str((log.eval.metadata or {}).get("system"))) is None:
+        if benchmark_of(log) is None:
             results.skipped.append(f"{path} (not a medhalbench task)")
         elif log.status != "success":
             results.skipped.append(f"{path} ({log.status})")

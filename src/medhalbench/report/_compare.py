@@ -12,7 +12,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
-from medhalbench.registry import Benchmark, benchmark, find_benchmark
+from medhalbench.registry import benchmark_of
 from medhalbench.results import Column, Estimate, ResultTable
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
@@ -21,10 +21,6 @@ from medhalbench.statistics import (
     mcnemar_exact,
     paired_difference,
 )
-
-
-def _benchmark_of(log: EvalLog) -> Benchmark:
-    return benchmark(str((log.eval.metadata or {}).get("system")))
 
 
 @dataclass(frozen=True)
@@ -59,13 +55,15 @@ def _read(path: str | Path) -> EvalLog:
         raise DataError("no such log file", path=path) from None
     except Exception as ex:
         raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
-    if find_benchmark(str((log.eval.metadata or {}).get("system"))) is None:
+    if benchmark_of(log) is None:
         raise DataError("not a log of a medhalbench task", path=path)
     return log
 
 
 def _scores(log: EvalLog) -> dict[tuple[Any, int], tuple[SampleScore, EvalSample]]:
-    name = _benchmark_of(log).scorer
+    entry = benchmark_of(log)
+    assert entry is not None  # `_read` checked it
+    name = entry.scorer_name
     scored = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(name)
@@ -92,18 +90,17 @@ def compare_logs(
     """
     a = log_a if isinstance(log_a, EvalLog) else _read(log_a)
     b = log_b if isinstance(log_b, EvalLog) else _read(log_b)
-    system = str((a.eval.metadata or {}).get("system"))
-    if (b.eval.metadata or {}).get("system") != system:
-        raise DataError(
-            f"the logs are of different benchmarks ({system} and {(b.eval.metadata or {}).get('system')})"
-        )
+    entry, other = benchmark_of(a), benchmark_of(b)
+    assert entry is not None and other is not None  # `_read` checked both
+    if entry is not other:
+        raise DataError(f"the logs are of different benchmarks ({entry.name} and {other.name})")
+    system = entry.name
     scores_a, scores_b = _scores(a), _scores(b)
     keys = [k for k in scores_a if k in scores_b]
     if not keys:
         raise DataError(
             "the two logs share no scored sample (they must be runs on the same samples)"
         )
-    entry = _benchmark_of(a)
     settings = a.eval.metadata or {}
     figures_a = entry.headline([scores_a[k][0] for k in keys], settings)
     figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], settings)}

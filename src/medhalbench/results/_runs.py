@@ -9,6 +9,8 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
+from medhalbench.statistics import ZERO_FOR_UNDEFINED
+
 
 def log_metrics(log: EvalLog) -> dict[str, float]:
     """Every metric of a log by name (empty when it has no results)."""
@@ -19,13 +21,26 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
     }
 
 
+ZERO_MARK = "‡"
+"""Marks a 0 that a paper's code prints where the figure is undefined."""
+ZERO_NOTE = "the paper's code prints 0 where the figure is undefined (scikit-learn's zero_division=0)"
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """A figure and its 95% interval (NaN where undefined or not computed)."""
+    """A figure and its 95% interval (NaN where undefined or not computed).
+
+    Attributes:
+        value: The figure.
+        low: The interval's lower end.
+        high: Its upper end.
+        mark: A mark shown beside the value (`ZERO_MARK`), explained under its table.
+    """
 
     value: float
     low: float = math.nan
     high: float = math.nan
+    mark: str = ""
 
     @property
     def has_interval(self) -> bool:
@@ -65,6 +80,7 @@ class RunResult:
             self.metrics[name],
             self.metrics.get(f"{name}_ci_low", math.nan),
             self.metrics.get(f"{name}_ci_high", math.nan),
+            ZERO_MARK if self.metrics.get(f"{name}{ZERO_FOR_UNDEFINED}") else "",
         )
 
     @property
@@ -78,18 +94,17 @@ class RunResult:
         return sorted(p.removesuffix("_ci_low").removesuffix("_ci_high") for p in parts)
 
 
-def run_result(log: EvalLog) -> RunResult:
-    """The figures and settings of a log of a benchmark task (its metadata names the system).
+def benchmark_name(task: str) -> str:
+    """The name of the benchmark a task (by its registered name, as a log carries it) is of:
+    the name without its package (`medhallu` for `medhalbench/medhallu`)."""
+    return task.split("/")[-1]
 
-    Raises:
-        ValueError: The log's task metadata names no benchmark.
-    """
+
+def run_result(log: EvalLog) -> RunResult:
+    """The figures and settings of a log of a benchmark task."""
     metadata = log.eval.metadata or {}
-    system = metadata.get("system")
-    if not system:
-        raise ValueError(f"{log.location}: not a medhalbench log")
     return RunResult(
-        system=str(system),
+        system=benchmark_name(log.eval.task),
         model=log.eval.model,
         metrics=log_metrics(log),
         settings=dict(metadata),

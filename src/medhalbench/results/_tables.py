@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medhalbench.results._published import PublishedRow
-from medhalbench.results._runs import Estimate, RunResult
+from medhalbench.results._runs import ZERO_MARK, ZERO_NOTE, Estimate, RunResult
 
 UNDEFINED = "–"
 Cell = str | float | Estimate | None
@@ -76,7 +76,8 @@ class ResultTable:
             for row, why in zip(self.rows, self.row_undefined, strict=True)
             if why and any(_is_nan(cell) for cell in row)
         ]
-        return by_column + by_row
+        marked = any(isinstance(c, Estimate) and c.mark == ZERO_MARK for r in self.rows for c in r)
+        return by_column + by_row + ([f"{ZERO_MARK} {ZERO_NOTE}"] if marked else [])
 
     def narrow(self) -> ResultTable:
         """The table without its `wide` columns (the terminal's default view)."""
@@ -98,7 +99,7 @@ def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, Estimate):
-        text = format_cell(value.value, digits)
+        text = format_cell(value.value, digits) + (f" {value.mark}" if value.mark else "")
         if interval and value.has_interval and math.isfinite(value.value):
             text += f" [{value.low:.{digits}f}, {value.high:.{digits}f}]"
         return text
@@ -110,15 +111,7 @@ def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
 def prompt_files(settings: dict[str, object]) -> str:
     """The prompt files a run replaced the packaged prompts with ("packaged" when none)."""
     listed = settings.get("prompt_files")
-    files = [
-        str(f)
-        for f in (
-            settings.get("prompt_file"),
-            settings.get("template_file"),
-            *(listed if isinstance(listed, list) else []),
-        )
-        if f
-    ]
+    files = [str(f) for f in (listed if isinstance(listed, list) else []) if f]
     return ", ".join(Path(f).name for f in files) or "packaged"
 
 

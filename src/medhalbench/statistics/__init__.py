@@ -7,6 +7,7 @@ scikit-learn (ranking and calibration figures); figures that are undefined are N
 from medhalbench.statistics._bootstrap import (
     CONFIDENCE,
     DEFAULT_RESAMPLES,
+    ZERO_FOR_UNDEFINED,
     Figure,
     McNemar,
     PairedDifference,
@@ -20,6 +21,7 @@ from medhalbench.statistics._bootstrap import (
 from medhalbench.statistics._classification import (
     CLASSIFICATION_FIGURES,
     classification_figures,
+    zero_division,
     confusion_components,
     mean_figure,
     share_figure,
@@ -35,7 +37,9 @@ __all__ = [
     "McNemar",
     "PairedDifference",
     "bootstrap_intervals",
+    "ZERO_FOR_UNDEFINED",
     "classification_figures",
+    "zero_division",
     "cluster_sums",
     "confusion_components",
     "estimate",

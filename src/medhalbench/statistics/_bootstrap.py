@@ -23,6 +23,9 @@ DEFAULT_RESAMPLES = 1000
 CONFIDENCE = 0.95
 DEFINED_SHARE = 0.95
 """An interval needs the figure defined in at least this share of resamples."""
+ZERO_FOR_UNDEFINED = "_zero_for_undefined"
+"""Suffix of the flag `estimate` sets for a figure whose value is a 0 standing where the
+figure is undefined (a paper's code printing scikit-learn's `zero_division=0`)."""
 
 
 def cluster_sums(
@@ -64,12 +67,15 @@ class Figure:
         statistic: Totals (..., k) to the figure (...).
         vectorized: Whether `statistic` takes a batch of totals at once; when False it is
             called once per resample (e.g. BLEU through sacrebleu).
+        zero_for_undefined: The value is a 0 standing where the figure is undefined, as a
+            paper's code prints it (scikit-learn's `zero_division=0`); `estimate` says so.
     """
 
     name: str
     components: np.ndarray
     statistic: Statistic
     vectorized: bool = True
+    zero_for_undefined: bool = False
 
     def value(self) -> float:
         """The figure on all clusters (NaN when undefined)."""
@@ -168,8 +174,10 @@ def estimate(
     figures: Sequence[Figure], *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
 ) -> dict[str, float]:
     """Each figure's value and, as `<name>_ci_low` / `<name>_ci_high`, its 95% interval
-    (none when `resamples` is 0)."""
+    (none when `resamples` is 0); `<name>_zero_for_undefined` = 1 where the value is a 0
+    standing for an undefined figure."""
     values = {f.name: f.value() for f in figures}
+    values.update({f"{f.name}{ZERO_FOR_UNDEFINED}": 1.0 for f in figures if f.zero_for_undefined})
     if resamples > 0:
         for name, (low, high) in bootstrap_intervals(
             figures, resamples=resamples, seed=seed

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-from medhalbench.statistics._bootstrap import Figure, cluster_sums, ratio
+from medhalbench.statistics._bootstrap import Figure, Statistic, cluster_sums, ratio
 
 # Per-sample components: true positive, false positive, false negative, correct, counted.
 _TP, _FP, _FN, _CORRECT, _N = range(5)
@@ -66,6 +67,17 @@ def confusion_components(
     return values * counted[:, None]
 
 
+def zero_division(statistic: Statistic, *, empty: float = math.nan) -> Statistic:
+    """A figure as scikit-learn computes it with `zero_division=0`: 0 where it is undefined
+    on the samples counted, and `empty` where no sample is counted at all."""
+
+    def computed(totals: np.ndarray) -> np.ndarray:
+        value = statistic(totals)
+        return np.where(totals[..., _N] > 0, np.nan_to_num(value, nan=0.0), empty)
+
+    return computed
+
+
 def classification_figures(
     prefix: str,
     clusters: Sequence[Hashable],
@@ -74,10 +86,36 @@ def classification_figures(
     include: Sequence[bool] | None = None,
     *,
     names: Sequence[str] = ("precision", "recall", "f1", "accuracy"),
+    zero_for_undefined: bool = False,
+    empty: float = math.nan,
 ) -> list[Figure]:
-    """Precision, recall, F1 and accuracy (named `<prefix><name>`) over the included samples."""
+    """Precision, recall, F1 and accuracy (named `<prefix><name>`) over the included samples.
+
+    Args:
+        prefix: The figures' name prefix.
+        clusters: Each sample's cluster.
+        actual: Whether each sample is positive.
+        predicted: Each prediction (None: no readable answer).
+        include: Which samples count (default: all).
+        names: Which figures.
+        zero_for_undefined: As a paper's code computes them with scikit-learn's
+            `zero_division=0`: 0 where undefined (flagged), `empty` with no sample counted.
+        empty: The value with no sample counted, with `zero_for_undefined`.
+    """
     _, components = cluster_sums(clusters, confusion_components(actual, predicted, include))
-    return [Figure(f"{prefix}{name}", components, CLASSIFICATION_FIGURES[name]) for name in names]
+    figures = []
+    for name in names:
+        statistic = CLASSIFICATION_FIGURES[name]
+        if not zero_for_undefined:
+            figures.append(Figure(f"{prefix}{name}", components, statistic))
+            continue
+        theirs = zero_division(statistic, empty=empty)
+        total = components.sum(axis=0)
+        substituted = bool(np.isnan(statistic(total))) and not bool(np.isnan(theirs(total)))
+        figures.append(
+            Figure(f"{prefix}{name}", components, theirs, zero_for_undefined=substituted)
+        )
+    return figures
 
 
 def share_figure(

@@ -1,6 +1,8 @@
 import pytest
+from hypothesis import given, settings
 
-from medhalbench.dahl import parse_truth_verdict, parse_truth_verdicts
+from helpers import reply_texts
+from medhalbench.dahl import parse_truth_verdict, parse_truth_verdicts, parse_units
 
 
 @pytest.mark.parametrize(
@@ -26,3 +28,10 @@ def test_truth_verdicts(reply: str, expected: str) -> None:
 
 def test_one_verdict_per_line() -> None:
     assert parse_truth_verdicts("True\n\nFalse\nunsure\n") == ["true", "false", "unknown"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(reply=reply_texts())
+def test_the_readers_never_crash(reply: str) -> None:
+    assert parse_truth_verdict(reply) in ("true", "false", "unknown")
+    assert all(u.strip() for u in parse_units(reply))

@@ -1,6 +1,9 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from medhalbench.medhallu import DetectionLabel, parse_detection_verdict
+from helpers import reply_texts
+from medhalbench.medhallu import DetectionLabel, parse_choice, parse_detection_verdict
 
 F, H, N = DetectionLabel.FACTUAL, DetectionLabel.HALLUCINATED, DetectionLabel.NOT_SURE
 
@@ -81,3 +84,14 @@ def test_conflicting_cues_name_the_conflict() -> None:
 
 def test_a_leading_verdict_followed_by_prose_with_and_is_read() -> None:
     assert parse_detection_verdict("1 and the mechanism is wrong").label is H
+
+
+@settings(max_examples=400, deadline=None)
+@given(reply=reply_texts(), allow=st.booleans())
+def test_the_readers_never_crash_and_never_guess_not_sure(reply: str, allow: bool) -> None:
+    verdict = parse_detection_verdict(reply, allow_not_sure=allow)
+    assert verdict.label is None or isinstance(verdict.label, DetectionLabel)
+    assert verdict.reason
+    if not allow:
+        assert verdict.label is not DetectionLabel.NOT_SURE
+    assert parse_choice(reply) in (1, 2, None)

@@ -1,0 +1,166 @@
+"""`medhalbench build NAME` and the benchmarks' other commands (`merge`, `analyze clusters`,
+...), derived from their settings dataclasses; running a build so that a stop loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from medhalbench._errors import MedhalbenchError
+from medhalbench.arguments import ArgumentError, construct, description
+from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
+from medhalbench.commands._errors import INTERRUPTED, fail, interruptible, leaf
+from medhalbench.commands._models import resolve_model, role_connection
+from medhalbench.commands._options import builder_model_params
+from medhalbench.commands._plans import print_plans
+from medhalbench.commands._roles import is_embedded, role_names
+from medhalbench.commands._run import console
+from medhalbench.commands._tables import print_table
+from medhalbench.models import DEFAULT_MODEL
+from medhalbench.registry import Outcome, Role, RoleModels, Tool
+from medhalbench.results import ResultTable
+
+T = TypeVar("T")
+
+
+def run_build(build: Awaitable[T], out_dir: str) -> T:
+    """Run a builder; when a model call fails for good or the user stops it, say so in one
+    line (the work finished so far is already on disk, and a rerun does only the rest)."""
+    try:
+        with interruptible():
+            return asyncio.run(build)  # type: ignore[arg-type]
+    except MedhalbenchError:
+        raise
+    except KeyboardInterrupt:
+        fail(
+            f"stopped by the user; finished work is saved in {out_dir}; rerun the same command to finish the rest",
+            INTERRUPTED,
+        )
+        raise
+    except Exception as ex:
+        cause = leaf(ex)
+        fail(
+            f"the build stopped: {type(cause).__name__}: {' '.join(str(cause).split())[:300]}. "
+            f"Finished work is saved in {out_dir}; rerun the same command to finish the rest",
+            1,
+        )
+        raise
+
+
+def role_models(
+    names: dict[str, list[str]], options: Mapping[str, Any], shared: str | None
+) -> RoleModels:
+    """The roles' models with the command's connection options, resolved when first used
+    (`RoleModels.check` resolves them all)."""
+    resolved: dict[tuple[str, str], Any] = {}
+
+    def resolver(role: str, name: str) -> Any:
+        if (role, name) not in resolved:
+            via = role_connection(role, name, dict(options), None)
+            resolved[(role, name)] = resolve_model(name, via, option=f"--{role}")
+        return resolved[(role, name)]
+
+    real = [n for listed in names.values() for n in listed if not is_embedded(n)]
+    return RoleModels(names, resolver, fallback=shared or (None if real else DEFAULT_MODEL))
+
+
+def print_outcome(outcome: Outcome) -> None:
+    """Print what a build or a tool reports."""
+    for item in outcome.summary():
+        if isinstance(item, ResultTable):
+            print_table(console, item)
+        else:
+            console.print(item, markup=False, highlight=False)
+
+
+def _settings(owner: type, arguments: Sequence[Any], values: dict[str, Any]) -> Any:
+    try:
+        return construct(owner, take_values(arguments, values))
+    except ArgumentError as ex:
+        raise click.BadParameter(ex.reason, param_hint=option_hint(arguments, ex)) from None
+
+
+def _names(
+    roles: Sequence[Role], values: dict[str, Any]
+) -> tuple[dict[str, list[str]], str | None]:
+    shared = values.pop("shared_model", None)
+    given = {
+        r.name: list(v) if r.many else [v] for r in roles if r.option and (v := values.pop(r.name))
+    }
+    return role_names(
+        roles, given, under_test=[], shared=shared, shared_option="--model", shared_covers_all=True
+    ), shared
+
+
+def _announce(names: Mapping[str, list[str]]) -> None:
+    for role, listed in names.items():
+        console.print(f"{role.capitalize()}: {', '.join(listed)}", markup=False, highlight=False)
+
+
+def build_command(name: str, builder: Any) -> click.Command:
+    """The `build` command of a benchmark's builder."""
+    arguments = options_of(builder.settings)
+
+    def run(**values: Any) -> None:
+        settings = _settings(builder.settings, arguments, values)
+        names, shared = _names(builder.roles, values)
+        models = role_models(names, values, shared)
+        if values.get("dry_run"):
+            print_plans(console, [builder.plan(settings, models)], values)
+            return
+        _announce(names)
+        models.check()
+        print_outcome(run_build(builder.run(settings, models), builder.output(settings)))
+
+    return click.Command(
+        name=name,
+        callback=run,
+        params=[*click_params(arguments), *builder_model_params(builder.roles)],
+        help=description(builder.settings),
+    )
+
+
+def tool_command(tool: Tool) -> click.Command:
+    """The command of a benchmark's tool (its last word is the command's name)."""
+    arguments = options_of(tool.request)
+
+    def run(**values: Any) -> None:
+        request = _settings(tool.request, arguments, values)
+        models = RoleModels({})
+        if tool.roles:
+            names, shared = _names(tool.roles, values)
+            _announce(names)
+            models = role_models(names, values, shared)
+            models.check()
+        result = tool.run(request, models)
+        if inspect.isawaitable(result):
+            result = run_build(result, "nothing (the command keeps no partial work)")
+        print_outcome(result)
+
+    return click.Command(
+        name=tool.path[-1],
+        callback=run,
+        params=[
+            *click_params(arguments),
+            *(builder_model_params(tool.roles, plans=False) if tool.roles else []),
+        ],
+        help=description(tool.request),
+    )
+
+
+def tool_commands(tools: Sequence[Tool]) -> dict[str, click.Command]:
+    """Top-level commands for tools: a one-word tool is a command, the tools of longer paths
+    are gathered into groups by their first word (`analyze clusters`, `train medhal`)."""
+    found: dict[str, click.Command] = {}
+    for tool in tools:
+        if len(tool.path) == 1:
+            found[tool.path[0]] = tool_command(tool)
+            continue
+        group = found.setdefault(tool.path[0], click.Group(name=tool.path[0], help=tool.group_help))
+        assert isinstance(group, click.Group)
+        group.add_command(tool_command(tool))
+    return found

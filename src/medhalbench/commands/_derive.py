@@ -1,0 +1,155 @@
+"""Command-line options derived from declared arguments (a task's signature, a settings
+dataclass): the same names, types, defaults, choices, ranges and help, so that a command line
+and a suite entry pass the same checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from medhalbench.arguments import Argument, ArgumentError, arguments_of
+
+
+def absolute(path: str | None) -> str | None:
+    """A local file's absolute path (so that a log resumed from another folder finds it);
+    anything that is not a local path (a hub id, `github`) unchanged."""
+    if path is None or not Path(path).expanduser().exists():
+        return path
+    return str(Path(path).expanduser().resolve())
+
+
+class _Parsed(click.ParamType):
+    """A value written in a form of its own (`0/4`, `NAME=PATH`), read by its declaration."""
+
+    def __init__(self, argument: Argument) -> None:
+        assert argument.parse is not None
+        self.argument = argument
+        self.name = argument.parse.metavar
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return self.argument.check_item(value)
+        except ArgumentError as ex:
+            self.fail(ex.reason, param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return self.name
+
+
+class _Listed(click.ParamType):
+    """One or more comma-separated values of a list argument, each read and checked by its
+    declaration (`--difficulty easy,medium`)."""
+
+    def __init__(self, argument: Argument) -> None:
+        self.argument = argument
+        self.name = "list"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            return self.argument.check(value)
+        except ArgumentError as ex:
+            self.fail(ex.reason, param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        if self.argument.choices:
+            return "[" + "|".join(map(str, self.argument.choices)) + "],..."
+        return "VALUE,..."
+
+
+def click_type(argument: Argument) -> click.ParamType:
+    """The click type that reads and checks one value of an argument."""
+    if argument.parse is not None:
+        return _Parsed(argument)
+    if argument.many and not argument.spelling.positional:
+        return _Listed(argument)
+    if argument.choices is not None:
+        return click.Choice([str(c) for c in argument.choices])
+    if argument.kind is bool:
+        return click.BOOL
+    bounds = argument.range
+    if argument.kind in (int, float):
+        if bounds is None:
+            return click.INT if argument.kind is int else click.FLOAT
+        if argument.kind is int:
+            return click.IntRange(
+                None if bounds.min is None else int(bounds.min),
+                None if bounds.max is None else int(bounds.max),
+                min_open=bounds.min_open,
+                max_open=bounds.max_open,
+            )
+        return click.FloatRange(
+            bounds.min, bounds.max, min_open=bounds.min_open, max_open=bounds.max_open
+        )
+    path = argument.path
+    if path is not None and (path.must_exist or not path.dir_okay or not path.file_okay):
+        return click.Path(exists=path.must_exist, dir_okay=path.dir_okay, file_okay=path.file_okay)
+    return click.STRING
+
+
+def click_param(argument: Argument) -> click.Parameter:
+    """The option (or positional argument) of an argument."""
+    kind = click_type(argument)
+    if argument.spelling.positional:
+        return click.Argument(
+            [argument.name], type=kind, nargs=-1 if argument.many else 1,
+            required=argument.required,
+        )  # fmt: skip
+    default = None if argument.required else argument.default
+    if argument.kind is bool and not argument.many:
+        flag = argument.flag
+        return click.Option(
+            [f"{flag}/--no-{flag.removeprefix('--')}", argument.name],
+            default=bool(default),
+            show_default=bool(default),
+            help=argument.help,
+        )
+    return click.Option(
+        [argument.flag, argument.name],
+        type=kind,
+        multiple=argument.many,
+        required=argument.required,
+        default=default if not argument.many else tuple(default or ()),
+        show_default=default not in (None, (), []),
+        metavar=argument.spelling.metavar,
+        help=argument.help,
+    )
+
+
+def click_params(arguments: Iterable[Argument]) -> list[click.Parameter]:
+    """The options of arguments, in order."""
+    return [click_param(a) for a in arguments]
+
+
+def options_of(
+    owner: Callable[..., Any] | type, *, leave_out: Sequence[str] = ()
+) -> list[Argument]:
+    """The arguments of a function or settings dataclass that the command line gives."""
+    return [a for a in arguments_of(owner) if a.name not in leave_out]
+
+
+def take_values(arguments: Iterable[Argument], values: dict[str, Any]) -> dict[str, Any]:
+    """Remove the arguments' values from a command's values and return them as the
+    declaration expects them (repeated options as lists, local paths absolute)."""
+    taken = {}
+    for argument in arguments:
+        value = values.pop(argument.name)
+        if argument.many:  # a repeated option: its values, each a list when comma-separated
+            value = [v for item in value for v in (item if isinstance(item, list) else [item])]
+        if argument.path is not None:
+            value = [absolute(v) for v in value] if argument.many else absolute(value)
+        taken[argument.name] = value
+    return taken
+
+
+def option_hint(arguments: Iterable[Argument], error: ArgumentError) -> str:
+    """The command-line spelling of the argument an error names (the name when none)."""
+    by_name: Mapping[str, Argument] = {a.name: a for a in arguments}
+    found = by_name.get(error.argument)
+    return found.flag if found is not None else error.argument

@@ -1,0 +1,136 @@
+"""`medhalbench eval NAME`, derived from a benchmark's declaration: one option per argument of
+its task (type, default, choices, range and help from the signature and docstring), one per
+role, its sweep and planning settings, and the shared model options."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import click
+
+from medhalbench.arguments import Argument, ArgumentError, construct, description
+from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
+from medhalbench.commands._failures import fail_on_unfinished
+from medhalbench.commands._models import parse_model_args
+from medhalbench.commands._options import eval_model_params
+from medhalbench.commands._roles import role_names
+from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
+from medhalbench.commands._tables import print_table, show_results
+from medhalbench.registry import Benchmark
+
+CONNECTED = ("cache",)
+"""Task arguments that take the value of the model option of the same name (`--cache`)."""
+RESPONSES = "responses"
+"""The task argument naming outputs written elsewhere: given, no model under test runs."""
+
+
+def parse_sweep(value: str | None, argument: Argument, flag: str) -> list[Any] | None:
+    """The comma-separated values of a sweep, each checked as the swept argument."""
+    if not value:
+        return None
+    try:
+        values = [argument.check(v.strip()) for v in value.split(",") if v.strip()]
+    except ArgumentError as ex:
+        raise click.BadParameter(ex.reason, param_hint=flag) from None
+    if not values:
+        raise click.BadParameter("expected comma-separated values", param_hint=flag)
+    return values
+
+
+def eval_command(entry: Benchmark) -> click.Command:
+    """The `eval` command of a benchmark."""
+    arguments = options_of(entry.task, leave_out=CONNECTED)
+    plan_arguments = options_of(entry.plan_settings) if entry.plan_settings else []
+    sweep = entry.sweep
+    by_name = {a.name: a for a in options_of(entry.task)}
+
+    def run(**values: Any) -> None:
+        ctx = click.get_current_context()
+        task_values = take_values(arguments, values)
+        task_values.update(parse_model_args(values.pop("task_args"), option="-T"))
+        task_values.update({name: values[name] for name in CONNECTED if name in by_name})
+        swept = (
+            parse_sweep(values.pop("sweep"), by_name[sweep.argument], sweep.flag) if sweep else None
+        )
+        if (
+            swept
+            and sweep
+            and ctx.get_parameter_source(sweep.argument) is not (click.core.ParameterSource.DEFAULT)
+        ):
+            raise click.BadParameter(
+                f"give --{sweep.argument.replace('_', '-')} or {sweep.flag}, not both",
+                param_hint=sweep.flag,
+            )
+        plan_settings = (
+            asdict(construct(entry.plan_settings, take_values(plan_arguments, values)))
+            if entry.plan_settings
+            else {}
+        )
+        wide, published = values.pop("wide"), values.pop("published")
+        given = task_values.get(RESPONSES)
+        requested = values.pop("models")
+        models = ["none/none"] if given else split_models(requested)
+        roles = role_names(
+            entry.roles,
+            {r.name: list(v) if r.many else [v] for r in entry.roles if (v := values.pop(r.name))},
+            under_test=[f"the answers in {given}"] if given else models,
+            shared=values.pop("judge", None),
+        )
+        overrides = [{sweep.argument: v} for v in swept] if swept and sweep else [{}]
+        try:
+            tasks = [entry.make_task({**task_values, **o}) for o in overrides]
+        except ArgumentError as ex:
+            raise click.BadParameter(
+                ex.reason, param_hint=option_hint([*arguments, *plan_arguments], ex)
+            ) from None
+        logs = run_eval(
+            tasks,
+            models=models,
+            options=values,
+            roles={role: names[0] for role, names in roles.items()},
+            plan_settings=plan_settings,
+        )
+        results = show_results(console, logs, wide=wide, published=published)
+        if swept and sweep and sweep.table and results and not wide:
+            print_table(console, sweep.table(results))
+        print_log_locations(logs, values["log_dir"])
+        fail_on_unfinished(logs)
+
+    params: list[click.Parameter] = [
+        *click_params(arguments),
+        *(
+            [
+                click.Option(
+                    [sweep.flag, "sweep"],
+                    default=None,
+                    help=f"Sweep: comma-separated values of --{sweep.argument.replace('_', '-')}, one run (and log) each.",
+                )
+            ]
+            if sweep
+            else []
+        ),
+        *click_params(plan_arguments),
+        click.Option(
+            ["-T", "task_args"],
+            multiple=True,
+            help="Task argument NAME=VALUE, as `inspect eval -T` takes it (repeat for several).",
+        ),
+        click.Option(
+            ["--wide"],
+            is_flag=True,
+            help="One wide table of every figure (default: one narrow table per run).",
+        ),
+        click.Option(
+            ["--published"],
+            is_flag=True,
+            help="With --wide: add the paper's published figures as reference rows.",
+        ),
+        *eval_model_params(entry.roles),
+    ]
+    return click.Command(
+        name=entry.name,
+        callback=run,
+        params=params,
+        help=f"{description(entry.task)} ({entry.title}: {entry.paper}.)",
+    )

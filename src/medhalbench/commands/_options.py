@@ -1,0 +1,164 @@
+"""The options every command that calls models shares, written once: the models, their
+connection (derived from `ConnectionSettings`), roles, logs, plans and display."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, get_args
+
+import click
+
+from medhalbench.commands._derive import click_params, options_of
+from medhalbench.commands._models import ConnectionSettings, parse_role_values
+from medhalbench.models import DEFAULT_MODEL
+from medhalbench.registry import Role
+
+Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
+DISPLAYS: tuple[str, ...] = get_args(Display)
+DEFAULT_LOG_DIR = "logs"
+
+
+def connection_params(*, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
+    """`--max-connections`, `--max-retries`, `--timeout`, ... from `ConnectionSettings`."""
+    return click_params(options_of(ConnectionSettings, leave_out=leave_out))
+
+
+def display_param() -> click.Parameter:
+    """`--display`: inspect's own display instead of our progress bars."""
+    return click.Option(
+        ["--display"],
+        default=None,
+        type=click.Choice(DISPLAYS),
+        help="inspect's own display (default: our progress bars with retry counts; 'none': no progress). Errors always go to stderr.",
+    )
+
+
+def plan_params() -> list[click.Parameter]:
+    """`--dry-run` and `--prices`."""
+    return [
+        click.Option(
+            ["--dry-run"],
+            is_flag=True,
+            help="Load and check the data, then print the model calls and tokens per role (and the cost with --prices) without calling any model.",
+        ),
+        click.Option(
+            ["--prices"],
+            type=click.Path(exists=True, dir_okay=False),
+            default=None,
+            help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens, for the cost in plans.",
+        ),
+    ]
+
+
+def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Parameter]:
+    """One option per role (`--splitter MODEL`), the option naming every role at once
+    (`shared`: `--judge` for an eval's judges, `--model` for a builder's roles), and each
+    role's own base URL and model arguments."""
+    if not roles:
+        return []
+    names = [r.name for r in roles]
+    listed = ", ".join(names)
+
+    def by_role(option: str) -> Any:
+        return lambda ctx, param, values: parse_role_values(values, names, option)
+
+    params: list[click.Parameter] = [
+        click.Option(
+            [f"--{r.name}", r.name],
+            multiple=r.many,
+            default=() if r.many else None,
+            help=r.help + (" Repeat for several." if r.many else ""),
+        )
+        for r in roles
+        if r.option
+    ]
+    judges = [r.name for r in roles if r.judge and not r.optional]
+    if shared == "--judge" and judges:
+        params.append(
+            click.Option(
+                ["--judge"],
+                default=None,
+                help=f"Model of every judge role not named ({', '.join(judges)}). Required "
+                f"(or each role named) when a model under test is not embedded: "
+                f"{DEFAULT_MODEL} judges only embedded models unless named.",
+            )
+        )
+    elif shared == "--model":
+        params.append(
+            click.Option(
+                ["--model", "shared_model"],
+                default=None,
+                help=f"Model of every role not named ({listed}). Without it and without "
+                f"each role named, the roles are {DEFAULT_MODEL} (only when no role names "
+                "a real model).",
+            )
+        )
+    return params + [
+        click.Option(
+            ["--role-base-url", "role_base_urls"],
+            multiple=True,
+            callback=by_role("--role-base-url"),
+            help=f"ROLE=URL: base URL of one role's model ({listed}); default: --model-base-url when the role names the same provider.",
+        ),
+        click.Option(
+            ["--role-arg", "role_args"],
+            multiple=True,
+            callback=by_role("--role-arg"),
+            help=f"ROLE:NAME=VALUE: model argument of one role ({listed}); default: -M when the role names the same provider.",
+        ),
+    ]
+
+
+def base_url_params(what: str) -> list[click.Parameter]:
+    """`--model-base-url` and `-M` for the models of `what`."""
+    return [
+        click.Option(
+            ["--model-base-url"],
+            default=None,
+            help=f"Base URL of {what}'s API (e.g. a local OpenAI-compatible server).",
+        ),
+        click.Option(
+            ["-M", "model_args"],
+            multiple=True,
+            help=f"Model argument NAME=VALUE, passed to the provider of {what}.",
+        ),
+    ]
+
+
+def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
+    """The model under test, its roles, and how inspect calls them and logs the run."""
+    return [
+        click.Option(
+            ["--model", "models"],
+            multiple=True,
+            help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2, embedded:/abs/model.gguf). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
+        ),
+        *base_url_params("the model"),
+        *role_params(roles, shared="--judge"),
+        click.Option(
+            ["--log-dir"],
+            default=DEFAULT_LOG_DIR,
+            show_default=True,
+            help="Where inspect writes its logs.",
+        ),
+        *connection_params(),
+        *plan_params(),
+        click.Option(
+            ["--cache/--no-cache"],
+            default=True,
+            show_default=True,
+            help="Use inspect's response cache, so a rerun makes no repeated calls.",
+        ),
+        display_param(),
+    ]
+
+
+def builder_model_params(roles: Sequence[Role], *, plans: bool = True) -> list[click.Parameter]:
+    """The models of a builder's (or tool's) roles and how they are called (`plans`: with
+    `--dry-run` and `--prices`)."""
+    return [
+        *role_params(roles, shared="--model"),
+        *base_url_params("the builder's models"),
+        *connection_params(),
+        *(plan_params() if plans else []),
+    ]
