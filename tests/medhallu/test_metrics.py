@@ -134,16 +134,28 @@ def authors_calculate_metrics(
 # substring test misreads ("not hallucinated" reads 1), unreadable replies (read as 0).
 REPLY_SETS = {
     "mixed": [
-        (1, "1", "easy"), (0, "0", "easy"), (0, "The answer is not hallucinated.", "easy"),
-        (1, "Hallucinated.", "medium"), (0, "pass", "medium"), (1, "2", "medium"),
-        (1, "I'm not sure", "hard"), (0, "skip", "hard"), (1, "It is fabricated.", "hard"),
+        (1, "1", "easy"),
+        (0, "0", "easy"),
+        (0, "The answer is not hallucinated.", "easy"),
+        (1, "Hallucinated.", "medium"),
+        (0, "pass", "medium"),
+        (1, "2", "medium"),
+        (1, "I'm not sure", "hard"),
+        (0, "skip", "hard"),
+        (1, "It is fabricated.", "hard"),
         (0, "Factual", "hard"),
     ],
     # Without the not-sure option their scorer still reads "2", "pass" and "skip" as not
     # sure and leaves those samples out.
     "without_not_sure_option": [
-        (1, "1", "easy"), (1, "2", "easy"), (0, "0", "easy"), (1, "pass", "medium"),
-        (0, "0", "medium"), (1, "1", "medium"), (0, "skip", "hard"), (1, "1", "hard"),
+        (1, "1", "easy"),
+        (1, "2", "easy"),
+        (0, "0", "easy"),
+        (1, "pass", "medium"),
+        (0, "0", "medium"),
+        (1, "1", "medium"),
+        (0, "skip", "hard"),
+        (1, "1", "hard"),
     ],
     # Every reply "not sure" in their reading: they print 0 overall, None per difficulty.
     "all_not_sure": [(1, "2", "easy"), (0, "pass", "hard"), (1, "skip", "hard")],

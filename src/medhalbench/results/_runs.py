@@ -23,7 +23,9 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
 
 ZERO_MARK = "‡"
 """Marks a 0 that a paper's code prints where the figure is undefined."""
-ZERO_NOTE = "the paper's code prints 0 where the figure is undefined (scikit-learn's zero_division=0)"
+ZERO_NOTE = (
+    "the paper's code prints 0 where the figure is undefined (scikit-learn's zero_division=0)"
+)
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from medhalbench.statistics._bootstrap import (
 from medhalbench.statistics._classification import (
     CLASSIFICATION_FIGURES,
     classification_figures,
-    zero_division,
     confusion_components,
     mean_figure,
     share_figure,
+    zero_division,
 )
 from medhalbench.statistics._ranking import CALIBRATION_BINS, probability_scores
 
