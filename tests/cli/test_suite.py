@@ -52,7 +52,13 @@ def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) 
             [sys.executable, "-m", "medhalbench.cli", "run", str(suite)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
         )  # fmt: skip
-        time.sleep(9)  # start-up, then a few samples
+        # Start-up (the counter is shared by every stub in this process: wait at least as long
+        # as the command takes to start), then a few samples.
+        started = time.monotonic()
+        while time.monotonic() < started + 90 and (
+            StubHandler.requests - before < 3 or time.monotonic() < started + 8
+        ):
+            time.sleep(0.2)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
         first = StubHandler.requests - before

@@ -65,16 +65,14 @@ def run(task, tmp_path: Path, calls: list[str] | None = None, **kwargs):
 
 def test_score_exclusions_and_categories(questions_csv: str, tmp_path: Path) -> None:
     calls: list[str] = []
-    log = run(dahl(dataset=questions_csv, cache=False), tmp_path, calls)
+    log = run(dahl(dataset=questions_csv, cache=False, paper_protocol=False), tmp_path, calls)
     m = log_metrics(log)
     assert m["dahl_score"] == pytest.approx((2 / 3 + 1 + 1 / 2) / 3)
+    assert "paper_dahl_score" not in m  # the authors' pipeline was not run
     assert m["category/cardiology"] == pytest.approx((2 / 3 + 1) / 2)
     assert m["category/oncology"] == pytest.approx(0.5)
     assert math.isnan(m["category/genetics"])  # its responses were all excluded: undefined
-    # The authors' rule keeps the declined (Q4) and unit-less (Q6) answers as 0.
-    assert m["paper_dahl_score"] == pytest.approx((2 / 3 + 1 + 1 / 2 + 0 + 0) / 5)
-    for name in ("dahl_score", "paper_dahl_score"):
-        assert m[f"{name}_ci_low"] <= m[name] <= m[f"{name}_ci_high"]
+    assert m["dahl_score_ci_low"] <= m["dahl_score"] <= m["dahl_score_ci_high"]
     # Cardiology is 2 of 6 questions: over 5% of resamples draw none of them scored.
     assert math.isnan(m["category/cardiology_ci_low"])
     assert (m["responses"], m["scored"], m["excluded"]) == (6, 3, 3)
@@ -118,7 +116,11 @@ def test_responses_file_is_scored_without_generating(questions_csv: str, tmp_pat
         '{"question": "Q3 tumour?", "response": "X TRUEFACT. Y TRUEFACT. Z FALSEFACT."}\n'
     )
     calls: list[str] = []
-    log = run(dahl(dataset=questions_csv, responses=str(responses), cache=False), tmp_path, calls)
+    log = run(
+        dahl(dataset=questions_csv, responses=str(responses), cache=False, paper_protocol=False),
+        tmp_path,
+        calls,
+    )
     m = log_metrics(log)
     assert m["dahl_score"] == pytest.approx(2 / 3) and m["category/oncology"] == pytest.approx(
         2 / 3
@@ -167,3 +169,88 @@ def test_epochs_answer_each_question_k_times(questions_csv: str, tmp_path: Path)
     assert len(log.samples) == 6
     [reduction] = log.reductions
     assert all(len(s.metadata["epochs"]) == 3 for s in reduction.samples)
+
+
+def authors_dahl_score(atomic: list[str | None], checker_replies: list[list[str]]) -> float:
+    """A transcription of seemdog/DAHL's `evaluate/evaluate_with_pplai.py` and `score.py`:
+    units are `atomic.split("\\n")` (none when the cell is empty, read back as NaN), each
+    reply read by substring tests, a response good when every unit read true or false, the
+    score the mean of the good responses' scores."""
+    scores, good = [], []
+    for text, replies in zip(atomic, checker_replies, strict=True):
+        atomic_list = text.split("\n") if text else []
+        tfs = []
+        for tf in replies:
+            tf = tf.lower()
+            if "true" in tf and "false" in tf:
+                tf = "bad"
+            elif "true" in tf:
+                tf = "true"
+            elif "false" in tf:
+                tf = "false"
+            else:
+                tf = "bad"
+            tfs.append(tf)
+        scores.append(tfs.count("true") / len(tfs) if tfs else 0)
+        good.append(
+            len(tfs) == len(atomic_list) and tfs.count("true") + tfs.count("false") == len(tfs)
+        )
+    kept = [s for s, g in zip(scores, good, strict=True) if g]
+    return sum(kept) / len(kept)
+
+
+PAPER_QUESTIONS = {
+    # Read alike by both: three units, two true.
+    "P1 heart?": "Alpha TRUEFACT one. Beta TRUEFACT two. Gamma FALSEFACT three.",
+    # "Not true." is false to us and true to their substring test.
+    "P2 heart?": "Delta NOTTRUEFACT. Epsilon TRUEFACT.",
+    # A blank line in the splitter's reply is a unit for them: its check reads neither, and
+    # the response is left out of their score; we skip blank lines.
+    "P3 heart?": "Zeta TRUEFACT. Eta TRUEFACT. BLANKLINE",
+    # A declining answer: we leave it out; they split and check it (the checker says
+    # "true" here: "True, the model does not know").
+    "P4 heart?": "I don't know the answer to this question.",
+    # The answer echoes the question: both remove it.
+    "P5 heart?": "P5 heart? Theta TRUEFACT.",
+}
+
+
+def paper_reply(prompt: str) -> str:
+    if "one fact" in prompt:
+        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0].strip()
+        if text.startswith("I don't know"):
+            return "The model does not know the answer."
+        lines = [s.strip() + "." for s in text.split(".") if s.strip() and "BLANKLINE" not in s]
+        return "\n".join(lines) + ("\n" if "BLANKLINE" in text else "")
+    if "true or false" in prompt.lower():
+        statement = prompt.split("Statement:")[-1]
+        if "NOTTRUEFACT" in statement:
+            return "Not true."
+        if "does not know" in statement:
+            return "True, the model does not know."
+        return "True" if "TRUEFACT" in statement else "False" if "FALSEFACT" in statement else ""
+    return next(answer for question, answer in PAPER_QUESTIONS.items() if question in prompt)
+
+
+def test_the_paper_column_is_the_authors_pipeline_on_the_same_answers(tmp_path: Path) -> None:
+    path = tmp_path / "questions.csv"
+    path.write_text("question,category\n" + "".join(f"{q},cardiology\n" for q in PAPER_QUESTIONS))
+    model = scripted_model(paper_reply)
+    [log] = eval(
+        dahl(dataset=str(path), cache=False), model=model,
+        model_roles={"splitter": model, "checker": model}, log_dir=str(tmp_path / "logs"),
+        display="none",
+    )  # fmt: skip
+    m = log_metrics(log)
+    by_question = {
+        s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples
+    }
+    atomic = [by_question[q]["paper_units"] for q in PAPER_QUESTIONS]
+    replies = [by_question[q]["paper_checker_replies"] for q in PAPER_QUESTIONS]
+    theirs = authors_dahl_score(["\n".join(units) if units else None for units in atomic], replies)
+    assert m["paper_dahl_score"] == pytest.approx(theirs)
+    # By hand: P1 2/3, P2 2/2, P4 1/1 are good; P3 has a blank unit; P5 is 1/1.
+    assert theirs == pytest.approx((2 / 3 + 1 + 1 + 1) / 4) and m["paper_good"] == 4
+    assert by_question["P3 heart?"]["paper_units"][-1] == ""  # the blank line is a unit
+    # Ours on the same replies: P2 is 1/2 ("Not true." is false), P4 declined, P3 2/2.
+    assert m["dahl_score"] == pytest.approx((2 / 3 + 1 / 2 + 1 + 1) / 4)

@@ -163,7 +163,7 @@ def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
     [md] = write_report([report_logs], tmp_path / "r.md", "markdown")
     text = md.read_text()
     assert (
-        "| Model | Dataset | Difficulty | Knowledge | Not sure | Structured | Prompts | F1 |"
+        "| Model | Judges | Dataset | Difficulty | Knowledge | Not sure | Structured | Prompts | F1 |"
         in text
     )
     assert "– undefined:" in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import re
 import signal
 import sys
 import tempfile
@@ -54,12 +55,20 @@ def leaf(ex: BaseException) -> BaseException:
     return ex
 
 
-def _message(ex: BaseException) -> str:
+# Rich console markup that inspect puts in its messages ("[bold]ERROR[/bold]").
+_MARKUP = re.compile(
+    r"\[/?(?:bold|b|italic|i|underline|u|dim|red|green|blue|yellow|cyan|magenta|white|black"
+    r"|link|code)(?:[ =][^\]]*)?\]"
+)
+
+
+def plain_message(ex: BaseException) -> str:
+    """An exception's message on one line, as plain text (no console markup)."""
     # inspect's PrerequisiteError carries a rich renderable in `message` (its private
     # class is matched by name, so that no private inspect module is imported).
     message = getattr(ex, "message", None) if type(ex).__name__ == "PrerequisiteError" else None
     text = str(message if message is not None else ex)
-    return " ".join(text.split())
+    return " ".join(_MARKUP.sub("", text).split())
 
 
 def traceback_file(ex: BaseException) -> Path:
@@ -90,6 +99,9 @@ def report(ex: BaseException) -> None:
             INTERRUPTED,
         )
     if isinstance(ex, MedhalbenchError) or type(ex).__name__ == "PrerequisiteError":
-        fail(_message(ex))
+        fail(plain_message(ex))
     path = traceback_file(ex)
-    fail(f"unexpected {type(ex).__name__}: {_message(ex)} (full traceback: {path})", INTERNAL_ERROR)
+    fail(
+        f"unexpected {type(ex).__name__}: {plain_message(ex)} (full traceback: {path})",
+        INTERNAL_ERROR,
+    )

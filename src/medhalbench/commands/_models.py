@@ -19,6 +19,7 @@ from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench.arguments import Count, NonNegative, Positive
+from medhalbench.commands._errors import plain_message
 
 DEFAULT_MAX_RETRIES = 6
 """Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
@@ -180,10 +181,5 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
     try:
         return get_model(model, base_url=via.base_url, config=config, memoize=False, **via.args)
-    except MedhalbenchError as ex:
-        raise OptionError(f"{option} {name}: {ex}") from None
     except Exception as ex:  # the provider's own error, named after the option that caused it
-        message = str(
-            getattr(ex, "message", None) if type(ex).__name__ == "PrerequisiteError" else ex
-        )
-        raise OptionError(f"{option} {name}: {' '.join(message.split())}") from None
+        raise OptionError(f"{option} {name}: {plain_message(ex)}") from None

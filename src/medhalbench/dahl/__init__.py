@@ -15,6 +15,7 @@ from medhalbench.dahl._build import (
 )
 from medhalbench.dahl._filters import FilterMatch, context_dependence
 from medhalbench.dahl._metrics import dahl_metrics
+from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
 from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._plan import DahlPlanSettings
 from medhalbench.dahl._questions import (
@@ -27,6 +28,7 @@ from medhalbench.dahl._questions import (
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._scoring import (
+    JudgedResponse,
     ResponseScore,
     dahl_scores,
     excluded_response,
@@ -35,9 +37,22 @@ from medhalbench.dahl._scoring import (
     parse_units,
 )
 from medhalbench.dahl._task import dahl, question_id
-from medhalbench.dahl._verdicts import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
+from medhalbench.dahl._verdicts import (
+    TruthVerdict,
+    paper_truth_reading,
+    parse_truth_verdict,
+    parse_truth_verdicts,
+    read_truth_verdict,
+)
 
 __all__ = [
+    "JudgedResponse",
+    "PaperResponse",
+    "paper_clean",
+    "paper_judge",
+    "paper_truth_reading",
+    "paper_units",
+    "read_truth_verdict",
     "AgreementRequest",
     "CheckMode",
     "DahlBuild",

@@ -12,7 +12,16 @@ from medhalbench.dahl._report import dahl_charts, dahl_summary, dahl_sweep_table
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.examples import illustrative
-from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Sweep, Tool
+from medhalbench.registry import (
+    EXTRACTOR,
+    Benchmark,
+    Builder,
+    DemoRun,
+    DemoSettings,
+    Role,
+    Sweep,
+    Tool,
+)
 
 EXAMPLE = illustrative("dahl_illustrative.csv")
 
@@ -50,6 +59,7 @@ dahl_benchmark = Benchmark(
             "Model that judges each unit true/false (e.g. a search-grounded API such as "
             "perplexity/sonar).",
         ),
+        EXTRACTOR,
     ),
     sweep=Sweep("temperature", "--temperatures", dahl_sweep_table),
     plan=dahl_plan,

@@ -17,7 +17,8 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
-from medhalbench.dahl._scoring import ResponseScore, dahl_figures, dahl_scores
+from medhalbench.dahl._paper import PaperResponse
+from medhalbench.dahl._scoring import JudgedResponse, ResponseScore, dahl_figures, dahl_scores
 from medhalbench.statistics import DEFAULT_RESAMPLES, Figure
 
 # Per-response counts of what cleaning and unit normalisation changed, summed in the metrics.
@@ -26,11 +27,11 @@ CHANGE_COUNTS = (
     "units_markdown_stripped",
     "units_split",
     "list_intros_dropped",
+    "read_by_extractor",
 )
 
 
-def response_from_metadata(m: dict[str, Any]) -> ResponseScore:
-    """Rebuild a response's judgement from its score metadata."""
+def _response(m: dict[str, Any], category: str) -> ResponseScore:
     return ResponseScore(
         status=m.get("status", "no_units"),
         units=int(m.get("units", 0)),
@@ -38,7 +39,18 @@ def response_from_metadata(m: dict[str, Any]) -> ResponseScore:
         false=int(m.get("false", 0)),
         unknown=int(m.get("unknown", 0)),
         length=int(m.get("length", 0)),
-        category=str(m.get("category", "")),
+        category=category,
+    )
+
+
+def response_from_metadata(m: dict[str, Any]) -> JudgedResponse:
+    """Rebuild a response's judgements from its score metadata."""
+    category = str(m.get("category", ""))
+    paper, strict = m.get("paper"), m.get("strict")
+    return JudgedResponse(
+        ours=_response(m, category),
+        paper=PaperResponse(**paper) if isinstance(paper, dict) else None,
+        strict=_response(strict, category) if isinstance(strict, dict) else None,
     )
 
 
@@ -67,7 +79,7 @@ def dahl_epochs() -> ScoreReducer:
     return reduce
 
 
-def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[ResponseScore], list[Any]]:
+def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[JudgedResponse], list[Any]]:
     """Every response behind the scores (one per epoch) and its question."""
     responses, questions = [], []
     for sample_score in scores:

@@ -50,7 +50,10 @@ def dahl_plan(
     task: Task, roles: Mapping[str, str], settings: Mapping[str, Any]
 ) -> list[RoleEstimate]:
     """Calls and tokens of the model under test (unless the answers are given), the splitter
-    and the checker. `settings["units_per_answer"]` sets the assumed units per answer."""
+    and the checker. `settings["units_per_answer"]` sets the assumed units per answer. With
+    the paper protocol the authors' pipeline splits and checks each answer again: the plan
+    counts those calls in full, an upper bound (calls identical to ours cost nothing, from
+    inspect's cache)."""
     meta = task.metadata or {}
     units = float(settings.get("units_per_answer") or UNITS_PER_ANSWER)
     samples = list(task.dataset)
@@ -66,17 +69,30 @@ def dahl_plan(
         _template_tokens("split_user.txt", meta.get("split_prompt")) * answers + answer_tokens
     )
     system = _template_tokens("check_system.txt", None)
+    verdict_tokens = int(meta.get("check_max_tokens") or CHECKER_MAX_TOKENS)
+    unit_template = _template_tokens("check_user.txt", meta.get("check_prompt"))
     if meta.get("check_mode") == "batch":
         check_calls = answers
         template = _template_tokens("check_batch_user.txt", meta.get("check_batch_prompt"))
-        check_out = round(CHECKER_MAX_TOKENS * units) * answers
+        check_out = round(verdict_tokens * units) * answers
     else:
         check_calls = round(answers * units)
-        template = _template_tokens("check_user.txt", meta.get("check_prompt"))
-        per_check = STRUCTURED_CHECKER_MAX_TOKENS if meta.get("structured") else CHECKER_MAX_TOKENS
+        template = unit_template
+        per_check = (
+            max(verdict_tokens, STRUCTURED_CHECKER_MAX_TOKENS)
+            if meta.get("structured")
+            else verdict_tokens
+        )
         check_out = per_check * check_calls
     # The units of an answer together are about as long as the answer.
     check_in = (template + system) * check_calls + answer_tokens
+    split_calls, split_out = answers, SPLITTER_MAX_TOKENS * answers
+    if meta.get("paper_protocol"):  # the authors' pipeline: one split and per-unit checks more
+        paper_checks = round(answers * units)
+        split_in, split_calls, split_out = split_in * 2, split_calls * 2, split_out * 2
+        check_in += (unit_template + system) * paper_checks + answer_tokens
+        check_calls += paper_checks
+        check_out += verdict_tokens * paper_checks
     answering = task_plan(task)
     # The answer's system prompt is added by the solver, not held by the samples.
     system_in = (
@@ -85,10 +101,7 @@ def dahl_plan(
     answering = replace(answering, input_tokens=answering.input_tokens + system_in)
     return [
         *([] if given else [answering]),
-        RoleEstimate(
-            "splitter", answers, split_in, SPLITTER_MAX_TOKENS * answers,
-            model=roles.get("splitter"),
-        ),
+        RoleEstimate("splitter", split_calls, split_in, split_out, model=roles.get("splitter")),
         RoleEstimate("checker", check_calls, check_in, check_out, model=roles.get("checker")),
     ]  # fmt: skip
 

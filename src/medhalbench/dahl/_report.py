@@ -26,6 +26,7 @@ from medhalbench.results import (
 
 DAHL_COLUMNS = [
     Column("Model"),
+    Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Temperature", digits=2),
     Column("Epochs", digits=0, wide=True),
@@ -55,7 +56,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
         s = run.settings
         return [
             [
-                run.model, run.dataset, float(s.get("temperature", math.nan)),
+                run.model, run.judges, run.dataset, float(s.get("temperature", math.nan)),
                 float(s.get("epochs", 1)), yes_no(s.get("structured")),
                 *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
             ]
@@ -63,7 +64,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "DAHL 10%", None, None, "no",
+            f"{row.model} (published)", "as published", "DAHL 10%", None, None, "no",
             *(published_figure(row, n) for n in _DAHL_FIGURES), row.source,
         ]  # fmt: skip
 

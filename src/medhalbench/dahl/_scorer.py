@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import asdict
-from typing import Literal
+from typing import Literal, get_args
 
 from inspect_ai.model import (
+    ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
     GenerateConfig,
@@ -14,20 +15,28 @@ from inspect_ai.model import (
     ModelOutput,
     ResponseSchema,
     get_model,
+    model_roles,
 )
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import JSONSchema
 
+from medhalbench._errors import MedhalbenchError
 from medhalbench.dahl._metrics import dahl_metrics
+from medhalbench.dahl._paper import paper_clean, paper_judge, paper_units
 from medhalbench.dahl._scoring import (
     ResponseScore,
     excluded_response,
     judge_response,
     normalise_units,
 )
-from medhalbench.dahl._verdicts import TruthVerdict, parse_truth_verdict, parse_truth_verdicts
-from medhalbench.judging import TOP_LOGPROBS, verdict_probability
+from medhalbench.dahl._verdicts import (
+    TruthVerdict,
+    paper_truth_reading,
+    parse_truth_verdicts,
+    read_truth_verdict,
+)
+from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
 from medhalbench.models import DEFAULT_MODEL
 from medhalbench.text import clean_response
 
@@ -62,6 +71,13 @@ def _score(result: ResponseScore, **details: object) -> Score:
     )
 
 
+def _unit_messages(system: str, template: str, unit: str) -> list[ChatMessage]:
+    return [
+        ChatMessageSystem(content=system),
+        ChatMessageUser(content=template.format(statement=unit)),
+    ]
+
+
 async def check_units(
     checker: Model,
     units: list[str],
@@ -73,7 +89,8 @@ async def check_units(
     cache: bool,
     structured: bool = False,
     probabilities: bool = False,
-) -> tuple[list[TruthVerdict], list[str], list[float | None]]:
+    max_tokens: int = CHECKER_MAX_TOKENS,
+) -> tuple[list[TruthVerdict | None], list[str], list[float | None]]:
     """Judge units: one concurrent call per unit, or all in one call (`batch`).
 
     Args:
@@ -87,29 +104,27 @@ async def check_units(
         structured: Ask for `{"verdict": "true|false|unknown"}` through the provider's
             constrained decoding (unit mode).
         probabilities: Ask for log-probabilities and compute P(false) per unit.
+        max_tokens: Token limit of one unit's verdict.
 
     Returns:
-        The verdicts, the checker's raw replies, and P(false) per unit (None where the
-        provider gave no log-probabilities).
+        The verdicts (None: a reply that cannot be read), the checker's raw replies, and
+        P(false) per unit (None where the provider gave no log-probabilities).
     """
     config = GenerateConfig(temperature=0.0, cache=cache)
     if probabilities:
         config = config.merge(GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS))
     if mode == "unit":
         unit_config = config.merge(
-            GenerateConfig(max_tokens=STRUCTURED_CHECKER_MAX_TOKENS, response_schema=TRUTH_SCHEMA)
+            GenerateConfig(
+                max_tokens=max(max_tokens, STRUCTURED_CHECKER_MAX_TOKENS),
+                response_schema=TRUTH_SCHEMA,
+            )
             if structured
-            else GenerateConfig(max_tokens=CHECKER_MAX_TOKENS)
+            else GenerateConfig(max_tokens=max_tokens)
         )
         outputs: list[ModelOutput] = await asyncio.gather(
             *(
-                checker.generate(
-                    [
-                        ChatMessageSystem(content=system),
-                        ChatMessageUser(content=unit_template.format(statement=u)),
-                    ],
-                    config=unit_config,
-                )
+                checker.generate(_unit_messages(system, unit_template, u), config=unit_config)
                 for u in units
             )
         )
@@ -120,17 +135,39 @@ async def check_units(
             )
             for o in outputs
         ]
-        return [parse_truth_verdict(r) for r in replies], replies, p_false
+        return [read_truth_verdict(r).verdict for r in replies], replies, p_false
     numbered = "\n".join(f"{i}. {u}" for i, u in enumerate(units, start=1))
     output = await checker.generate(
         [
             ChatMessageSystem(content=system),
             ChatMessageUser(content=batch_template.format(statements=numbered)),
         ],
-        config=config.merge(GenerateConfig(max_tokens=CHECKER_MAX_TOKENS * len(units))),
+        config=config.merge(GenerateConfig(max_tokens=max_tokens * len(units))),
     )
-    verdicts = parse_truth_verdicts(output.completion)
+    verdicts: list[TruthVerdict | None] = list(parse_truth_verdicts(output.completion))
     return verdicts, [output.completion], [None] * len(verdicts)
+
+
+def role_model(role: str) -> Model:
+    """A judge role's model: the one the run names, else the embedded model, but only when
+    the model under test is embedded too (a real model is never judged by it silently)."""
+    if role in model_roles():
+        return get_model(role=role)
+    if str(get_model()).startswith("embedded/") or str(get_model()) == "none/none":
+        return get_model(DEFAULT_MODEL)
+    raise MedhalbenchError(
+        f"the DAHL task needs a {role} model for {get_model()}: give --{role} MODEL or "
+        f"--judge MODEL (inspect eval: --model-role {role}=MODEL)"
+    )
+
+
+_TRUTH_MEANINGS = {
+    "true": "the statement is true",
+    "false": "the statement is false",
+    "unknown": "the reply says it cannot tell, or that the statement is partly true",
+}
+_CHECK_QUESTION = "Is this statement true or false?"
+TRUTH_VERDICTS: dict[str, TruthVerdict] = {v: v for v in get_args(TruthVerdict)}
 
 
 @scorer(metrics=[dahl_metrics()])
@@ -144,15 +181,73 @@ def dahl_factuality(
     structured: bool = False,
     probabilities: bool = False,
     normalise: bool = True,
+    check_max_tokens: int = CHECKER_MAX_TOKENS,
+    answer_instruction: str = "",
+    paper_protocol: bool = True,
+    extract_template: str = "",
 ) -> Scorer:
     """Score a long answer by the share of its atomic facts judged true.
 
-    Uses the `splitter` and `checker` model roles (the embedded model when unset). The
-    answer is cleaned (sentences that only decline are removed; an answer with nothing
-    else left is excluded as declined), split, each unit normalised and checked, and the
-    response judged (see `judge_response`). The metadata keeps the cleaned answer, the
-    splitter's raw reply, the units, verdicts, the checker's replies and what was changed.
+    Uses the `splitter` and `checker` model roles. The answer is cleaned (sentences that
+    only decline are removed; an answer with nothing else left is excluded as declined),
+    split, each unit normalised and checked, and the response judged (see
+    `judge_response`); a checker's reply the strict reader cannot read goes to the
+    extractor when one is named. With `paper_protocol`, the same answer also goes through
+    the authors' pipeline (their cleaning, units and reading; `dahl._paper`) with the same
+    splitter and checker, for the paper-protocol column: calls identical to ours are
+    served from inspect's cache. The metadata keeps the cleaned answer, the splitter's raw
+    reply, the units, verdicts, the checker's replies, what was changed, and the paper
+    pipeline's units, replies and judgement.
     """
+
+    async def split(text: str) -> str:
+        output = await role_model("splitter").generate(
+            split_template.format(text=text),
+            config=GenerateConfig(temperature=0.0, max_tokens=SPLITTER_MAX_TOKENS, cache=cache),
+        )
+        return output.completion
+
+    async def read_with_extractor(
+        verdicts: list[TruthVerdict | None], replies: list[str]
+    ) -> tuple[list[TruthVerdict], int]:
+        """The verdicts, those the strict reader could not read given to the extractor
+        (per-unit replies only), and how many it read."""
+        read: list[TruthVerdict] = [v or "unknown" for v in verdicts]
+        if not extract_template or len(replies) != len(verdicts):
+            return read, 0
+        extracted = 0
+        for i, (verdict, reply) in enumerate(zip(verdicts, replies, strict=True)):
+            if verdict is None:
+                found = await extract_verdict(
+                    reply, _TRUTH_MEANINGS, question=_CHECK_QUESTION, template=extract_template
+                )
+                if found is not None:
+                    read[i] = TRUTH_VERDICTS[found]
+                    extracted += 1
+        return read, extracted
+
+    async def paper(response: str, question: str) -> dict[str, object]:
+        text = paper_clean(response, question, answer_instruction)
+        reply = await split(text) if text else ""
+        units = paper_units(reply)
+        outputs = await asyncio.gather(
+            *(
+                role_model("checker").generate(
+                    _unit_messages(check_system, check_template, u),
+                    config=GenerateConfig(
+                        temperature=0.0, max_tokens=check_max_tokens, cache=cache
+                    ),
+                )
+                for u in units
+            )
+        )
+        replies = [o.completion for o in outputs]
+        judged = paper_judge([paper_truth_reading(r) for r in replies])
+        return {
+            "paper": judged.as_metadata(),
+            "paper_units": units,
+            "paper_checker_replies": replies,
+        }
 
     async def score(state: TaskState, target: Target) -> Score:
         question = str(state.metadata["question"])
@@ -163,6 +258,7 @@ def dahl_factuality(
         truncated = (
             None if state.metadata.get("response") is not None else stop_reason == "max_tokens"
         )
+        authors = await paper(response, question) if paper_protocol else {}
         cleaned = clean_response(question, response, truncated=truncated)
         cleaning = {
             "cleaned_response": cleaned.text,
@@ -175,19 +271,17 @@ def dahl_factuality(
             return _score(
                 excluded_response("declined", length=len(cleaned.text), category=category),
                 **cleaning,
+                **authors,
             )
         if not cleaned.text:
-            return _score(excluded_response("no_units", length=0, category=category), **cleaning)
-        splitter = get_model(role="splitter", default=DEFAULT_MODEL)
-        checker = get_model(role="checker", default=DEFAULT_MODEL)
-        split = await splitter.generate(
-            split_template.format(text=cleaned.text),
-            config=GenerateConfig(temperature=0.0, max_tokens=SPLITTER_MAX_TOKENS, cache=cache),
-        )
-        units = normalise_units(split.completion, normalise=normalise)
-        verdicts, replies, p_false = (
+            return _score(
+                excluded_response("no_units", length=0, category=category), **cleaning, **authors
+            )
+        splitter_reply = await split(cleaned.text)
+        units = normalise_units(splitter_reply, normalise=normalise)
+        strict, replies, p_false = (
             await check_units(
-                checker,
+                role_model("checker"),
                 units.units,
                 mode=check_mode,
                 system=check_system,
@@ -196,22 +290,33 @@ def dahl_factuality(
                 cache=cache,
                 structured=structured,
                 probabilities=probabilities,
+                max_tokens=check_max_tokens,
             )
             if units.units
             else ([], [], [])
         )
+        verdicts, extracted = await read_with_extractor(strict, replies)
         result = judge_response(units.units, verdicts, length=len(cleaned.text), category=category)
+        details: dict[str, object] = {}
+        if extracted:  # the judgement without the extractor's readings
+            without = [v or "unknown" for v in strict]
+            details["strict"] = asdict(
+                judge_response(units.units, without, length=len(cleaned.text), category=category)
+            )
         return _score(
             result,
             units_text=units.units,
             verdicts=list(verdicts),
+            read_by_extractor=extracted,
             p_false=p_false if probabilities else None,
             checker_replies=replies,
-            splitter_reply=split.completion,
+            splitter_reply=splitter_reply,
             units_markdown_stripped=units.markdown_stripped,
             units_split=units.sentences_split,
             list_intros_dropped=units.list_intros_dropped,
             **cleaning,
+            **details,
+            **authors,
         )
 
     return score

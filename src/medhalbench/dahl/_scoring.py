@@ -9,6 +9,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
 from medhalbench.statistics import DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
@@ -98,13 +99,21 @@ class ResponseScore:
         """True units over all units, for a scored response."""
         return self.true / self.units if self.status == "scored" and self.units else None
 
-    @property
-    def paper_precision(self) -> float | None:
-        """The authors' rule: as ours, but a response with no atomic units (a declined
-        answer has none left) is kept with precision 0."""
-        if self.status in ("no_units", "declined"):
-            return 0.0
-        return self.precision
+
+@dataclass(frozen=True)
+class JudgedResponse:
+    """One response's judgements: ours, the authors' (their pipeline on the same answer),
+    and ours without the extractor's readings.
+
+    Attributes:
+        ours: Our judgement.
+        paper: The authors' pipeline's (None when the run did not compute it).
+        strict: Ours without the units only the extractor could read (None: it read none).
+    """
+
+    ours: ResponseScore
+    paper: PaperResponse | None = None
+    strict: ResponseScore | None = None
 
 
 def judge_response(
@@ -135,18 +144,34 @@ def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values) if values else math.nan
 
 
-def dahl_figures(responses: Sequence[ResponseScore], questions: Sequence[Hashable]) -> list[Figure]:
+def _score_figure(
+    name: str, questions: Sequence[Hashable], responses: Sequence[ResponseScore]
+) -> Figure:
+    return mean_figure(
+        name, questions, [r.precision or 0.0 for r in responses],
+        [r.status == "scored" for r in responses],
+    )  # fmt: skip
+
+
+def dahl_figures(judged: Sequence[JudgedResponse], questions: Sequence[Hashable]) -> list[Figure]:
     """The DAHL figures that get intervals over questions: `dahl_score`, `paper_dahl_score`
-    and `category/<name>`."""
+    (the authors' score of good responses, where computed), `strict_dahl_score` (without
+    the extractor's readings, where it read any) and `category/<name>`."""
+    responses = [j.ours for j in judged]
     scored = [r.status == "scored" for r in responses]
     precision = [r.precision or 0.0 for r in responses]
-    paper = [r.paper_precision for r in responses]
-    figures = [
-        mean_figure("dahl_score", questions, precision, scored),
-        mean_figure(
-            "paper_dahl_score", questions, [p or 0.0 for p in paper], [p is not None for p in paper]
-        ),
-    ]
+    figures = [_score_figure("dahl_score", questions, responses)]
+    if any(j.paper is not None for j in judged):
+        figures.append(
+            mean_figure(
+                "paper_dahl_score", questions, [j.paper.score if j.paper else 0.0 for j in judged],
+                [j.paper is not None and j.paper.good for j in judged],
+            )
+        )  # fmt: skip
+    if any(j.strict is not None for j in judged):
+        figures.append(
+            _score_figure("strict_dahl_score", questions, [j.strict or j.ours for j in judged])
+        )
     for category in sorted({r.category for r in responses}):
         figures.append(
             mean_figure(
@@ -158,7 +183,7 @@ def dahl_figures(responses: Sequence[ResponseScore], questions: Sequence[Hashabl
 
 
 def dahl_scores(
-    responses: Sequence[ResponseScore],
+    judged: Sequence[JudgedResponse],
     questions: Sequence[Hashable] | None = None,
     *,
     resamples: int = DEFAULT_RESAMPLES,
@@ -167,21 +192,23 @@ def dahl_scores(
     """The DAHL figures of a set of judged responses.
 
     Args:
-        responses: The judged responses.
+        judged: The judged responses.
         questions: Each response's question (the unit resampled for intervals; several
             responses of one question, e.g. epochs, move together). Default: one each.
         resamples: Bootstrap resamples for the 95% intervals (0: none).
         seed: Seed of the resampling.
 
     Returns:
-        `dahl_score` (mean precision over scored responses) and `paper_dahl_score` (the
-        authors' rule: responses without units kept as 0), each with `_ci_low`/`_ci_high`;
-        `responses`, `scored`, `excluded` and `excluded_<kind>` counts; `mean_units` and
-        `mean_length` (characters) over scored responses; `category/<name>` scores with
-        intervals. Undefined figures (nothing scored) are NaN.
+        `dahl_score` (mean precision over scored responses), `paper_dahl_score` (the
+        authors' pipeline: mean score of its good responses, those with no unit scoring 0)
+        and `strict_dahl_score` (where computed), each with `_ci_low`/`_ci_high`;
+        `responses`, `scored`, `excluded` and `excluded_<kind>` counts, `paper_good`;
+        `mean_units` and `mean_length` (characters) over scored responses;
+        `category/<name>` scores with intervals. Undefined figures (nothing scored) are NaN.
     """
+    responses = [j.ours for j in judged]
     clusters = list(questions) if questions is not None else list(range(len(responses)))
-    values = estimate(dahl_figures(responses, clusters), resamples=resamples, seed=seed)
+    values = estimate(dahl_figures(judged, clusters), resamples=resamples, seed=seed)
     kept = [r for r in responses if r.status == "scored"]
     counts: dict[str, float] = {
         "responses": float(len(responses)),
@@ -190,6 +217,8 @@ def dahl_scores(
     }
     for kind in EXCLUSIONS:
         counts[f"excluded_{kind}"] = float(sum(r.status == kind for r in responses))
+    if any(j.paper is not None for j in judged):
+        counts["paper_good"] = float(sum(j.paper is not None and j.paper.good for j in judged))
     counts["mean_units"] = _mean([r.units for r in kept])
     counts["mean_length"] = _mean([r.length for r in kept])
     return {**counts, **values}

@@ -25,9 +25,10 @@ from medhalbench.arguments import (
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._questions import load_dahl_questions
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
-from medhalbench.dahl._scorer import CheckMode, dahl_factuality
+from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, CheckMode, dahl_factuality
 from medhalbench.dahl._solver import given_response
 from medhalbench.data import read_rows, validate_row
+from medhalbench.judging import extractor_template
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
@@ -101,9 +102,12 @@ def dahl(
     check_batch_prompt: InputFile | None = None,
     raw_units: bool = False,
     epochs: Count = 1,
+    check_max_tokens: Count = CHECKER_MAX_TOKENS,
+    paper_protocol: bool = True,
     structured: bool = False,
     probabilities: bool = False,
     bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    extract_prompt: InputFile | None = None,
     cache: bool = True,
 ) -> Task:
     """DAHL: long answers split into atomic facts, each judged true or false.
@@ -134,10 +138,18 @@ def dahl(
             of multi-sentence units, list introductions kept); default: normalised.
         epochs: Answers per question (sampled at --temperature); the score's interval then
             reflects both question and sampling variation.
+        check_max_tokens: Token limit of the checker's verdict on one unit (raise it for a
+            checker that reasons before it answers).
+        paper_protocol: Also judge each answer through the authors' own pipeline (their
+            cleaning, units and reading) for the paper-protocol column; calls identical to
+            ours come from inspect's cache, the rest are extra splitter and checker calls.
         structured: Ask the checker for {"verdict": "true|false|unknown"} through the
             provider's constrained decoding (JSON schema) instead of free text.
         probabilities: Ask the checker for log-probabilities and keep P(false) per unit.
         bootstrap: Bootstrap resamples (over questions) for the 95% intervals (0: none).
+        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
+            {reply}); the extractor reads the checker's replies the strict reader cannot,
+            when the extractor role names a model.
         cache: Cache splitter and checker calls.
     """
     if responses is not None:
@@ -208,6 +220,10 @@ def dahl(
             structured=structured,
             probabilities=probabilities,
             normalise=not raw_units,
+            check_max_tokens=check_max_tokens,
+            answer_instruction=answer_text,
+            paper_protocol=paper_protocol,
+            extract_template=extractor_template(extract_prompt),
         ),
         metrics=[dahl_metrics(resamples=bootstrap)],
         epochs=Epochs(epochs, reducer=dahl_epochs()),
@@ -218,7 +234,15 @@ def dahl(
             "temperature": None if responses else temperature,
             "max_tokens": None if responses else max_tokens,
             "prompt_files": [
-                f for f in (answer_prompt, split_prompt, check_prompt, check_batch_prompt) if f
+                f
+                for f in (
+                    answer_prompt,
+                    split_prompt,
+                    check_prompt,
+                    check_batch_prompt,
+                    extract_prompt,
+                )
+                if f
             ],
             "dataset_fingerprint": dataset_fingerprint(responses or dataset),
             "prompts": {

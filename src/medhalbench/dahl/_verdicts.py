@@ -114,13 +114,20 @@ def _read(text: str) -> Reading[TruthVerdict]:
 
 
 def parse_truth_verdict(reply: str) -> TruthVerdict:
-    """Read a checker's reply; anything not clearly true or false is `unknown`.
+    """Read a checker's reply; anything not clearly true or false is `unknown` (see
+    `read_truth_verdict`)."""
+    return read_truth_verdict(reply).verdict or "unknown"
+
+
+def read_truth_verdict(reply: str) -> Reading[TruthVerdict]:
+    """Read a checker's reply: true, false, `unknown` when the reply says it cannot tell or
+    hedges, or None when it cannot be read.
 
     Rules, in order: reasoning blocks are removed; a JSON object's `verdict` field is read
     by these rules; after an explicit self-correction only the text after the last one is
     read; a leading question that restates the options ("True or false?") is skipped;
-    standalone verdict lines that disagree ("True\\nFalse") and hedges ("partly true",
-    "cannot be verified") are `unknown`; a leading True/False (or Correct/Incorrect,
+    standalone verdict lines that disagree ("True\\nFalse") are not read; hedges ("partly
+    true", "cannot be verified") are `unknown`; a leading True/False (or Correct/Incorrect,
     Yes/No, and their Spanish, French, German and Portuguese words; optionally after
     "Answer:") wins unless another verdict is offered beside it ("True and false");
     otherwise the reply must hold cues of one kind only, negations read by their meaning
@@ -128,11 +135,12 @@ def parse_truth_verdict(reply: str) -> TruthVerdict:
     """
     text = normalise_reply(reply)
     if not text:
-        return "unknown"
+        return Reading(None, "empty reply" if not reply.strip() else "reasoning only")
     field = json_field(text, _JSON_KEYS)
     if field is not None:
-        return parse_truth_verdict(field)
-    return read_last_verdict(text, _read).verdict or "unknown"
+        inner = read_truth_verdict(field)
+        return Reading(inner.verdict, f"JSON field: {inner.reason}")
+    return read_last_verdict(text, _read)
 
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]+|\d+[.)]|\(\d+\))\s*")

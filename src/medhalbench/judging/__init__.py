@@ -4,6 +4,12 @@ Each benchmark's own verdict parser lives in its package and is built from these
 is strict: what cannot be read is counted, never guessed.
 """
 
+from medhalbench.judging._extract import (
+    EXTRACTOR_ROLE,
+    extract_verdict,
+    extractor_named,
+    extractor_template,
+)
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
 from medhalbench.judging._reply import (
     LABEL_WORDS,
@@ -16,6 +22,10 @@ from medhalbench.judging._text import json_field, offers_alternatives
 from medhalbench.judging._yes_no import parse_yes_no
 
 __all__ = [
+    "EXTRACTOR_ROLE",
+    "extractor_template",
+    "extract_verdict",
+    "extractor_named",
     "LABEL_WORDS",
     "Reading",
     "TOP_LOGPROBS",

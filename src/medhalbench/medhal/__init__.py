@@ -13,6 +13,7 @@ from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._task import factuality_verdict, medhal
 from medhalbench.medhal._verdicts import (
     FactualVerdict,
+    paper_explanation,
     paper_factual_reading,
     parse_factual_verdict,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "FactualVerdict",
     "MedHalRecord",
     "load_medhal",
+    "paper_explanation",
     "paper_factual_reading",
     "parse_factual_verdict",
     "MedHalBuildSummary",

@@ -11,7 +11,7 @@ from medhalbench.medhal._plan import plan_medhal_build
 from medhalbench.medhal._report import medhal_summary, medhal_tables
 from medhalbench.medhal._task import factuality_verdict, medhal
 from medhalbench.medhal._train import TrainRequest, run_training
-from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
+from medhalbench.registry import EXTRACTOR, Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
 
 EXAMPLE = illustrative("medhal_illustrative.jsonl")
 
@@ -39,6 +39,7 @@ medhal_benchmark = Benchmark(
     summary=medhal_summary,
     tables=medhal_tables,
     same_samples=("dataset_fingerprint", "split", "sources", "limit"),
+    roles=(EXTRACTOR,),
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhal_demo,

@@ -15,6 +15,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
+    SCRIPT_FAILS,
     Figure,
     classification_figures,
     cluster_sums,
@@ -41,6 +42,12 @@ class StatementOutcome:
         paper_predicted: The authors' reading (first yes/no word; None: no format match).
         similarity: Cosine similarity of the explanations' embeddings, where computed.
         probability: P(non-factual) at the verdict token, when log-probabilities were kept.
+        by_extractor: The prediction is the extractor's (the strict reader could not read
+            the reply).
+        paper_pair: The authors' code compares this sample's explanations: their reading
+            and the gold both non-factual.
+        paper_similarity: The authors' explanation similarity of this sample (a pair's,
+            when the embedder is on).
     """
 
     factual: bool
@@ -52,6 +59,9 @@ class StatementOutcome:
     paper_predicted: bool | None = None
     similarity: float | None = None
     probability: float | None = None
+    by_extractor: bool = False
+    paper_pair: bool = False
+    paper_similarity: float | None = None
 
     @property
     def explained(self) -> bool:
@@ -160,22 +170,69 @@ def statement_figures(
         [o.predicted for o in outcomes],
         include,
     )
-    matching = [
-        keep and o.paper_predicted is not None for o, keep in zip(outcomes, include, strict=True)
-    ]
-    figures += classification_figures(
-        f"{prefix}format_matching_", clusters, [o.factual for o in outcomes],
-        [o.paper_predicted for o in outcomes], matching,
-    )  # fmt: skip
-    figures.append(
-        share_figure(
-            f"{prefix}format_matching_rate",
-            clusters,
-            [o.paper_predicted is not None for o in outcomes],
-            include,
-        )
-    )
     return figures + explanation_figures(prefix, clusters, outcomes, include)
+
+
+# MedHal's own task of each source (`MedHalParser.DATA_TO_TASK`; their `acm` is our `acn`).
+PAPER_TASKS = {
+    "acn": "Information Extraction", "acm": "Information Extraction",
+    "medmcqa": "Question-Answering", "medqa": "Question-Answering", "mednli": "NLI",
+    "sumpubmed": "Summarization",
+}  # fmt: skip
+PAPER_PREFIXES = ("format_matching_", "paper_")
+
+
+def paper_figures(
+    clusters: Sequence[Hashable], outcomes: Sequence[StatementOutcome]
+) -> list[Figure]:
+    """Every figure MedHal's `MedHalParser.evaluate` (LAMA-WeST-Lab/MedHal,
+    `src/evaluation/medhal_parser.py`) prints, from its reading of the same replies.
+
+    Their rules: a reply is read by its first yes/no word; replies without one are left
+    out (`format_matching_rate` is the share kept); precision, recall, F1 and accuracy take
+    factual as positive, as scikit-learn computes them (an undefined figure prints 0,
+    flagged); the explanation similarity is the mean cosine (all-MiniLM-L6-v2) between the
+    gold explanation and the lower-cased text after their yes/no word, over the samples
+    both they and the gold call non-factual, empty explanations included. F1 per task
+    (their plot: QA sources merged) is over each task's kept replies.
+    """
+    factual = [o.factual for o in outcomes]
+    theirs = [o.paper_predicted for o in outcomes]
+    matching = [p is not None for p in theirs]
+    figures = classification_figures(
+        "format_matching_", clusters, factual, theirs, matching, zero_for_undefined=True
+    )
+    figures.append(share_figure("format_matching_rate", clusters, matching))
+    pairs = [o.paper_similarity is not None for o in outcomes]
+    if any(pairs):
+        figures.append(
+            mean_figure(
+                "paper_explanation_similarity", clusters,
+                [o.paper_similarity or 0.0 for o in outcomes], pairs,
+            )
+        )  # fmt: skip
+    for task in sorted({PAPER_TASKS.get(o.source, o.source) for o in outcomes}):
+        of_task = [
+            m and PAPER_TASKS.get(o.source, o.source) == task
+            for m, o in zip(matching, outcomes, strict=True)
+        ]
+        if any(of_task):
+            figures += classification_figures(
+                f"format_matching_task/{task}/", clusters, factual, theirs, of_task,
+                names=("f1",), zero_for_undefined=True,
+            )  # fmt: skip
+    return figures
+
+
+def paper_failure(outcomes: Sequence[StatementOutcome]) -> str | None:
+    """Why MedHal's `evaluate` would stop with an error on these replies, or None: with no
+    reply holding a yes/no word scikit-learn refuses empty input; with no pair of
+    non-factual explanations their similarity fails (`sum(axis=1)` on an empty array)."""
+    if not any(o.paper_predicted is not None for o in outcomes):
+        return "no reply holds a yes/no word"
+    if not any(o.paper_pair for o in outcomes):
+        return "no sample both they and the gold call non-factual"
+    return None
 
 
 def statement_scores(
@@ -186,18 +243,27 @@ def statement_scores(
     Returns:
         `precision`, `recall`, `f1`, `accuracy` with non-factual as positive over all
         samples (unreadable replies count as not positive and wrong); the same with factual
-        as positive (`factual_pos_*`); the authors' figures: factual positive over the
-        replies their reading finds a yes/no in (`format_matching_*`, with
-        `format_matching_rate`); explanation `bleu` (0-1), `rouge1`, `rouge2` and
+        as positive (`factual_pos_*`); the authors' figures (see `paper_figures`):
+        `format_matching_{precision,recall,f1,accuracy,rate}`,
+        `paper_explanation_similarity` and `format_matching_task/<task>/f1`, all NaN with
+        `<name>_script_fails` where their script stops with an error (see
+        `paper_failure`); ours: explanation `bleu` (0-1), `rouge1`, `rouge2` and
         `explanation_similarity` over samples where gold and our reading are both
         non-factual and both explanations exist; each with a 95% interval over source
-        items. Counts `samples` and `unparseable`; with verdict probabilities, `auroc`,
+        items. Counts `samples`, `unparseable` and `read_by_extractor` (with samples it read,
+        `strict_*`: the figures without its readings); with verdict probabilities, `auroc`,
         `average_precision`, `brier` and the calibration table (non-factual positive).
         Undefined figures are NaN.
     """
     clusters = [f"{o.source}:{o.item}" for o in outcomes]
     everything = [True] * len(outcomes)
     figures = statement_figures("", clusters, outcomes, everything)
+    figures += paper_figures(clusters, outcomes)
+    if any(o.by_extractor for o in outcomes):  # the figures without the extractor's readings
+        figures += classification_figures(
+            "strict_", clusters, [not o.factual for o in outcomes],
+            [None if o.by_extractor or o.predicted is None else not o.predicted for o in outcomes],
+        )  # fmt: skip
     counts: dict[str, float] = {}
     for source in sorted({o.source for o in outcomes}):
         mine = [o.source == source for o in outcomes]
@@ -208,12 +274,20 @@ def statement_scores(
         )
     counts["samples"] = float(len(outcomes))
     counts["unparseable"] = float(sum(o.predicted is None for o in outcomes))
+    counts["read_by_extractor"] = float(sum(o.by_extractor for o in outcomes))
     counts["explanations"] = float(sum(o.explained for o in outcomes))
     if any(o.probability is not None for o in outcomes):
         counts.update(
             probability_scores([not o.factual for o in outcomes], [o.probability for o in outcomes])
         )
-    return {**estimate(figures, resamples=resamples, seed=seed), **counts}
+    values = estimate(figures, resamples=resamples, seed=seed)
+    failure = paper_failure(outcomes)
+    if failure is not None:  # their script prints none of its figures
+        for name in [f.name for f in figures if f.name.startswith(PAPER_PREFIXES)]:
+            for key in (name, f"{name}_ci_low", f"{name}_ci_high"):
+                values[key] = math.nan
+            values[f"{name}{SCRIPT_FAILS}"] = 1.0
+    return {**values, **counts}
 
 
 def outcome_from_metadata(m: dict[str, Any], sample_id: Any = "") -> StatementOutcome:
@@ -226,8 +300,11 @@ def outcome_from_metadata(m: dict[str, Any], sample_id: Any = "") -> StatementOu
         source=str(m.get("source", "")),
         item=str(m.get("item") or sample_id),
         paper_predicted=m.get("paper_predicted"),
+        paper_pair=bool(m.get("paper_pair")),
+        paper_similarity=m.get("paper_explanation_similarity"),
         similarity=m.get("explanation_similarity"),
         probability=m.get("p_non_factual"),
+        by_extractor=m.get("read_by") == "extractor",
     )
 
 
@@ -237,6 +314,7 @@ HEADLINE = (
     "recall",
     "accuracy",
     "format_matching_f1",
+    "format_matching_accuracy",
     "bleu",
     "rouge1",
     "rouge2",
@@ -248,6 +326,7 @@ def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any])
     outcomes = [outcome_from_metadata(s.score.metadata or {}, s.sample_id) for s in scores]
     clusters = [f"{o.source}:{o.item}" for o in outcomes]
     figures = statement_figures("", clusters, outcomes, [True] * len(outcomes))
+    figures += paper_figures(clusters, outcomes)
     return [f for f in figures if f.name in HEADLINE]
 
 

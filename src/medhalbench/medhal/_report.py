@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from medhalbench.medhal._metrics import PAPER_PREFIXES
 from medhalbench.results import (
     AUROC_UNDEFINED,
     EXPLANATION_UNDEFINED,
@@ -13,9 +14,11 @@ from medhalbench.results import (
     RECALL_UNDEFINED,
     Cell,
     Column,
+    FigureRow,
     PublishedRow,
     ResultTable,
     RunResult,
+    figure_rows,
     published_figure,
     results_table,
     run_title,
@@ -24,6 +27,7 @@ from medhalbench.results import (
 
 MEDHAL_COLUMNS = [
     Column("Model"),
+    Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Source"),
     Column("Structured", wide=True),
@@ -39,6 +43,7 @@ MEDHAL_COLUMNS = [
     Column("ROUGE-1", undefined=EXPLANATION_UNDEFINED, wide=True),
     Column("ROUGE-2", undefined=EXPLANATION_UNDEFINED, wide=True),
     Column("Similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("Paper similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
     Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", digits=0),
     Column("Unparseable", digits=0),
@@ -47,7 +52,7 @@ MEDHAL_COLUMNS = [
 _MEDHAL_FIGURES = [
     "precision", "recall", "f1", "accuracy", "format_matching_precision", "format_matching_recall",
     "format_matching_f1", "format_matching_rate", "bleu", "rouge1", "rouge2",
-    "explanation_similarity", "auroc", "samples", "unparseable",
+    "explanation_similarity", "paper_explanation_similarity", "auroc", "samples", "unparseable",
 ]  # fmt: skip
 
 
@@ -62,9 +67,11 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
             prefix = "" if source == "all" else f"source/{source}/"
             rows.append(
                 [
-                    run.model, dataset, source, yes_no(run.settings.get("structured")),
+                    run.model, run.judges, dataset, source, yes_no(run.settings.get("structured")),
                     *(
-                        run.figure(prefix + n) if source == "all" or n != "auroc" else None
+                        run.figure(prefix + n)
+                        if source == "all" or not n.startswith(("auroc", *PAPER_PREFIXES))
+                        else None
                         for n in _MEDHAL_FIGURES
                     ),
                     Path(run.log).name,
@@ -74,7 +81,7 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "MedHal (test)", "all", "no",
+            f"{row.model} (published)", "as published", "MedHal (test)", "all", "no",
             *(published_figure(row, n) for n in _MEDHAL_FIGURES), row.source,
         ]  # fmt: skip
 
@@ -86,35 +93,40 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
 
 
 def medhal_summary(run: RunResult) -> ResultTable:
-    """A MedHal run's headline figures as a narrow table titled with what distinguishes the run."""
+    """A MedHal run's headline figures as a narrow table titled with what distinguishes the
+    run: ours (non-factual positive, every sample) beside the authors' (factual positive,
+    replies with a yes/no word), per source (ours) and per task (theirs)."""
     s = run.settings
-    table = ResultTable(
-        run_title(
-            "MedHal",
-            run,
-            [f"split {s.get('split')}", f"structured {yes_no(s.get('structured'))}"],
-        ),
-        "medhal",
+    rows: list[FigureRow] = [
+        ("F1", "f1", "format_matching_f1", F1_UNDEFINED),
+        ("Precision", "precision", "format_matching_precision", PRECISION_UNDEFINED),
+        ("Recall", "recall", "format_matching_recall", RECALL_UNDEFINED),
+        ("Accuracy", "accuracy", "format_matching_accuracy", "no sample"),
+        ("Format-matching rate", None, "format_matching_rate", "no sample"),
+        ("F1 without the extractor", "strict_f1", None, F1_UNDEFINED),
+        ("Explanation similarity", "explanation_similarity", "paper_explanation_similarity",
+         EXPLANATION_UNDEFINED),
+        ("BLEU", "bleu", None, EXPLANATION_UNDEFINED),
+        ("ROUGE-1", "rouge1", None, EXPLANATION_UNDEFINED),
+        ("ROUGE-2", "rouge2", None, EXPLANATION_UNDEFINED),
+        *((f"F1, {source}", f"source/{source}/f1", None, F1_UNDEFINED)
+          for source in run.prefixed("source")),
+        *((f"F1, {task}", None, f"format_matching_task/{task}/f1", F1_UNDEFINED)
+          for task in run.prefixed("format_matching_task")),
+    ]  # fmt: skip
+    table = figure_rows(run, rows)
+    extracted = run.metrics.get("read_by_extractor", 0)
+    table.title = run_title(
+        "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)",
+        run,
         [
-            Column("Source"),
-            Column("F1", undefined=F1_UNDEFINED, interval=True),
-            Column("FM F1", undefined=F1_UNDEFINED),
-            Column("BLEU", undefined=EXPLANATION_UNDEFINED),
-            Column("Samples", digits=0),
-            Column("Unparseable", digits=0),
+            f"split {s.get('split')}",
+            f"structured {yes_no(s.get('structured'))}",
+            f"{run.metrics.get('samples', 0):.0f} samples, "
+            f"{run.metrics.get('unparseable', 0):.0f} unparseable"
+            + (f", {extracted:.0f} read by the extractor" if extracted else ""),
         ],
     )
-    for source in ["all", *run.prefixed("source")]:
-        prefix = "" if source == "all" else f"source/{source}/"
-        table.add(
-            [
-                source,
-                *(
-                    run.figure(prefix + n)
-                    for n in ("f1", "format_matching_f1", "bleu", "samples", "unparseable")
-                ),
-            ]
-        )
     return table
 
 

@@ -28,11 +28,21 @@ from medhalbench.arguments import (
     Temperature,
 )
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.judging import TOP_LOGPROBS, verdict_probability
+from medhalbench.judging import (
+    TOP_LOGPROBS,
+    extract_verdict,
+    extractor_template,
+    verdict_probability,
+)
 from medhalbench.medhal._data import load_medhal
 from medhalbench.medhal._metrics import medhal_metrics
 from medhalbench.medhal._records import MedHalRecord
-from medhalbench.medhal._verdicts import paper_factual_reading, parse_factual_verdict
+from medhalbench.medhal._verdicts import (
+    FactualVerdict,
+    paper_explanation,
+    paper_factual_reading,
+    parse_factual_verdict,
+)
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
@@ -83,26 +93,57 @@ FACTUAL_SCHEMA = ResponseSchema(
 _YES_NO = {"yes": "yes", "no": "no"}
 
 
+_MEANINGS = {"YES": "the statement is factual", "NO": "the statement is not factual"}
+QUESTION = "Is the statement factual, given its context (YES or NO)?"
+
+
 @scorer(metrics=[medhal_metrics()])
-def factuality_verdict(embedder: str | None = DEFAULT_EMBEDDER) -> Scorer:
+def factuality_verdict(
+    embedder: str | None = DEFAULT_EMBEDDER, extract_template: str = ""
+) -> Scorer:
     """Score a "Factual: YES/NO" reply.
 
-    The metadata keeps our reading and the authors' (`paper_predicted`, the first yes/no
-    word), both explanations, the source item, P(non-factual) when the provider returned
+    The metadata keeps our reading and who read it (`read_by`: `strict`, `extractor`, or
+    none), the authors' reading (`paper_predicted`, the first yes/no word), both
+    explanations, the source item, P(non-factual) when the provider returned
     log-probabilities, and, where both gold and prediction are non-factual with an
     explanation, the cosine similarity of the explanations' embeddings (`embedder`; None
     turns it off).
+
+    Args:
+        embedder: Sentence-transformers model for the explanation similarity.
+        extract_template: The extractor's prompt, for replies the strict reader cannot read
+            (used only when the `extractor` role names a model).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
         verdict = parse_factual_verdict(reply)
+        read_by = "strict" if verdict.factual is not None else None
+        if verdict.factual is None and extract_template:
+            extracted = await extract_verdict(
+                reply, _MEANINGS, question=QUESTION, template=extract_template
+            )
+            if extracted is not None:
+                read_by = "extractor"
+                verdict = FactualVerdict(
+                    extracted == "YES", None, f"read by the extractor ({verdict.reason})"
+                )
         label = bool(state.metadata["label"])
         gold = state.metadata.get("explanation")
-        similarity = None
+        similarity = paper_similarity = None
         if embedder and not label and verdict.factual is False and verdict.explanation and gold:
             model = Embedder(embedder)
             similarity = await anyio.to_thread.run_sync(model.similarity, verdict.explanation, gold)
+        paper_predicted = paper_factual_reading(reply)
+        # The authors compare explanations where they and the gold both say non-factual,
+        # empty ones included (`MedHalParser.evaluate`).
+        paper_pair = not label and paper_predicted is False
+        if embedder and paper_pair:
+            similarity_of = Embedder(embedder).similarity
+            paper_similarity = await anyio.to_thread.run_sync(
+                similarity_of, gold or "", paper_explanation(reply)
+            )
         logprobs = (
             state.output.choices[0].logprobs if state.output and state.output.choices else None
         )
@@ -114,7 +155,10 @@ def factuality_verdict(embedder: str | None = DEFAULT_EMBEDDER) -> Scorer:
             metadata={
                 "label": label,
                 "predicted": verdict.factual,
-                "paper_predicted": paper_factual_reading(reply),
+                "read_by": read_by,
+                "paper_predicted": paper_predicted,
+                "paper_pair": paper_pair,
+                "paper_explanation_similarity": paper_similarity,
                 "explanation": verdict.explanation,
                 "gold_explanation": gold,
                 "explanation_similarity": similarity,
@@ -156,6 +200,7 @@ def medhal(
     structured: bool = False,
     probabilities: bool = False,
     bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    extract_prompt: InputFile | None = None,
 ) -> Task:
     """MedHal: is the statement factual (given its context), and why not?
 
@@ -175,6 +220,9 @@ def medhal(
         probabilities: Ask for log-probabilities and keep P(non-factual) per sample, for
             AUROC, average precision and calibration.
         bootstrap: Bootstrap resamples (over source items) for the 95% intervals (0: none).
+        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
+            {reply}); the extractor reads what the strict reader cannot, when the
+            extractor role names a model.
     """
     embedder = None if embedder in (None, "", "none") else embedder
     system, user = judge_prompts(prompt, template)
@@ -207,7 +255,9 @@ def medhal(
         version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
         solver=judge(greedy=temperature == 0),
-        scorer=factuality_verdict(embedder=embedder),
+        scorer=factuality_verdict(
+            embedder=embedder, extract_template=extractor_template(extract_prompt)
+        ),
         metrics=[medhal_metrics(resamples=bootstrap)],
         config=GenerateConfig(
             temperature=temperature,
@@ -218,7 +268,7 @@ def medhal(
         ),
         metadata={
             "embedder": embedder,
-            "prompt_files": [f for f in (prompt, template) if f],
+            "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },

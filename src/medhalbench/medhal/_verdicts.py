@@ -164,7 +164,15 @@ _FIRST_YES_NO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
 
 def paper_factual_reading(reply: str) -> bool | None:
-    """MedHal's own reading: the first "yes" or "no" word of the reply (any case), None
-    when there is none (the reply does not match the format)."""
+    """MedHal's own reading (`MedHalParser._get_prediction`): the first "yes" or "no" word
+    of the reply (any case), None when there is none (the reply does not match the format)."""
     match = _FIRST_YES_NO.search(reply)
     return None if match is None else match.group(1).lower() == "yes"
+
+
+def paper_explanation(reply: str) -> str:
+    """MedHal's own explanation of a reply: the lower-cased text after its first yes/no
+    word, stripped (a label, JSON or an empty string included)."""
+    text = reply.lower()
+    match = _FIRST_YES_NO.search(text)
+    return text[match.end() :].strip() if match else ""

@@ -12,7 +12,7 @@ from medhalbench.medhallu._plan import plan_medhallu_build
 from medhalbench.medhallu._report import medhallu_charts, medhallu_summary, medhallu_tables
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import medhallu
-from medhalbench.registry import Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
+from medhalbench.registry import EXTRACTOR, Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
 
 EXAMPLE = illustrative("medhallu_illustrative.jsonl")
 
@@ -56,6 +56,7 @@ medhallu_benchmark = Benchmark(
     scorer=detection_verdict,
     headline=headline_figures,
     paired_correctness=True,
+    roles=(EXTRACTOR,),
     summary=medhallu_summary,
     tables=medhallu_tables,
     charts=medhallu_charts,

@@ -41,6 +41,8 @@ class DetectionOutcome:
         row: The row the sample comes from (both answers of a row resample together).
         paper_prediction: The authors' reading of the same reply.
         probability: P(hallucinated) from the verdict token's log-probabilities, if kept.
+        by_extractor: The prediction is the extractor's (the strict reader could not read
+            the reply).
     """
 
     label: DetectionLabel
@@ -49,6 +51,12 @@ class DetectionOutcome:
     row: str = ""
     paper_prediction: DetectionLabel | None = None
     probability: float | None = None
+    by_extractor: bool = False
+
+    @property
+    def strict_prediction(self) -> DetectionLabel | None:
+        """The strict reader's prediction (None where only the extractor read the reply)."""
+        return None if self.by_extractor else self.prediction
 
 
 def _positive(prediction: DetectionLabel | None) -> bool | None:
@@ -86,6 +94,9 @@ def detection_figures(outcomes: Sequence[DetectionOutcome], *, not_sure: bool) -
             names=("precision", "recall", "f1"),
         )  # fmt: skip
     figures += paper_figures(outcomes)
+    if any(o.by_extractor for o in outcomes):  # the figures without the extractor's readings
+        strict = [_positive(o.strict_prediction) for o in outcomes]
+        figures += classification_figures("strict_", rows, actual, strict)
     if not_sure:
         answered = [p is not None for p in ours]
         figures.append(share_figure("response_rate", rows, answered))
@@ -147,8 +158,10 @@ def detection_scores(
         `paper_<difficulty>_{accuracy,precision,recall,f1,not_sure_rate}`,
         `paper_not_sure_rate` and `paper_response_rate`. Each with `_ci_low`/`_ci_high`, a
         95% interval over rows.
-        Counts: `samples`, `unparseable`, `not_sure`. With verdict probabilities: `auroc`,
-        `average_precision`, `brier` and the calibration table. Undefined figures are NaN.
+        Counts: `samples`, `unparseable`, `read_by_extractor`, `not_sure`; with samples
+        read by the extractor, `strict_*` (the figures without its readings). With verdict
+        probabilities: `auroc`, `average_precision`, `brier` and the calibration table.
+        Undefined figures are NaN.
     """
     figures = estimate(
         detection_figures(outcomes, not_sure=not_sure), resamples=resamples, seed=seed
@@ -156,6 +169,7 @@ def detection_scores(
     counts = {
         "samples": float(len(outcomes)),
         "unparseable": float(sum(o.prediction is None for o in outcomes)),
+        "read_by_extractor": float(sum(o.by_extractor for o in outcomes)),
     }
     if not_sure:
         counts["not_sure"] = float(sum(o.prediction is DetectionLabel.NOT_SURE for o in outcomes))
@@ -181,6 +195,7 @@ def outcome_from_score(sample_score: SampleScore) -> DetectionOutcome:
         row=str(metadata.get("row_id", sample_score.sample_id)),
         paper_prediction=DetectionLabel(int(paper)) if paper is not None else None,
         probability=score.get("p_hallucinated"),
+        by_extractor=score.get("read_by") == "extractor",
     )
 
 

@@ -30,6 +30,7 @@ PAPER_DIFFICULTY_UNDEFINED = "no row of this difficulty, or every reply read as 
 
 MEDHALLU_COLUMNS = [
     Column("Model"),
+    Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Difficulty", wide=True),
     Column("Knowledge"),
@@ -76,7 +77,7 @@ def detection_table(
         s = run.settings
         return [
             [
-                run.model, run.dataset, s.get("difficulty") or "all", yes_no(s.get("knowledge")),
+                run.model, run.judges, run.dataset, s.get("difficulty") or "all", yes_no(s.get("knowledge")),
                 yes_no(s.get("not_sure")), yes_no(s.get("structured")), prompt_files(s),
                 *(run.figure(name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
             ]
@@ -84,7 +85,7 @@ def detection_table(
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "MedHallu", "all", row.settings["knowledge"],
+            f"{row.model} (published)", "as published", "MedHallu", "all", row.settings["knowledge"],
             row.settings["not_sure"], "no", "the paper's",
             *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
             row.source,

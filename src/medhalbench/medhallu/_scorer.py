@@ -1,43 +1,67 @@
-"""Scorer reading a detector's verdict strictly, and as the authors' script reads it."""
+"""Scorer reading a detector's verdict strictly (and, where it cannot, by the extractor when
+one is named), and as the authors' script reads it."""
 
 from __future__ import annotations
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from medhalbench.judging import verdict_probability
+from medhalbench.judging import extract_verdict, verdict_probability
 from medhalbench.medhallu._metrics import PREDICTION_NAMES, UNPARSEABLE, detection_metrics
-from medhalbench.medhallu._verdicts import paper_detection_reading, parse_detection_verdict
+from medhalbench.medhallu._verdicts import (
+    DetectionLabel,
+    paper_detection_reading,
+    parse_detection_verdict,
+)
 
 _DIGITS = {"0": "0", "1": "1"}
+_MEANINGS = {
+    "0": "the answer is factual",
+    "1": "the answer is hallucinated",
+    "2": "not sure",
+}
+QUESTION = "Is the answer to a medical question factual (0) or hallucinated (1)?"
 
 
 @scorer(metrics=[detection_metrics()])
-def detection_verdict(not_sure: bool = False) -> Scorer:
+def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Scorer:
     """Score a detection reply.
 
     The value is 1 when the verdict matches the label, else 0. The metadata holds our
-    prediction's name (`factual`, `hallucinated`, `not_sure` or `unparseable`), the
-    authors' reading of the same reply (`paper_prediction`, 0/1/2) and, when the provider
-    returned log-probabilities, P(hallucinated) at the verdict token; the parser's reason
-    is the explanation.
+    prediction's name (`factual`, `hallucinated`, `not_sure` or `unparseable`), who read
+    it (`read_by`: `strict`, `extractor`, or none), the authors' reading of the same reply
+    (`paper_prediction`, 0/1/2) and, when the provider returned log-probabilities,
+    P(hallucinated) at the verdict token; the parser's reason is the explanation.
+
+    Args:
+        not_sure: Whether "2: not sure" is an allowed answer.
+        extract_template: The extractor's prompt, for replies the strict reader cannot read
+            (used only when the `extractor` role names a model).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
         verdict = parse_detection_verdict(reply, allow_not_sure=not_sure)
-        prediction = PREDICTION_NAMES[verdict.label] if verdict.label is not None else UNPARSEABLE
-        label = int(target.text)
+        label, read_by, reason = verdict.label, "strict" if verdict.parsed else None, verdict.reason
+        if label is None and extract_template:
+            choices = {k: v for k, v in _MEANINGS.items() if not_sure or k != "2"}
+            extracted = await extract_verdict(
+                reply, choices, question=QUESTION, template=extract_template
+            )
+            if extracted is not None:
+                label, read_by = DetectionLabel(int(extracted)), "extractor"
+                reason = f"read by the extractor ({verdict.reason})"
         logprobs = (
             state.output.choices[0].logprobs if state.output and state.output.choices else None
         )
         return Score(
-            value=int(verdict.label is not None and int(verdict.label) == label),
-            answer=str(int(verdict.label)) if verdict.label is not None else None,
-            explanation=verdict.reason,
+            value=int(label is not None and int(label) == int(target.text)),
+            answer=str(int(label)) if label is not None else None,
+            explanation=reason,
             metadata={
-                "label": label,
-                "prediction": prediction,
+                "label": int(target.text),
+                "prediction": PREDICTION_NAMES[label] if label is not None else UNPARSEABLE,
+                "read_by": read_by,
                 "paper_prediction": int(paper_detection_reading(reply)),
                 "p_hallucinated": verdict_probability(logprobs, _DIGITS, "1", "0"),
             },

@@ -17,7 +17,7 @@ from medhalbench.arguments import (
     NonNegative,
     Temperature,
 )
-from medhalbench.judging import TOP_LOGPROBS
+from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._data import MEDHALLU_HUB, MedHalluConfig, load_medhallu
 from medhalbench.medhallu._dataset import Pairing, detection_samples
 from medhalbench.medhallu._metrics import detection_metrics
@@ -69,6 +69,7 @@ def medhallu(
     structured: bool = False,
     probabilities: bool = False,
     bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    extract_prompt: InputFile | None = None,
 ) -> Task:
     """MedHallu hallucination detection: each row's true and hallucinated answers.
 
@@ -92,6 +93,9 @@ def medhallu(
         probabilities: Ask for log-probabilities (embedded engine, vLLM, OpenAI), keep
             P(hallucinated) per sample and report AUROC, average precision and calibration.
         bootstrap: Bootstrap resamples (over rows) for the 95% intervals (0: none).
+        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
+            {reply}); the extractor reads what the strict reader cannot, when the
+            extractor role names a model.
     """
     system_prompt = read_prompt(
         __package__, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
@@ -130,7 +134,9 @@ def medhallu(
             source=str(dataset),
         ),
         solver=generate(),
-        scorer=detection_verdict(not_sure=not_sure),
+        scorer=detection_verdict(
+            not_sure=not_sure, extract_template=extractor_template(extract_prompt)
+        ),
         metrics=[detection_metrics(not_sure=not_sure, resamples=bootstrap)],
         config=GenerateConfig(
             temperature=temperature,
@@ -140,7 +146,7 @@ def medhallu(
             top_logprobs=TOP_LOGPROBS if probabilities else None,
         ),
         metadata={
-            "prompt_files": [f for f in (prompt, template) if f],
+            "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "rows": len(records),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},

@@ -2,6 +2,7 @@
 tables, published rows, demo), and the command line, the report and the demo loop over it."""
 
 from medhalbench.registry._benchmark import (
+    EXTRACTOR,
     Benchmark,
     Builder,
     DemoRun,
@@ -27,6 +28,7 @@ from medhalbench.registry._task import benchmark_task
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "EXTRACTOR",
     "Benchmark",
     "Builder",
     "DemoRun",

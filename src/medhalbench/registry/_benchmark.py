@@ -51,6 +51,17 @@ class Role:
     option: bool = True
 
 
+EXTRACTOR = Role(
+    "extractor",
+    "Model that reads the replies the strict reader cannot, with a constrained JSON answer "
+    "(off unless named); what it reads is counted apart and every figure is also given "
+    "without it.",
+    judge=False,
+    optional=True,
+)
+"""The optional role every benchmark with a verdict reader has."""
+
+
 @dataclass
 class RoleModels:
     """The models of a command's roles, by role, resolved with the command's connection

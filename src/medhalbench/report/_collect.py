@@ -11,7 +11,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from medhalbench._errors import DataError
 from medhalbench.registry import benchmark_of
-from medhalbench.results import RunResult, benchmark_name, run_result
+from medhalbench.results import RunResult, benchmark_name, log_roles, run_result
 
 
 @dataclass
@@ -67,10 +67,6 @@ def log_paths(paths: Sequence[str | Path]) -> list[str]:
 
 def _provenance(log: EvalLog) -> Provenance:
     metadata = log.eval.metadata or {}
-    roles = {
-        name: ", ".join(r.model for r in role) if isinstance(role, list) else role.model
-        for name, role in (log.eval.model_roles or {}).items()
-    }
     settings = {
         k: v for k, v in metadata.items() if k not in ("dataset", "dataset_fingerprint", "prompts")
     }
@@ -78,7 +74,7 @@ def _provenance(log: EvalLog) -> Provenance:
         system=benchmark_name(log.eval.task), model=log.eval.model, task=log.eval.task, log=Path(log.location).name,
         status=log.status, created=str(log.eval.created), dataset=metadata.get("dataset"),
         dataset_fingerprint=metadata.get("dataset_fingerprint"), prompts=dict(metadata.get("prompts") or {}),
-        roles=roles, settings=settings,
+        roles=log_roles(log), settings=settings,
     )  # fmt: skip
 
 

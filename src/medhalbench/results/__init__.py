@@ -14,6 +14,7 @@ from medhalbench.results._runs import (
     RunResult,
     benchmark_name,
     log_metrics,
+    log_roles,
     role_usage,
     run_result,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "horizontal_bars",
     "line_chart",
     "log_metrics",
+    "log_roles",
     "prompt_files",
     "published_figure",
     "read_published",

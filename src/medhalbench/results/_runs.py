@@ -9,7 +9,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from medhalbench.statistics import ZERO_FOR_UNDEFINED
+from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
 
 
 def log_metrics(log: EvalLog) -> dict[str, float]:
@@ -23,9 +23,13 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
 
 ZERO_MARK = "‡"
 """Marks a 0 that a paper's code prints where the figure is undefined."""
-ZERO_NOTE = (
-    "the paper's code prints 0 where the figure is undefined (scikit-learn's zero_division=0)"
-)
+FAILS_MARK = "§"
+"""Marks a figure a paper's code does not print: it stops with an error on these replies."""
+MARK_NOTES = {
+    ZERO_MARK: "the paper's code prints 0 where the figure is undefined "
+    "(scikit-learn's zero_division=0)",
+    FAILS_MARK: "the paper's code stops with an error on these replies and prints no figure",
+}
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class Estimate:
         value: The figure.
         low: The interval's lower end.
         high: Its upper end.
-        mark: A mark shown beside the value (`ZERO_MARK`), explained under its table.
+        mark: A mark shown beside the value (see `MARK_NOTES`), explained under its table.
     """
 
     value: float
@@ -64,6 +68,7 @@ class RunResult:
         usage: Input and output tokens by role (`model`: the model under test) of the calls
             the run made (answers served from inspect's cache cost nothing and are not
             counted).
+        roles: The model of each role besides the model under test (`splitter`, ...).
     """
 
     system: str
@@ -73,6 +78,12 @@ class RunResult:
     log: str
     status: str
     usage: dict[str, tuple[int, int]] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def judges(self) -> str:
+        """Each role's model, as text ("splitter: a, checker: b"; "none" without roles)."""
+        return ", ".join(f"{role}: {name}" for role, name in self.roles.items()) or "none"
 
     def figure(self, name: str) -> Estimate | None:
         """A figure with its interval; None when the run did not compute it."""
@@ -82,7 +93,11 @@ class RunResult:
             self.metrics[name],
             self.metrics.get(f"{name}_ci_low", math.nan),
             self.metrics.get(f"{name}_ci_high", math.nan),
-            ZERO_MARK if self.metrics.get(f"{name}{ZERO_FOR_UNDEFINED}") else "",
+            ZERO_MARK
+            if self.metrics.get(f"{name}{ZERO_FOR_UNDEFINED}")
+            else FAILS_MARK
+            if self.metrics.get(f"{name}{SCRIPT_FAILS}")
+            else "",
         )
 
     @property
@@ -113,7 +128,16 @@ def run_result(log: EvalLog) -> RunResult:
         log=log.location,
         status=log.status,
         usage=role_usage(log),
+        roles=log_roles(log),
     )
+
+
+def log_roles(log: EvalLog) -> dict[str, str]:
+    """The model of each role a log's run used (several models of one role joined)."""
+    return {
+        name: ", ".join(r.model for r in role) if isinstance(role, list) else role.model
+        for name, role in (log.eval.model_roles or {}).items()
+    }
 
 
 MAIN_ROLE = "model"

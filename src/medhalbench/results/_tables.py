@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from medhalbench.results._published import PublishedRow
-from medhalbench.results._runs import ZERO_MARK, ZERO_NOTE, Estimate, RunResult
+from medhalbench.results._runs import MARK_NOTES, Estimate, RunResult
 
 UNDEFINED = "–"
 Cell = str | float | Estimate | None
@@ -76,8 +76,8 @@ class ResultTable:
             for row, why in zip(self.rows, self.row_undefined, strict=True)
             if why and any(_is_nan(cell) for cell in row)
         ]
-        marked = any(isinstance(c, Estimate) and c.mark == ZERO_MARK for r in self.rows for c in r)
-        return by_column + by_row + ([f"{ZERO_MARK} {ZERO_NOTE}"] if marked else [])
+        marks = {c.mark for r in self.rows for c in r if isinstance(c, Estimate) and c.mark}
+        return by_column + by_row + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
 
     def narrow(self) -> ResultTable:
         """The table without its `wide` columns (the terminal's default view)."""
@@ -178,13 +178,15 @@ def calibration_table(runs: Sequence[RunResult]) -> ResultTable | None:
 
 
 # (label, our metric, the paper protocol's metric, why it can be undefined)
-FigureRow = tuple[str, str, str | None, str]
+FigureRow = tuple[str, str | None, str | None, str]
 
 
 def run_title(title: str, run: RunResult, details: list[str]) -> str:
-    """A run summary's title: benchmark, model, dataset, what distinguishes the run, prompts."""
+    """A run summary's title: benchmark, model, each role's model, dataset, what
+    distinguishes the run, prompts."""
     prompts = f"prompts {prompt_files(run.settings)}"
-    return f"{title}: {run.model} · {run.dataset} · " + " · ".join([*details, prompts])
+    roles = [f"{role} {name}" for role, name in run.roles.items()]
+    return f"{title}: {run.model} · " + " · ".join([*roles, run.dataset, *details, prompts])
 
 
 def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
@@ -195,7 +197,7 @@ def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
         [Column("Figure"), Column("Ours", interval=True), Column("Paper protocol", interval=True)],
     )
     for label, ours, paper, undefined in spec:
-        mine = run.figure(ours)
+        mine = run.figure(ours) if ours else None
         theirs = run.figure(paper) if paper else None
         if mine is not None or theirs is not None:
             table.add([label, mine, theirs], undefined=undefined)

@@ -7,6 +7,7 @@ scikit-learn (ranking and calibration figures); figures that are undefined are N
 from medhalbench.statistics._bootstrap import (
     CONFIDENCE,
     DEFAULT_RESAMPLES,
+    SCRIPT_FAILS,
     ZERO_FOR_UNDEFINED,
     Figure,
     McNemar,
@@ -37,6 +38,7 @@ __all__ = [
     "McNemar",
     "PairedDifference",
     "bootstrap_intervals",
+    "SCRIPT_FAILS",
     "ZERO_FOR_UNDEFINED",
     "classification_figures",
     "zero_division",

@@ -23,6 +23,9 @@ DEFAULT_RESAMPLES = 1000
 CONFIDENCE = 0.95
 DEFINED_SHARE = 0.95
 """An interval needs the figure defined in at least this share of resamples."""
+SCRIPT_FAILS = "_script_fails"
+"""Suffix of the flag set for a figure a paper's code does not print: it stops with an error
+on these replies (the figure is NaN)."""
 ZERO_FOR_UNDEFINED = "_zero_for_undefined"
 """Suffix of the flag `estimate` sets for a figure whose value is a 0 standing where the
 figure is undefined (a paper's code printing scikit-learn's `zero_division=0`)."""
