@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,18 @@ def reply_texts() -> Any:
             )
         ),
     )
+
+
+@contextlib.contextmanager
+def stub_at(reply: Callable[[list[dict[str, Any]]], str]) -> Iterator[str]:
+    """An OpenAI-compatible server on 127.0.0.1 answering with `reply` (chat completions and
+    the Responses API, as `openai-api/` and `openai/` call them); yields its base URL."""
+    from stub_server import serve
+
+    port = free_port()
+    server = serve(port, 0.0, reply=reply)
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
+from authors_code import authors_dahl_score
 from helpers import log_metrics, scripted_model
 from medhalbench.dahl import dahl, dahl_scores, judge_response, normalise_units, parse_units
 
@@ -169,34 +170,6 @@ def test_epochs_answer_each_question_k_times(questions_csv: str, tmp_path: Path)
     assert len(log.samples) == 6
     [reduction] = log.reductions
     assert all(len(s.metadata["epochs"]) == 3 for s in reduction.samples)
-
-
-def authors_dahl_score(atomic: list[str | None], checker_replies: list[list[str]]) -> float:
-    """A transcription of seemdog/DAHL's `evaluate/evaluate_with_pplai.py` and `score.py`:
-    units are `atomic.split("\\n")` (none when the cell is empty, read back as NaN), each
-    reply read by substring tests, a response good when every unit read true or false, the
-    score the mean of the good responses' scores."""
-    scores, good = [], []
-    for text, replies in zip(atomic, checker_replies, strict=True):
-        atomic_list = text.split("\n") if text else []
-        tfs = []
-        for tf in replies:
-            tf = tf.lower()
-            if "true" in tf and "false" in tf:
-                tf = "bad"
-            elif "true" in tf:
-                tf = "true"
-            elif "false" in tf:
-                tf = "false"
-            else:
-                tf = "bad"
-            tfs.append(tf)
-        scores.append(tfs.count("true") / len(tfs) if tfs else 0)
-        good.append(
-            len(tfs) == len(atomic_list) and tfs.count("true") + tfs.count("false") == len(tfs)
-        )
-    kept = [s for s, g in zip(scores, good, strict=True) if g]
-    return sum(kept) / len(kept)
 
 
 PAPER_QUESTIONS = {

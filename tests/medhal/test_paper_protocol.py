@@ -5,11 +5,10 @@ styles, computed through the same scorer functions a run uses."""
 from __future__ import annotations
 
 import math
-import re
 
-import numpy as np
 import pytest
 
+from authors_code import authors_evaluate
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhal import (
     StatementOutcome,
@@ -18,57 +17,6 @@ from medhalbench.medhal import (
     parse_factual_verdict,
     statement_scores,
 )
-
-DATA_TO_TASK = {
-    "acm": "Information Extraction", "medmcqa": "Question-Answering",
-    "medqa": "Question-Answering", "mednli": "NLI", "sumpubmed": "Summarization",
-}  # fmt: skip
-
-
-def authors_evaluate(rows: list[dict[str, object]], embed: Embedder) -> dict[str, float]:
-    """A transcription of `MedHalParser.evaluate` (add_prompt=False) and of the per-task F1
-    of `plot_model_comparison_accuracy`, with scikit-learn as they call it."""
-    from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
-
-    parsed = []
-    for row in rows:
-        output = str(row["output"] or "")
-        if not output:
-            parsed.append({"valid": False, "prediction": False, "explanation_gen": ""})
-            continue
-        output = output.lower()
-        match = re.search(r"\b(yes|no)\b", output, re.IGNORECASE)
-        if match:
-            parsed.append(
-                {"valid": True, "prediction": match.group(0).lower() == "yes",
-                 "explanation_gen": output[match.end() :].strip()}
-            )  # fmt: skip
-        else:
-            parsed.append({"valid": False, "prediction": False, "explanation_gen": ""})
-    valid = [(r, p) for r, p in zip(rows, parsed, strict=True) if p["valid"]]
-    y_pred = [p["prediction"] for _, p in valid]
-    y_test = [r["label"] for r, _ in valid]
-    pairs = [(r, p) for r, p in valid if p["prediction"] == r["label"] and not r["label"]]
-    refs = ["" if r["explanation"] is None else str(r["explanation"]) for r, _ in pairs]
-    preds = [str(p["explanation_gen"]) for _, p in pairs]
-    e_ref = embed.model.encode(refs, normalize_embeddings=True, show_progress_bar=False)
-    e_pred = embed.model.encode(preds, normalize_embeddings=True, show_progress_bar=False)
-    embsim = (e_ref * e_pred).sum(axis=1)
-    figures = {
-        "format_matching_accuracy": accuracy_score(y_test, y_pred),
-        "format_matching_precision": precision_score(y_test, y_pred, zero_division=0),
-        "format_matching_recall": recall_score(y_test, y_pred, zero_division=0),
-        "format_matching_f1": f1_score(y_test, y_pred, zero_division=0),
-        "paper_explanation_similarity": float(np.mean(embsim)),
-        "format_matching_rate": len(valid) / len(rows),
-    }
-    for task in {DATA_TO_TASK[str(r["source"])] for r, _ in valid}:
-        of = [(r, p) for r, p in valid if DATA_TO_TASK[str(r["source"])] == task]
-        figures[f"format_matching_task/{task}/f1"] = f1_score(
-            [r["label"] for r, _ in of], [p["prediction"] for _, p in of], zero_division=0
-        )
-    return figures
-
 
 ROWS = [
     # (label: factual?, source, gold explanation, reply)

@@ -3,6 +3,7 @@ import random
 
 import pytest
 
+from authors_code import authors_calculate_metrics
 from medhalbench.medhallu import (
     DetectionLabel,
     DetectionOutcome,
@@ -79,55 +80,6 @@ def test_empty_difficulty_is_undefined_not_zero() -> None:
     s = detection_scores([o(H, H, "easy")])
     assert s["f1"] == 1.0
     assert math.isnan(s["hard_f1"]) and math.isnan(s["hard_recall"])
-
-
-def authors_calculate_metrics(
-    labels: list[int], replies: list[str], difficulties: list[str]
-) -> dict[str, float | None]:
-    """A transcription of `calculate_metrics` in MedHallu's
-    `Detection/detection_vllm_notsurecase.py` (the authors' only published scorer), with
-    scikit-learn as they call it."""
-    from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
-
-    llm_answers_int = []
-    for i in replies:
-        i_lower = i.lower()
-        if any(x in i_lower for x in ["1", "not", "non"]):
-            llm_answers_int.append(1)
-        elif any(x in i_lower for x in ["not sure", "pass", "skip", "2"]):
-            llm_answers_int.append(2)
-        else:
-            llm_answers_int.append(0)
-    metrics: dict[str, float | None] = {}
-    for difficulty in ["easy", "medium", "hard"]:
-        indices = [i for i, d in enumerate(difficulties) if d == difficulty]
-        if not indices:
-            for name in ("accuracy", "precision", "recall", "f1", "not_sure_rate"):
-                metrics[f"{difficulty}_{name}"] = None
-            continue
-        diff_answers = [labels[i] for i in indices]
-        diff_llm = [llm_answers_int[i] for i in indices]
-        metrics[f"{difficulty}_not_sure_rate"] = sum(a == 2 for a in diff_llm) / len(diff_llm)
-        valid = [j for j, pred in enumerate(diff_llm) if pred != 2]
-        if valid:
-            t, p = [diff_answers[j] for j in valid], [diff_llm[j] for j in valid]
-            metrics[f"{difficulty}_accuracy"] = accuracy_score(t, p)
-            metrics[f"{difficulty}_precision"] = precision_score(t, p, zero_division=0)
-            metrics[f"{difficulty}_recall"] = recall_score(t, p, zero_division=0)
-            metrics[f"{difficulty}_f1"] = f1_score(t, p, zero_division=0)
-        else:
-            for name in ("accuracy", "precision", "recall", "f1"):
-                metrics[f"{difficulty}_{name}"] = None
-    valid = [i for i, a in enumerate(llm_answers_int) if a != 2]
-    if valid:
-        t, p = [labels[i] for i in valid], [llm_answers_int[i] for i in valid]
-        metrics["precision"] = precision_score(t, p, zero_division=0)
-        metrics["recall"] = recall_score(t, p, zero_division=0)
-        metrics["f1"] = f1_score(t, p, zero_division=0)
-    else:
-        metrics.update(precision=0, recall=0, f1=0)
-    metrics["not_sure_rate"] = sum(a == 2 for a in llm_answers_int) / len(llm_answers_int)
-    return metrics
 
 
 # Hand-made replies: terse, verbose, not-sure words ("pass", "skip", "2"), negations the

@@ -55,14 +55,22 @@ def test_dahl_dry_run_scales_checks_with_units_per_answer(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run(
-        ["eval", "dahl", "--dataset", DAHL, "--dry-run", "--units-per-answer", "5"]
-    )
+        ["eval", "dahl", "--dataset", DAHL, "--dry-run", "--units-per-answer", "5",
+         "--no-paper-protocol"]
+    )  # fmt: skip
     assert code == 0, err
     answers = int(cells(out, "model")[2])
     assert int(cells(out, "splitter")[2]) == answers == 4
     assert int(cells(out, "checker")[2]) == 5 * answers
-    code, out, _ = run(["eval", "dahl", "--dataset", DAHL, "--dry-run", "--check-mode", "batch"])
+    code, out, _ = run(
+        ["eval", "dahl", "--dataset", DAHL, "--dry-run", "--check-mode", "batch",
+         "--no-paper-protocol"]
+    )  # fmt: skip
     assert int(cells(out, "checker")[2]) == answers
+    # The authors' pipeline splits each answer again and checks every unit on its own.
+    code, out, _ = run(["eval", "dahl", "--dataset", DAHL, "--dry-run", "--units-per-answer", "5"])
+    assert int(cells(out, "splitter")[2]) == 2 * answers
+    assert int(cells(out, "checker")[2]) == 2 * 5 * answers
 
 
 def test_prices_give_the_cost_and_a_model_without_one_is_undefined(tmp_path: Path) -> None:
@@ -122,7 +130,7 @@ def test_the_report_sets_tokens_used_beside_the_plan(tmp_path: Path) -> None:
     from medhalbench.commands import task_plan_of
 
     model = scripted_model(lambda prompt: "Aspirin inhibits platelets.\nAspirin is an NSAID.")
-    task = dahl(dataset=DAHL, limit=2, cache=False)
+    task = dahl(dataset=DAHL, limit=2, cache=False, paper_protocol=False)
     plan = task_plan_of(task, ["mockllm/model"], {}, {"units_per_answer": 2})
     task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
     [log] = eval(task, model=model, model_roles={"splitter": model, "checker": model},

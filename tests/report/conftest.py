@@ -52,7 +52,13 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
             )
             + "\n"
             for i, (v, s) in enumerate(
-                [("C", "medqa"), ("K", "medqa"), ("C", "mednli"), ("A", "mednli")]
+                [
+                    ("C", "medqa"),
+                    ("K", "medqa"),
+                    ("C", "mednli"),
+                    ("A", "mednli"),
+                    ("C", "sumpubmed"),
+                ]
             )
         )
     )

@@ -117,14 +117,19 @@ def test_undefined_figures_show_as_a_dash_with_the_reason(
     parser = Tables()
     parser.feed(html)
     m = next(m for _, m in metrics_by_system(report_logs)["medhal"])
-    # The scripted judge always answers NO: nothing is predicted factual (the authors' positive).
-    assert math.isnan(m["format_matching_precision"])
-    overall = next(
-        r for r in parser.tables["medhal"] if r["Source"] == "all" and r["Model"] == "mockllm/model"
-    )
-    assert overall["FM precision"] == "–"
-    assert 'title="undefined: nothing predicted positive"' in html
-    assert "– undefined: FM precision: nothing predicted positive" in html
+    # The scripted judge always answers NO: nothing is predicted factual (the authors'
+    # positive); their code prints 0 there, marked as such.
+    assert m["format_matching_precision"] == 0.0
+    assert m["format_matching_precision_zero_for_undefined"] == 1.0
+    rows = [r for r in parser.tables["medhal"] if r["Model"] == "mockllm/model"]
+    overall = next(r for r in rows if r["Source"] == "all")
+    assert overall["FM precision"] == "0.000 ‡"
+    assert "the paper&#x27;s code prints 0 where the figure is undefined" in html
+    # A source with no non-factual sample: our recall is undefined, a dash with the reason.
+    assert math.isnan(m["source/sumpubmed/recall"])
+    assert next(r for r in rows if r["Source"] == "sumpubmed")["Recall"] == "–"
+    assert 'title="undefined: no positive sample"' in html
+    assert "– undefined: Recall: no positive sample" in html
 
 
 def test_runs_on_the_same_samples_are_compared(report_logs: Path, tmp_path: Path) -> None:
@@ -159,7 +164,9 @@ def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
     )
     with (tmp_path / "r_medhal.csv").open() as f:
         overall = next(r for r in csv.DictReader(f) if r["Source"] == "all" and not r["Published"])
-    assert overall["FM precision"] == "NaN"  # undefined: NaN for CSV readers, never 0
+    assert overall["Recall"] != "NaN" and overall["FM precision"] == "0.000000"
+    by_source = {r["Source"]: r for r in csv.DictReader((tmp_path / "r_medhal.csv").open())}
+    assert by_source["sumpubmed"]["Recall"] == "NaN"  # undefined: NaN for CSV readers, never 0
     [md] = write_report([report_logs], tmp_path / "r.md", "markdown")
     text = md.read_text()
     assert (

@@ -56,7 +56,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
         s = run.settings
         return [
             [
-                run.model, run.judges, run.dataset, float(s.get("temperature", math.nan)),
+                run.model, run.judges, run.dataset, temperature_of(s),
                 float(s.get("epochs", 1)), yes_no(s.get("structured")),
                 *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
             ]
@@ -77,7 +77,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 
 def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
     """DAHL score per category (rows) and run (columns)."""
-    names = [f"{r.model} @ {float(r.settings.get('temperature', math.nan)):g}" for r in runs]
+    names = [f"{r.model} @ {temperature_of(r.settings):g}" for r in runs]
     table = ResultTable(
         "DAHL score by category",
         "dahl_categories",
@@ -102,12 +102,8 @@ def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
             *(Column(m, undefined="no scored response", interval=True) for m in models),
         ],
     )
-    for temperature in sorted({float(r.settings.get("temperature", math.nan)) for r in runs}):
-        by_model = {
-            r.model: r
-            for r in runs
-            if float(r.settings.get("temperature", math.nan)) == temperature
-        }
+    for temperature in sorted({temperature_of(r.settings) for r in runs}):
+        by_model = {r.model: r for r in runs if temperature_of(r.settings) == temperature}
         table.add(
             [
                 temperature,
@@ -118,8 +114,22 @@ def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
 
 
 _DAHL_ROWS: list[FigureRow] = [
-    ("DAHL score", "dahl_score", "paper_dahl_score", "no scored response")
+    ("DAHL score", "dahl_score", "paper_dahl_score", "no scored response"),
+    ("DAHL score without the extractor", "strict_dahl_score", None, "no scored response"),
 ]
+
+
+def generation(settings: dict[str, object]) -> list[str]:
+    """How the answers were made: generated at a temperature, or written elsewhere."""
+    if settings.get("responses"):
+        return [f"answers from {Path(str(settings['responses'])).name}"]
+    return [f"temperature {temperature_of(settings):g}", f"epochs {settings.get('epochs', 1)}"]
+
+
+def temperature_of(settings: dict[str, object]) -> float:
+    """The answering temperature (NaN for answers written elsewhere: nothing was generated)."""
+    value = settings.get("temperature")
+    return float(value) if isinstance(value, int | float) else math.nan
 
 
 def dahl_summary(run: RunResult) -> ResultTable:
@@ -140,13 +150,22 @@ def dahl_summary(run: RunResult) -> ResultTable:
         "DAHL",
         run,
         [
-            f"temperature {float(s.get('temperature', 0)):g}",
-            f"epochs {s.get('epochs', 1)}",
+            *generation(s),
             f"structured {yes_no(s.get('structured'))}",
             f"{run.metrics.get('scored', 0):.0f} of {run.metrics.get('responses', 0):.0f} responses scored"
             + (f" (excluded: {excluded})" if excluded else ""),
             f"{format_cell(run.metrics.get('mean_units', math.nan), 1)} units and "
             f"{format_cell(run.metrics.get('mean_length', math.nan), 0)} characters per scored response",
+            *(
+                [f"{run.metrics['read_by_extractor']:.0f} units read by the extractor"]
+                if run.metrics.get("read_by_extractor")
+                else []
+            ),
+            *(
+                [f"paper: {run.metrics['paper_good']:.0f} good responses"]
+                if "paper_good" in run.metrics
+                else []
+            ),
             *(
                 [
                     f"{s['questions_not_in_dataset']} answers to questions not in the dataset (uncategorised)"
@@ -179,7 +198,7 @@ def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
         if categories:
             svgs.append(
                 horizontal_bars(
-                    f"DAHL score by category: {r.model} @ {float(r.settings.get('temperature', 0)):g}",
+                    f"DAHL score by category: {r.model} @ {temperature_of(r.settings):g}",
                     categories,
                     [r.metrics[f"category/{c}"] for c in categories],
                 )
@@ -189,7 +208,7 @@ def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
         for r in runs:
             score = defined_metric(r, "dahl_score")
             if score is not None:
-                curves.setdefault(r.model, []).append((float(r.settings["temperature"]), score))
+                curves.setdefault(r.model, []).append((temperature_of(r.settings), score))
         svgs.append(
             line_chart("DAHL score by answering temperature", curves, x_label="temperature")
         )

@@ -170,6 +170,7 @@ def detection_scores(
         "samples": float(len(outcomes)),
         "unparseable": float(sum(o.prediction is None for o in outcomes)),
         "read_by_extractor": float(sum(o.by_extractor for o in outcomes)),
+        **{f"{d}_samples": float(sum(o.difficulty == d for o in outcomes)) for d in DIFFICULTIES},
     }
     if not_sure:
         counts["not_sure"] = float(sum(o.prediction is DetectionLabel.NOT_SURE for o in outcomes))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from medhalbench.medhallu._records import DIFFICULTIES
 from medhalbench.results import (
     AUROC_UNDEFINED,
     F1_UNDEFINED,
@@ -67,6 +68,12 @@ _MEDHALLU_FIGURES = [
 ]  # fmt: skip
 
 
+def difficulties(settings: dict[str, object]) -> str:
+    """The difficulties a run kept ("all" when it kept every row)."""
+    kept = settings.get("difficulty")
+    return ",".join(map(str, kept)) if isinstance(kept, list) and kept else str(kept or "all")
+
+
 def detection_table(
     runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 ) -> ResultTable:
@@ -77,7 +84,7 @@ def detection_table(
         s = run.settings
         return [
             [
-                run.model, run.judges, run.dataset, s.get("difficulty") or "all", yes_no(s.get("knowledge")),
+                run.model, run.judges, run.dataset, difficulties(s), yes_no(s.get("knowledge")),
                 yes_no(s.get("not_sure")), yes_no(s.get("structured")), prompt_files(s),
                 *(run.figure(name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
             ]
@@ -98,33 +105,43 @@ def detection_table(
     )  # fmt: skip
 
 
-_MEDHALLU_ROWS: list[FigureRow] = [
-    ("F1", "f1", "paper_f1", F1_UNDEFINED),
-    ("Precision", "precision", "paper_precision", PRECISION_UNDEFINED),
-    ("Recall", "recall", "paper_recall", RECALL_UNDEFINED),
-    ("Easy F1", "easy_f1", "paper_easy_f1", F1_UNDEFINED),
-    ("Medium F1", "medium_f1", "paper_medium_f1", F1_UNDEFINED),
-    ("Hard F1", "hard_f1", "paper_hard_f1", F1_UNDEFINED),
-    ("Response rate", "response_rate", "paper_response_rate", "no sample"),
-    ("Not-sure share", "not_sure_rate", "paper_not_sure_rate", "no sample"),
-    ("AUROC", "auroc", None, AUROC_UNDEFINED),
-    ("Average precision", "average_precision", None, AUROC_UNDEFINED),
-]
+def _summary_rows(run: RunResult) -> list[FigureRow]:
+    by_difficulty: list[FigureRow] = [
+        (
+            f"{d.capitalize()} F1", f"{d}_f1", f"paper_{d}_f1",
+            F1_UNDEFINED if run.metrics.get(f"{d}_samples") else "no row of this difficulty",
+        )
+        for d in DIFFICULTIES
+    ]  # fmt: skip
+    return [
+        ("F1", "f1", "paper_f1", F1_UNDEFINED),
+        ("Precision", "precision", "paper_precision", PRECISION_UNDEFINED),
+        ("Recall", "recall", "paper_recall", RECALL_UNDEFINED),
+        *by_difficulty,
+        ("Response rate", "response_rate", "paper_response_rate", "no sample"),
+        ("Not-sure share", "not_sure_rate", "paper_not_sure_rate", "no sample"),
+        ("F1 without the extractor", "strict_f1", None, F1_UNDEFINED),
+        ("AUROC", "auroc", None, AUROC_UNDEFINED),
+        ("Average precision", "average_precision", None, AUROC_UNDEFINED),
+    ]
 
 
 def medhallu_summary(run: RunResult) -> ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
     s = run.settings
-    table = figure_rows(run, _MEDHALLU_ROWS)
+    table = figure_rows(run, _summary_rows(run))
+    extracted = run.metrics.get("read_by_extractor", 0)
     table.title = run_title(
         "MedHallu",
         run,
         [
-            f"difficulty {s.get('difficulty') or 'all'}",
+            f"difficulty {difficulties(s)}",
             f"knowledge {yes_no(s.get('knowledge'))}",
             f"not sure {yes_no(s.get('not_sure'))}",
             f"structured {yes_no(s.get('structured'))}",
-            f"{run.metrics.get('samples', 0):.0f} samples, {run.metrics.get('unparseable', 0):.0f} unparseable",
+            f"{run.metrics.get('samples', 0):.0f} samples, "
+            f"{run.metrics.get('unparseable', 0):.0f} unparseable"
+            + (f", {extracted:.0f} read by the extractor" if extracted else ""),
         ],
     )
     return table

@@ -1,0 +1,115 @@
+"""DAHL end to end against a realistic model behind an OpenAI-compatible server, through the
+`openai` SDK as installed and inspect's `openai/` provider (OPENAI_BASE_URL): the model
+answers, the judges split and check in many families' styles, and the figures are those the
+intended verdicts give; the paper column is the authors' pipeline on the same replies. A real
+model under test without named judges is refused, never judged by the embedded model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from inspect_ai.log import read_eval_log
+
+from authors_code import authors_dahl_score
+from helpers import log_metrics, stub_at
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
+from realistic_model import TRUTH_STYLES, RealisticModel
+
+DATASET = illustrative("dahl_illustrative.csv")
+ANSWERS = {
+    "Explain how loop diuretics reduce fluid overload in heart failure.": [
+        ("Loop diuretics inhibit the Na-K-2Cl cotransporter.", "true"),
+        ("Loop diuretics act in the thick ascending limb of the loop of Henle.", "true"),
+        ("Loop diuretics act mainly in the collecting duct.", "false"),
+        ("Furosemide is a loop diuretic.", "true"),
+    ],
+    "What is the mechanism of action of metformin in type 2 diabetes?": [
+        ("Metformin lowers hepatic glucose production.", "true"),
+        ("Metformin activates AMP-activated protein kinase.", "true"),
+        ("Metformin stimulates insulin release from beta cells.", "false"),
+    ],
+    "Describe how vaccines induce long-term immunological memory.": [
+        ("Vaccines expose the immune system to antigens.", "true"),
+        ("Memory B cells persist after vaccination.", "true"),
+        ("Vaccines work by giving antibodies directly.", "false"),
+        ("Some vaccines may need booster doses.", "unknown"),
+    ],
+    "What are the main risk factors for developing lung cancer?": [
+        ("Tobacco smoking is the main risk factor for lung cancer.", "true"),
+        ("Radon exposure raises the risk of lung cancer.", "true"),
+        ("Asbestos exposure raises the risk of lung cancer.", "true"),
+    ],
+}
+
+
+def realistic_model() -> RealisticModel:
+    return RealisticModel(
+        answers={q: [s for s, _ in facts] for q, facts in ANSWERS.items()},
+        facts={s: truth for facts in ANSWERS.values() for s, truth in facts},
+    )
+
+
+def test_dahl_through_the_openai_provider_with_named_judges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = realistic_model()
+    with stub_at(model) as base_url:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+        result = CliRunner().invoke(
+            cli,
+            [
+                "eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o",
+                "--judge", "openai/gpt-4o-mini", "--log-dir", str(tmp_path), "--bootstrap", "0",
+                "--display", "none",
+            ],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "splitter openai/gpt-4o-mini" in result.stdout  # the table names every role
+    [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
+    assert {k: v.model for k, v in (log.eval.model_roles or {}).items()} == {
+        "splitter": "openai/gpt-4o-mini",
+        "checker": "openai/gpt-4o-mini",
+    }
+    checks = {r.key: r for r in model.of("check")}
+    assert len({r.style.kind for r in checks.values()}) >= 6
+    precisions = []
+    for facts in ANSWERS.values():
+        read = [checks[s].intended if checks[s].style.readable else "unknown" for s, _ in facts]
+        if all(v in ("true", "false") for v in read):
+            precisions.append(read.count("true") / len(read))
+    m = log_metrics(log)
+    assert m["scored"] == len(precisions)
+    assert m["dahl_score"] == pytest.approx(sum(precisions) / len(precisions))
+    samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
+    theirs = authors_dahl_score(
+        ["\n".join(samples[q]["paper_units"]) for q in ANSWERS],
+        [samples[q]["paper_checker_replies"] for q in ANSWERS],
+    )
+    assert m["paper_dahl_score"] == pytest.approx(theirs)
+
+
+def test_a_real_model_without_named_judges_is_refused_in_one_line(tmp_path: Path) -> None:
+    for extra in ([], ["--dry-run"], ["--splitter", "openai/gpt-4o-mini"]):
+        result = CliRunner(env={"OPENAI_API_KEY": "sk-x"}).invoke(
+            cli, ["eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o", *extra]
+        )
+        assert result.exit_code == 2, result.stdout
+        [line] = result.stderr.strip().splitlines()
+        assert "--checker MODEL" in line and "--judge MODEL" in line and "Traceback" not in line
+        assert ("--splitter MODEL" in line) == ("--splitter" not in extra)
+    # The embedded model judges the embedded model without being named.
+    planned = CliRunner().invoke(cli, ["eval", "dahl", "--dataset", DATASET, "--dry-run"])
+    assert planned.exit_code == 0 and "embedded/smollm2" in planned.stdout
+
+
+def test_every_checker_style_is_read_as_a_careful_reader_reads_it() -> None:
+    from medhalbench.dahl import read_truth_verdict
+
+    for style in TRUTH_STYLES:
+        for verdict in ("true", "false", "unknown"):
+            read = read_truth_verdict(style.write(verdict)).verdict
+            assert read == (verdict if style.readable else None), (style.kind, verdict, read)
