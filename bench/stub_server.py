@@ -60,7 +60,10 @@ def canned_reply(messages: list[dict[str, Any]]) -> str:
 Fault = str
 """What the server does with one request: "ok", "429" (with Retry-After: 1), "500",
 "timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
-"truncated" (a cut-off JSON body), "nonjson" (a 200 with an HTML body)."""
+"truncated" (a cut-off JSON body, the connection closed early), "cutjson" (a cut-off JSON
+body sent whole), "nonjson" (a 200 with an HTML body), "nochoices" (a 200
+with JSON that is no chat completion), "badtypes" (a 200 chat completion whose fields have the
+wrong types), "echokey" (a 500 whose error repeats the caller's API key)."""
 
 
 def _responses_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -253,6 +256,26 @@ class StubHandler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b'{"id": "x", "object": "chat.completion", "choi')
             self.close_connection = True
+        elif kind == "echokey":  # an error that repeats the caller's credentials
+            key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            self._send(
+                500, {"error": {"message": f"upstream refused key {key}", "type": "server_error"}}
+            )
+        elif kind == "cutjson":  # a body cut short, sent whole
+            body = b'{"id":"x","choices":['
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif kind == "nochoices":
+            self._send(200, {"id": "x", "object": "chat.completion", "model": "stub"})
+        elif kind == "badtypes":
+            self._send(
+                200,
+                {"id": 7, "object": "chat.completion", "created": "soon", "model": ["stub"],
+                 "choices": {"index": "0", "message": 12, "finish_reason": 3}},
+            )  # fmt: skip
         elif kind == "nonjson":
             body = b"<html><body>502 Bad Gateway</body></html>"
             self.send_response(200)

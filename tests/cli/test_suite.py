@@ -74,6 +74,7 @@ def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) 
         server.shutdown()
         server.server_close()
     assert rerun.returncode == 0, rerun.stderr
+    assert "retry_immediate" not in rerun.stderr  # no inspect warning about our own setting
     logs = [read_eval_log(i) for i in list_eval_logs(str(tmp_path / "logs"))]
     finished = [log for log in logs if log.status == "success"]
     assert sorted(len(log.samples or []) for log in finished) == [8, 8, 8]

@@ -158,6 +158,10 @@ def test_server_dies_mid_run_then_retry_finishes_only_the_remainder(tmp_path: Pa
     assert retried.status == "success"
     ids = [s.id for s in retried.samples]
     assert len(ids) == 12 == len(set(ids))
+    # Retrying the first log again would run it a third time: refused, naming the resumed one.
+    again = CliRunner().invoke(cli, ["retry", log.location, "--log-dir", str(tmp_path / "retried")])
+    assert again.exit_code == 2 and "already resumed as" in again.stderr
+    assert retried_path.name in again.stderr
     assert_no_secret(tmp_path)
 
 

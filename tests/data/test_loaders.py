@@ -53,9 +53,9 @@ def test_csv_and_parquet_load_the_same_records(tmp_path: Path) -> None:
 def test_save_to_disk_folder(tmp_path: Path) -> None:
     import datasets
 
-    datasets.DatasetDict({"train": datasets.Dataset.from_list([ROW, ROW])}).save_to_disk(
-        str(tmp_path / "ds")
-    )
+    datasets.DatasetDict(
+        {"train": datasets.Dataset.from_list([ROW, {**ROW, "pubid": "2"}])}
+    ).save_to_disk(str(tmp_path / "ds"))
     assert len(load_medhallu(tmp_path / "ds")) == 2
     with pytest.raises(DataError, match="split 'test' not found"):
         load_medhallu(tmp_path / "ds", split="test")
@@ -75,7 +75,11 @@ def test_empty_file(tmp_path: Path) -> None:
 
 
 def test_malformed_line_is_named(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "bad.jsonl", [ROW, ROW], raw_lines=['{"Question": "unterminated'])
+    path = write_jsonl(
+        tmp_path / "bad.jsonl",
+        [ROW, {**ROW, "pubid": "2"}],
+        raw_lines=['{"Question": "unterminated'],
+    )
     with pytest.raises(DataError) as info:
         load_medhallu(path)
     assert info.value.line == 3
@@ -84,7 +88,7 @@ def test_malformed_line_is_named(tmp_path: Path) -> None:
 
 def test_missing_field_names_line_and_field(tmp_path: Path) -> None:
     row = {k: v for k, v in ROW.items() if k != "Ground Truth"}
-    path = write_jsonl(tmp_path / "m.jsonl", [ROW, row])
+    path = write_jsonl(tmp_path / "m.jsonl", [ROW, {**row, "pubid": "2"}])
     with pytest.raises(DataError) as info:
         load_medhallu(path)
     assert (info.value.line, info.value.field, info.value.reason) == (2, "Ground Truth", "missing")
@@ -115,7 +119,7 @@ def test_csv_row_line_numbers_count_the_header(tmp_path: Path) -> None:
         writer = csv.DictWriter(f, fieldnames=list(ROW))
         writer.writeheader()
         writer.writerow(ROW)
-        writer.writerow({**ROW, "Question": ""})
+        writer.writerow({**ROW, "pubid": "2", "Question": ""})
     with pytest.raises(DataError) as info:
         load_medhallu(path)
     assert (info.value.line, info.value.field) == (3, "Question")

@@ -108,20 +108,22 @@ def test_builder_dry_run_gives_the_range_of_calls(tmp_path: Path) -> None:
     }))  # fmt: skip
     code, out, err = run([
         "build", "medhallu", "--pubmedqa", str(pubmedqa), "--out", str(tmp_path / "out"),
-        "--attempts", "4", "--discriminator", "a/x", "--discriminator", "b/y", "--dry-run",
-        "--model", "c/z",
+        "--attempts", "4", "--discriminator", "openai/gpt-a", "--discriminator", "anthropic/claude-b", "--dry-run",
+        "--model", "openai/gpt-c",
     ])  # fmt: skip
     assert code == 0, err
     assert cells(out, "generator")[2] == "3–12" and cells(out, "refiner")[2] == "0–12"
-    assert cells(out, "generator")[1] == "c/z" and cells(out, "refiner")[1] == "c/z"
-    assert cells(out, "discriminator")[1] == "a/x" and "b/y" in out
+    assert (
+        cells(out, "generator")[1] == "openai/gpt-c" and cells(out, "refiner")[1] == "openai/gpt-c"
+    )
+    assert cells(out, "discriminator")[1] == "openai/gpt-a" and "anthropic/claude-b" in out
     assert cells(out, "nli")[2] == "6–24"  # the LLM judge: both directions per attempt
-    assert cells(out, "nli")[1] == "c/z"  # `llm`: the builder's --model
+    assert cells(out, "nli")[1] == "openai/gpt-c"  # `llm`: the builder's --model
     assert not (tmp_path / "out").exists()
     # Without --model, a role left unnamed beside real models is refused, not embedded.
     code, _, err = run([
         "build", "medhallu", "--pubmedqa", str(pubmedqa), "--out", str(tmp_path / "out"),
-        "--discriminator", "a/x", "--dry-run",
+        "--discriminator", "openai/gpt-a", "--dry-run",
     ])  # fmt: skip
     assert code == 2 and "--generator MODEL" in err and "--model MODEL" in err
 

@@ -192,3 +192,42 @@ def test_provenance_and_skips(report_logs: Path, tmp_path: Path) -> None:
     }
     with pytest.raises(DataError, match="no such log"):
         collect([tmp_path / "missing"])
+
+
+def test_a_cut_off_log_in_the_folder_is_left_out_with_one_warning(
+    report_logs: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from medhalbench.cli import cli
+
+    folder = tmp_path / "logs"
+    shutil.copytree(report_logs, folder)
+    first = sorted(folder.glob("*.eval"))[0]
+    cut = folder / "2099-01-01T00-00-00-00-00_cut.eval"
+    cut.write_bytes(first.read_bytes()[:300])
+    result = CliRunner().invoke(cli, ["report", str(folder), "--out", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.stderr
+    [warning] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert warning.startswith("warning: left out") and cut.name in warning
+    assert (tmp_path / "r.html").is_file()
+
+
+def test_nothing_finished_to_report_is_an_error_and_no_file(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from medhalbench.cli import cli
+
+    (tmp_path / "logs").mkdir()
+    cut = tmp_path / "logs" / "2099-01-01T00-00-00-00-00_cut.eval"
+    cut.write_bytes(b"PK\x03\x04 cut")
+    out = tmp_path / "r.md"
+    result = CliRunner().invoke(
+        cli, ["report", str(tmp_path / "logs"), "--out", str(out), "--format", "markdown"]
+    )
+    assert (
+        result.exit_code == 2 and "no finished run" in result.stderr and cut.name in result.stderr
+    )
+    assert not out.exists() and "Wrote" not in result.stdout

@@ -8,14 +8,19 @@ import click
 
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.commands import (
-    DEFAULT_ATTEMPT_TIMEOUT,
     DEFAULT_MAX_RETRIES,
+    attempt_limit,
     connection_params,
     console,
     display_param,
     eval_command,
+    fail,
     fail_on_unfinished,
+    interruptible,
     progress_display,
+    redacted_logs,
+    stop_code,
+    writable_folder,
 )
 
 
@@ -58,8 +63,10 @@ def retry_command(
     """Finish interrupted or failed evaluations: the samples already done are kept, only the
     rest run (inspect's eval-retry), and the resumed log is written beside the old one."""
     from inspect_ai import eval_retry
-    from inspect_ai.log import read_eval_log
+    from inspect_ai.log import list_eval_logs, read_eval_log
 
+    if log_dir is not None:
+        writable_folder(log_dir, "--log-dir")
     for path in logs:
         try:
             header = read_eval_log(path, header_only=True)
@@ -69,19 +76,40 @@ def retry_command(
             raise click.BadParameter(
                 f"{path} already finished (use --force to run it again)", param_hint="LOGS"
             )
-    finished = []
-    with progress_display(console, enabled=display is None):
-        for path in logs:
-            finished += eval_retry(
-                str(Path(path).resolve()),
-                log_dir=log_dir or str(Path(path).resolve().parent),
-                display=display or "none",  # type: ignore[arg-type]
-                score_display=display not in (None, "none"),
-                max_connections=max_connections,
-                max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
-                timeout=timeout,
-                attempt_timeout=attempt_timeout or DEFAULT_ATTEMPT_TIMEOUT,
+        folder = log_dir or str(Path(path).resolve().parent)
+        later = [
+            info.name
+            for info in list_eval_logs(folder)
+            if Path(info.name.removeprefix("file://")).resolve() != Path(path).resolve()
+            and (other := read_eval_log(info, header_only=True)).eval.task_id == header.eval.task_id
+            and str(other.eval.created) > str(header.eval.created)
+        ]
+        if later and not force:
+            raise click.BadParameter(
+                f"{path} was already resumed as {later[-1].removeprefix('file://')}: retry that "
+                "one instead (or use --force)",
+                param_hint="LOGS",
             )
+    options = {"timeout": timeout, "attempt_timeout": attempt_timeout}
+    finished = []
+    try:
+        with interruptible(), progress_display(console, enabled=display is None):
+            for path in logs:
+                finished += redacted_logs(
+                    eval_retry(
+                        str(Path(path).resolve()),
+                        log_dir=log_dir or str(Path(path).resolve().parent),
+                        display=display or "none",  # type: ignore[arg-type]
+                        score_display=display not in (None, "none"),
+                        max_connections=max_connections,
+                        max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
+                        timeout=timeout,
+                        attempt_timeout=attempt_limit(options),
+                    )
+                )
+    except KeyboardInterrupt as ex:
+        fail("stopped by the user; run the same retry again to finish the rest", stop_code(ex))
+        raise
     for log in finished:
         console.print(f"Log ({log.status}): {log.location}")
     fail_on_unfinished(finished)

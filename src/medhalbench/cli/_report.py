@@ -33,5 +33,6 @@ def report_command(logs: tuple[str, ...], out: str, fmt: str, published: bool) -
     """Tables and figures of the papers from inspect logs (files or folders) of our tasks,
     with 95% intervals, the papers' published figures as reference rows, and paired
     comparisons of runs on the same samples."""
-    for path in write_report(logs, out, fmt, published=published):  # type: ignore[arg-type]
+    warn = lambda text: click.secho(f"warning: {text}", fg="yellow", err=True)  # noqa: E731
+    for path in write_report(logs, out, fmt, published=published, warn=warn):  # type: ignore[arg-type]
         console.print(f"Wrote {path}")

@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 from inspect_ai import eval_set
 
+from medhalbench._secrets import redact_files
 from medhalbench.arguments import ArgumentError
 from medhalbench.commands import (
     BATCH_SAMPLE_RETRIES,
-    INTERRUPTED,
     console,
     display_param,
     fail,
@@ -23,10 +23,13 @@ from medhalbench.commands import (
     progress_display,
     read_suite,
     realtime_logging,
+    redacted_logs,
     show_results,
+    stop_code,
     suite_path,
     suite_tasks,
     task_plan_of,
+    writable_folder,
 )
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
@@ -40,6 +43,7 @@ def run_command(suite: str, display: str | None) -> None:
     again after a failure or an interruption to finish only what is missing."""
     path = suite_path(suite)
     loaded = read_suite(path)
+    writable_folder(loaded.log_dir, "log_dir")
     tasks = suite_tasks(loaded)
     for run in tasks:
         keep_plan(run.task, task_plan_of(run.task, [run.model.name], run.roles, {}))
@@ -57,13 +61,18 @@ def run_command(suite: str, display: str | None) -> None:
                 cache=settings.get("cache", True),
                 log_realtime=realtime_logging([run.task for run in tasks]),
                 retry_attempts=0,  # a failed run is finished by running the suite again
+                retry_immediate=False,  # (inspect warns that "immediate" means nothing then)
                 # As in `eval --batch`: a sample of a failed provider batch is sent again.
                 retry_on_error=BATCH_SAMPLE_RETRIES if settings.get("batch") else None,
             )
-    except KeyboardInterrupt:
-        fail(f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest",
-             INTERRUPTED)  # fmt: skip
+    except KeyboardInterrupt as ex:
+        redact_files(Path(loaded.log_dir).glob("*.eval"))
+        fail(
+            f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest",
+            stop_code(ex),
+        )
         raise
+    logs = redacted_logs(list(logs))
     show_results(console, logs)
     finished = [log.location for log in logs if log.status == "success"]
     if finished:

@@ -6,7 +6,14 @@ registry entry."""
 
 from medhalbench.commands._builds import build_command, run_build, tool_command, tool_commands
 from medhalbench.commands._derive import absolute, click_params, options_of, take_values
-from medhalbench.commands._errors import INTERRUPTED, USER_ERROR, fail, interruptible, report
+from medhalbench.commands._errors import (
+    INTERRUPTED,
+    USER_ERROR,
+    fail,
+    interruptible,
+    report,
+    stop_code,
+)
 from medhalbench.commands._eval import eval_command
 from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._models import (
@@ -14,7 +21,9 @@ from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
     ConnectionSettings,
     OptionError,
+    attempt_limit,
     parse_model_args,
+    writable_folder,
 )
 from medhalbench.commands._options import (
     DEFAULT_LOG_DIR,
@@ -32,6 +41,7 @@ from medhalbench.commands._run import (
     console,
     print_log_locations,
     realtime_logging,
+    redacted_logs,
     run_eval,
     split_models,
 )
@@ -51,6 +61,7 @@ __all__ = [
     "OptionError",
     "Suite",
     "absolute",
+    "attempt_limit",
     "build_command",
     "click_params",
     "connection_params",
@@ -71,16 +82,19 @@ __all__ = [
     "progress_display",
     "read_suite",
     "realtime_logging",
+    "redacted_logs",
     "report",
     "role_names",
     "run_build",
     "run_eval",
     "show_results",
     "split_models",
+    "stop_code",
     "suite_path",
     "suite_tasks",
     "take_values",
     "task_plan_of",
     "tool_command",
     "tool_commands",
+    "writable_folder",
 ]

@@ -13,8 +13,13 @@ import click
 from medhalbench._errors import MedhalbenchError
 from medhalbench.arguments import ArgumentError, construct, description
 from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
-from medhalbench.commands._errors import INTERRUPTED, fail, interruptible, leaf
-from medhalbench.commands._models import resolve_model, role_connection
+from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
+from medhalbench.commands._models import (
+    check_model_name,
+    resolve_model,
+    role_connection,
+    writable_folder,
+)
 from medhalbench.commands._options import builder_model_params
 from medhalbench.commands._plans import print_plans
 from medhalbench.commands._roles import is_embedded, role_names
@@ -35,10 +40,10 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
             return asyncio.run(build)  # type: ignore[arg-type]
     except MedhalbenchError:
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as ex:
         fail(
             f"stopped by the user; finished work is saved in {out_dir}; rerun the same command to finish the rest",
-            INTERRUPTED,
+            stop_code(ex),
         )
         raise
     except Exception as ex:
@@ -110,8 +115,13 @@ def build_command(name: str, builder: Any) -> click.Command:
         names, shared = _names(builder.roles, values)
         models = role_models(names, values, shared)
         if values.get("dry_run"):
+            for role, listed in names.items():
+                for model in listed:
+                    via = role_connection(role, model, dict(values), None)
+                    check_model_name(model, via, option=f"--{role}")
             print_plans(console, [builder.plan(settings, models)], values)
             return
+        writable_folder(builder.output(settings), "--out")
         _announce(names)
         models.check()
         print_outcome(run_build(builder.run(settings, models), builder.output(settings)))

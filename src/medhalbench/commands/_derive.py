@@ -22,7 +22,8 @@ def absolute(path: str | None) -> str | None:
 
 
 class _Parsed(click.ParamType):
-    """A value written in a form of its own (`0/4`, `NAME=PATH`), read by its declaration."""
+    """A value written in a form of its own (`0/4`, `NAME=PATH`), checked by its declaration
+    and kept as written: the declaration reads it again when the settings are made."""
 
     def __init__(self, argument: Argument) -> None:
         assert argument.parse is not None
@@ -30,12 +31,11 @@ class _Parsed(click.ParamType):
         self.name = argument.parse.metavar
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not isinstance(value, str):
-            return value
         try:
-            return self.argument.check_item(value)
+            self.argument.check_item(value)
         except ArgumentError as ex:
             self.fail(ex.reason, param, ctx)
+        return value
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
         return self.name

@@ -18,33 +18,45 @@ from pathlib import Path
 import click
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench._secrets import redact
 
 USER_ERROR = 2
 INTERNAL_ERROR = 1
 INTERRUPTED = 130
+TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """The process was asked to stop (SIGTERM): handled as Ctrl-C is, with exit code 143."""
 
 
 @contextlib.contextmanager
 def interruptible() -> Iterator[None]:
-    """Let Ctrl-C stop the block at once (an event loop's own SIGINT handling only cancels
-    its main task, which an evaluation may not notice for minutes)."""
+    """Let Ctrl-C and SIGTERM stop the block at once (an event loop's own SIGINT handling
+    only cancels its main task, which an evaluation may not notice for minutes)."""
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, stop)
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def stop_code(ex: BaseException) -> int:
+    """The exit code of a stop: 143 for SIGTERM, 130 for Ctrl-C."""
+    return TERMINATED if isinstance(ex, Terminated) else INTERRUPTED
 
 
 def fail(message: str, code: int = USER_ERROR) -> None:
-    """Print one error line on stderr and exit."""
-    click.secho(f"error: {message}", fg="red", err=True)
+    """Print one error line on stderr (without secrets) and exit."""
+    click.secho(redact(f"error: {message}"), fg="red", err=True)
     sys.exit(code)
 
 
@@ -77,7 +89,7 @@ def traceback_file(ex: BaseException) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     path = folder / f"traceback-{stamp}.txt"
-    path.write_text("".join(traceback.format_exception(ex)), encoding="utf-8")
+    path.write_text(redact("".join(traceback.format_exception(ex))), encoding="utf-8")
     return path
 
 
@@ -95,8 +107,9 @@ def report(ex: BaseException) -> None:
         fail(f"{ex.format_message()}{hint}", ex.exit_code)
     if isinstance(ex, click.Abort | KeyboardInterrupt):
         fail(
-            "stopped by the user; finished work is kept (rerun the command, or `medhalbench retry LOG`, to finish)",
-            INTERRUPTED,
+            f"{'stopped (SIGTERM)' if isinstance(ex, Terminated) else 'stopped by the user'}; "
+            "finished work is kept (rerun the command, or `medhalbench retry LOG`, to finish)",
+            stop_code(ex),
         )
     if isinstance(ex, MedhalbenchError) or type(ex).__name__ == "PrerequisiteError":
         fail(plain_message(ex))

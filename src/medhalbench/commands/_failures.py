@@ -9,7 +9,8 @@ from collections.abc import Sequence
 import click
 from inspect_ai.log import EvalLog
 
-from medhalbench.commands._errors import INTERRUPTED
+from medhalbench._secrets import redact
+from medhalbench.commands._errors import INTERRUPTED, USER_ERROR
 from medhalbench.commands._progress import retry_record
 
 
@@ -17,6 +18,18 @@ def log_path(log: EvalLog) -> str:
     """A log's file path (inspect names logs it lists by `file://` URI)."""
     return log.location.removeprefix("file://")
 
+
+# A server that answers, but not as its API promises: rerunning cannot help until the server
+# (or the base URL) is fixed, so these end with exit code 2.
+_MISBEHAVING = [
+    ("OpenAIResponseError", "the server answered with a body that is not JSON (an HTML page?)"),
+    ("JSONDecodeError", "the server answered with a body that is not JSON, or cut off"),
+    ("chat_choices_from", "the server's JSON is not a chat completion (no 'choices', or "
+     "fields of the wrong type)"),
+    ("ValidationError", "the server's JSON is not a chat completion (fields of the wrong type)"),
+    ("404", "the server has no such endpoint (404)"),
+]  # fmt: skip
+MISBEHAVING_HINT = "check the server and --model-base-url (OpenAI-compatible APIs end in /v1)"
 
 _FAILURES = [
     ("Connection refused", "connection refused"),
@@ -34,15 +47,19 @@ _FAILURES = [
 ]
 
 
-def failure_reason(log: EvalLog) -> str:
-    """What stopped a run, in a few words: the underlying error, not inspect's wrapper."""
+def failure_reason(log: EvalLog) -> tuple[str, bool]:
+    """What stopped a run, in a few words (the underlying error, not inspect's wrapper), and
+    whether the server misbehaved (answered, but not as its API promises)."""
     if log.error is None:
-        return log.status
+        return log.status, False
     text = f"{log.error.message}\n{log.error.traceback}"
+    for needle, reason in _MISBEHAVING:
+        if needle in text:
+            return f"{reason}; {MISBEHAVING_HINT}", True
     for needle, reason in _FAILURES:
         if needle in text:
-            return reason
-    return " ".join(log.error.message.split())[:300]
+            return reason, False
+    return " ".join(log.error.message.split())[:300], False
 
 
 def _failing_model(log: EvalLog) -> tuple[str, str | None]:
@@ -56,30 +73,45 @@ def _failing_model(log: EvalLog) -> tuple[str, str | None]:
     return retried[0] if retried else candidates[0]
 
 
-def fail_on_unfinished(logs: Sequence[EvalLog]) -> None:
+def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPTED) -> None:
     """For each run that did not finish, one line on stderr: the model, its base URL, the
-    underlying error, the retries made, the samples done, and how to finish it; then exit."""
+    underlying error, the retries made, the samples done, and how to finish it; then exit
+    (`stopped_code`, 130 by default, when the user stopped every one; 2 when a server
+    misbehaved; else 1)."""
     failed = [log for log in logs if log.status != "success"]
     if not failed:
         return
+    misbehaved = False
     for log in failed:
         model, base_url = _failing_model(log)
         where = f" at {base_url}" if base_url else ""
         record = retry_record(model)
+        per_call = log.eval.model_generate_config.max_retries
         retries = (
-            f" after {record.retries} retries ({record.waited:.0f} s of waits)" if record else ""
+            f" (each call retried up to {per_call} times; {record.retries} retries in all, "
+            f"{record.waited:.0f} s of waits)"
+            if record and per_call is not None
+            else ""
         )
         done = sum(s.error is None for s in log.samples or [])
         total = (log.eval.dataset.samples or 0) * max(1, log.eval.config.epochs or 1)
-        what = (
-            "stopped by the user"
-            if log.status == "cancelled"
-            else f"{failure_reason(log)}{retries}"
-        )
+        if log.status == "cancelled":
+            what = "stopped by the user"
+        else:
+            reason, bad_server = failure_reason(log)
+            misbehaved = misbehaved or bad_server
+            limit = log.eval.model_generate_config.attempt_timeout
+            if reason == "timed out" and limit:
+                reason = f"timed out (no reply within {limit} s)"
+            what = f"{reason}{retries}"
         click.secho(
-            f"error: {model}{where}: {what}; {done} of {total} samples done. "
-            f"Finish it with: medhalbench retry {log_path(log)}",
+            redact(
+                f"error: {model}{where}: {what}; {done} of {total} samples done. "
+                f"Finish it with: medhalbench retry {log_path(log)}"
+            ),
             fg="red",
             err=True,
         )
-    sys.exit(INTERRUPTED if all(log.status == "cancelled" for log in failed) else 1)
+    if all(log.status == "cancelled" for log in failed):
+        sys.exit(stopped_code)
+    sys.exit(USER_ERROR if misbehaved else 1)

@@ -9,17 +9,22 @@ model under test takes the model's `--model-base-url` and `-M`.
 
 from __future__ import annotations
 
+import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench._secrets import is_secret_name, register_secret
 from medhalbench.arguments import Count, NonNegative, Positive
 from medhalbench.commands._errors import plain_message
+from medhalbench.commands._retries import SDK_RETRYING_PROVIDERS, retry_malformed_replies
 
 DEFAULT_MAX_RETRIES = 6
 """Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
@@ -84,6 +89,8 @@ def parse_model_args(values: Sequence[str], option: str = "-M") -> dict[str, Any
         if "=" not in value:
             raise click.BadParameter(f"expected NAME=VALUE, got {value!r}", param_hint=option)
         name, raw = value.split("=", 1)
+        if is_secret_name(name.strip()):
+            register_secret(raw.strip())
         parsed[name.strip()] = _literal(raw.strip())
     return parsed
 
@@ -134,10 +141,43 @@ def batch_mode(options: dict[str, Any]) -> bool | BatchConfig | None:
     return BatchConfig(send_delay=delay, tick=delay) if delay else True
 
 
+def checked_base_url(url: str | None, option: str) -> str | None:
+    """A base URL as given, checked: http(s) with a host, and no credentials in it (a key
+    belongs in the environment, where no log or message shows it).
+
+    Raises:
+        OptionError: Not such a URL, naming the option.
+    """
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise OptionError(f"{option}: expected an http:// or https:// URL with a host, got {url!r}")
+    if parts.username or parts.password:
+        raise OptionError(
+            f"{option}: the URL holds credentials; give the key in the provider's environment "
+            "variable (e.g. OPENAI_API_KEY, or SERVICE_API_KEY for openai-api/SERVICE/MODEL) "
+            "instead, where no log or message shows it"
+        )
+    return url
+
+
+def attempt_limit(options: dict[str, Any]) -> int | None:
+    """Seconds one attempt may take: `--attempt-timeout` (300 by default, none in batch mode),
+    and never more than `--timeout`, so that a call that hangs ends when the whole call must."""
+    limits = [
+        options.get("attempt_timeout")
+        or (None if options.get("batch") else DEFAULT_ATTEMPT_TIMEOUT),
+        options.get("timeout"),
+    ]
+    given = [limit for limit in limits if limit is not None]
+    return min(given) if given else None
+
+
 def connection(options: dict[str, Any]) -> Connection:
     """The main model's connection from the shared options (our retry defaults applied)."""
     return Connection(
-        base_url=options.get("model_base_url"),
+        base_url=checked_base_url(options.get("model_base_url"), "--model-base-url"),
         args=parse_model_args(options.get("model_args") or ()),
         config=GenerateConfig(
             max_connections=options.get("max_connections"),
@@ -145,9 +185,7 @@ def connection(options: dict[str, Any]) -> Connection:
             if options.get("max_retries") is not None
             else DEFAULT_MAX_RETRIES,
             timeout=options.get("timeout"),
-            # A batch's results may take hours: no attempt timeout unless asked for.
-            attempt_timeout=options.get("attempt_timeout")
-            or (None if options.get("batch") else DEFAULT_ATTEMPT_TIMEOUT),
+            attempt_timeout=attempt_limit(options),
             batch=batch_mode(options),
         ),
     )
@@ -160,8 +198,9 @@ def role_connection(role: str, name: str, options: dict[str, Any], main: str | N
     inherit = main is None or provider_of(normalise_model_name(name)) == provider_of(main)
     urls = options.get("role_base_urls") or {}
     args = options.get("role_args") or {}
+    own = checked_base_url((urls.get(role) or [None])[-1], "--role-base-url")
     return Connection(
-        base_url=(urls.get(role) or [None])[-1] or (shared.base_url if inherit else None),
+        base_url=own or (shared.base_url if inherit else None),
         args={
             **(shared.args if inherit else {}),
             **parse_model_args(args.get(role, []), "--role-arg"),
@@ -179,7 +218,51 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     """
     model = normalise_model_name(name)
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
+    args = dict(via.args)
+    if provider_of(model).split("/")[0] in SDK_RETRYING_PROVIDERS:
+        # One retry policy, inspect's with our settings: the SDK's own retries would
+        # multiply every attempt (3 calls per attempt with the OpenAI SDK's default 2).
+        args.setdefault("max_retries", 0)
     try:
-        return get_model(model, base_url=via.base_url, config=config, memoize=False, **via.args)
+        resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
     except Exception as ex:  # the provider's own error, named after the option that caused it
         raise OptionError(f"{option} {name}: {plain_message(ex)}") from None
+    retry_malformed_replies(resolved)
+    return resolved
+
+
+# Errors a plan may ignore: a key or endpoint the provider needs only to call the model.
+_NOT_NEEDED_TO_PLAN = re.compile(
+    r"api[_ ]?key|_KEY\b|credential|environment|base[_ ]url|token", re.I
+)
+
+
+def check_model_name(name: str, via: Connection, *, option: str) -> None:
+    """Check a model name as a run would (provider known, name well formed, arguments
+    taken), without needing its key or endpoint: what a plan (`--dry-run`) checks.
+
+    Raises:
+        OptionError: The name, provider or a model argument is wrong.
+    """
+    try:
+        resolve_model(name, via, option=option)
+    except OptionError as ex:
+        if not _NOT_NEEDED_TO_PLAN.search(str(ex)):
+            raise
+
+
+def writable_folder(path: str | Path, option: str) -> None:
+    """Check that a folder can be written (creating it), before any work.
+
+    Raises:
+        OptionError: It is a file, or cannot be created or written (read-only, no right).
+    """
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"{option} {path}: a file is there, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as ex:
+        raise OptionError(f"{option} {path}: cannot write there ({ex.strerror or ex})") from None

@@ -20,6 +20,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from medhalbench._secrets import redact_logging
+
 
 @dataclass
 class _TaskLine:
@@ -63,6 +65,7 @@ class ProgressHooks(Hooks):
         return _state.active
 
     async def on_task_start(self, data: TaskStart) -> None:
+        redact_logging()  # inspect's handlers exist once a task starts
         progress = _state.progress
         if progress is None:
             return

@@ -16,13 +16,16 @@ from inspect_ai.model import Model
 from rich.console import Console
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.commands._errors import INTERRUPTED, fail, interruptible, leaf
+from medhalbench._secrets import redact_file
+from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._models import (
+    check_model_name,
     connection,
     normalise_model_name,
     resolve_model,
     role_connection,
+    writable_folder,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
@@ -86,8 +89,16 @@ def run_eval(
     tasks = tasks if isinstance(tasks, list) else [tasks]
     plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
     if options.get("dry_run"):
+        main = connection(options)
+        for name in (m for m in models if m != "none/none"):
+            check_model_name(name, main, option="--model")
+        for role, name in (roles or {}).items():
+            check_model_name(
+                name, role_connection(role, name, options, models[0]), option=f"--{role}"
+            )
         print_plans(console, plans, options)
         return []
+    writable_folder(options["log_dir"], "--log-dir")
     for task, plan in zip(tasks, plans, strict=True):
         keep_plan(task, plan)
     main = connection(options)
@@ -108,33 +119,37 @@ def run_eval(
     started = time.time()
     try:
         with interruptible(), progress_display(console, enabled=display is None):
-            return eval(
-                tasks,
-                model=resolved or "none/none",
-                model_roles=role_models or None,
-                log_dir=options["log_dir"],
-                display=display or "none",
-                cache=options["cache"],
-                log_realtime=realtime_logging(tasks),
-                # inspect fails a whole provider batch when one of its lines failed: send
-                # those samples again rather than ending the run.
-                retry_on_error=BATCH_SAMPLE_RETRIES if options.get("batch") else None,
-                # Running figures (with their intervals) only where inspect's display shows them.
-                score_display=display not in (None, "none"),
+            return redacted_logs(
+                eval(
+                    tasks,
+                    model=resolved or "none/none",
+                    model_roles=role_models or None,
+                    log_dir=options["log_dir"],
+                    display=display or "none",
+                    cache=options["cache"],
+                    log_realtime=realtime_logging(tasks),
+                    # inspect fails a whole provider batch when one of its lines failed: send
+                    # those samples again rather than ending the run.
+                    retry_on_error=BATCH_SAMPLE_RETRIES if options.get("batch") else None,
+                    # Running figures (with their intervals) only where inspect's display shows them.
+                    score_display=display not in (None, "none"),
+                )
             )
     except MedhalbenchError:
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as ex:
         headers = [
             read_eval_log(info, header_only=True) for info in list_eval_logs(options["log_dir"])
         ]
-        stopped = [
-            read_eval_log(log.location)
-            for log in headers
-            if log.status == "cancelled" and _created_after(log, started)
-        ]
-        fail_on_unfinished(stopped)
-        fail("stopped by the user", INTERRUPTED)
+        stopped = redacted_logs(
+            [
+                read_eval_log(log.location)
+                for log in headers
+                if log.status == "cancelled" and _created_after(log, started)
+            ]
+        )
+        fail_on_unfinished(stopped, stopped_code=stop_code(ex))
+        fail("stopped by the user", stop_code(ex))
         raise
     except Exception as ex:  # inspect wraps task-construction errors; surface ours cleanly
         cause = leaf(ex)
@@ -142,6 +157,14 @@ def run_eval(
         if isinstance(cause, MedhalbenchError):
             raise cause from None
         raise
+
+
+def redacted_logs(logs: list[EvalLog]) -> list[EvalLog]:
+    """The logs, their files rewritten without known secrets (a server may echo a key in an
+    error; inspect records errors and model calls as they are)."""
+    for log in logs:
+        redact_file(log_path(log))
+    return logs
 
 
 def _created_after(log: EvalLog, moment: float) -> bool:

@@ -38,7 +38,19 @@ _IMPERATIVE = re.compile(
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 
 BUILD_MAX_TOKENS = 768
-BUILD_PROMPT = "build_questions.txt"
+
+
+def build_prompt(prompt_file: str | None = None) -> str:
+    """The builder's prompt (packaged, or the user's file), checked for its placeholders.
+
+    Raises:
+        DataError: A placeholder missing or unknown, or literal braces not doubled.
+    """
+    template = read_prompt(__package__, "build_questions.txt", prompt_file)
+    check_placeholders(
+        template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
+    )
+    return template
 
 
 def question_schema() -> ResponseSchema:
@@ -148,12 +160,19 @@ class DahlBuildSummary:
     dropped_by_rule: Counter[str] = field(default_factory=Counter)
     categories: Counter[str] = field(default_factory=Counter)
     out: str = ""
+    unreadable: list[str] = field(default_factory=list)
 
     def summary(self) -> list[str]:
         """What the build produced, as lines."""
         out = Path(self.out)
         rules = ", ".join(f"{r}: {n}" for r, n in sorted(self.dropped_by_rule.items())) or "none"
-        return [
+        left_out = (
+            [f"Left out (not UTF-8 text): {len(self.unreadable)} ({', '.join(self.unreadable[:5])}"
+             f"{', ...' if len(self.unreadable) > 5 else ''})"]
+            if self.unreadable
+            else []
+        )  # fmt: skip
+        return left_out + [
             f"Papers: {self.papers} ({self.skipped_done} already done, {self.processed_now} now; "
             f"{self.unparseable} with unparseable output, see {out / PROGRESS_FILE})",
             f"Questions kept: {self.kept} -> {out / QUESTIONS_FILE}",
@@ -192,13 +211,18 @@ class DahlBuild:
 
 
 async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSummary:
-    """`medhalbench build dahl`: the build with the command's generator."""
-    return await build_dahl_questions(
-        load_papers(request.papers, limit=request.limit), request.out,
+    """`medhalbench build dahl`: the build with the command's generator (papers that are not
+    UTF-8 text are left out and counted)."""
+    unreadable: list[str] = []
+    papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
+    summary = await build_dahl_questions(
+        papers, request.out,
         models.model("generator"), questions_per_paper=request.questions,
         max_paper_chars=request.max_paper_chars, prompt_file=request.prompt, seed=request.seed,
         temperature=request.temperature, concurrency=request.concurrency, cache=request.cache,
     )  # fmt: skip
+    summary.unreadable = unreadable
+    return summary
 
 
 async def _build_one(
@@ -279,10 +303,7 @@ async def build_dahl_questions(
         show_progress: Show a progress bar.
     """
     out = Path(out_dir)
-    template = read_prompt(__package__, BUILD_PROMPT, prompt_file)
-    check_placeholders(
-        template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
-    )
+    template = build_prompt(prompt_file)
     categories = ", ".join(DAHL_CATEGORIES)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
     summary = DahlBuildSummary(papers=len(papers), out=str(out_dir))

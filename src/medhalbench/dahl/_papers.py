@@ -24,13 +24,17 @@ def _natural_key(path: Path) -> tuple[str, int]:
     return (re.sub(r"\d+", "", path.stem), int(number[-1]) if number else -1)
 
 
-def load_papers(source: str | Path, *, limit: int | None = None) -> list[Paper]:
+def load_papers(
+    source: str | Path, *, limit: int | None = None, unreadable: list[str] | None = None
+) -> list[Paper]:
     """Load papers.
 
     Args:
         source: A folder of `.txt` files (the id is the file name without `.txt`, e.g.
             SumPubMed's `text_12`), or a JSONL file with `id`, `text` and optional `title`.
         limit: Keep the first N papers (folders are read in natural order: text_2 before text_10).
+        unreadable: Collects the files left out because they are not UTF-8 text (binary
+            files among them); they count towards `limit`.
 
     Raises:
         DataError: Missing folder, no papers, an empty paper or a bad JSONL line.
@@ -42,10 +46,20 @@ def load_papers(source: str | Path, *, limit: int | None = None) -> list[Paper]:
         if not files:
             raise DataError("folder holds no .txt papers", path=path)
         for file in files[:limit]:
-            text = file.read_text(encoding="utf-8", errors="replace").strip()
+            data = file.read_bytes()
+            try:
+                if b"\x00" in data:
+                    raise UnicodeDecodeError("utf-8", data, data.index(b"\x00"), 0, "NUL byte")
+                text = data.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                if unreadable is not None:
+                    unreadable.append(file.name)
+                continue
             if not text:
                 raise DataError("paper is empty", path=file)
             papers.append(Paper(id=file.stem, text=text))
+        if not papers:
+            raise DataError("no paper there is UTF-8 text", path=path)
         return papers
     for line, row in read_rows(path):
         if row.get("id") is not None:

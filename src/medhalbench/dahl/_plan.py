@@ -12,7 +12,7 @@ from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import Positive
-from medhalbench.dahl._build import BUILD_MAX_TOKENS, BUILD_PROMPT, DahlBuild
+from medhalbench.dahl._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
 from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._questions import DAHL_CATEGORIES
 from medhalbench.dahl._scorer import (
@@ -115,7 +115,7 @@ def dahl_build_plan(
     prompt_file: str | None = None,
 ) -> Plan:
     """The question builder's calls and tokens: one generator call per paper."""
-    template = read_prompt(__package__, BUILD_PROMPT, prompt_file)
+    template = build_prompt(prompt_file)
     prompts = [
         template.format(
             count=questions_per_paper, categories=", ".join(DAHL_CATEGORIES),

@@ -4,7 +4,7 @@ Shared by every benchmark; each benchmark's own records and loaders live in its 
 """
 
 from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows
-from medhalbench.data._io import Row, read_rows
+from medhalbench.data._io import Row, is_saved_dataset, max_field_chars, read_rows
 from medhalbench.data._pubmedqa import PUBMEDQA_HUB, PUBMEDQA_REVISION, load_pubmedqa
 from medhalbench.data._records import FinalDecision, PubMedQARecord, Record, text_list
 from medhalbench.data._resumable import ResumableJsonl, ResumableRun, run_resumable
@@ -21,8 +21,10 @@ __all__ = [
     "ResumableRun",
     "Row",
     "hub_reachable",
+    "is_saved_dataset",
     "load_pubmedqa",
     "looks_like_hub_name",
+    "max_field_chars",
     "read_hub_rows",
     "read_rows",
     "run_resumable",

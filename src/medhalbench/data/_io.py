@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-import sys
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,19 @@ Row = tuple[int | str, dict[str, Any]]
 """A raw row and its location: a 1-based line number, or a label such as "row 3"."""
 
 TABLE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
+DEFAULT_MAX_FIELD_CHARS = 1_000_000
+
+
+def max_field_chars() -> int:
+    """The longest text a record's field may hold (a full-text paper is about 50,000
+    characters): an absurdly large field stops the load with a clear message rather than
+    exhausting memory. `MEDHALBENCH_MAX_FIELD_CHARS` sets it; a JSONL line may hold four
+    times as many bytes."""
+    return int(os.environ.get("MEDHALBENCH_MAX_FIELD_CHARS", DEFAULT_MAX_FIELD_CHARS))
+
+
+def _not_utf8(ex: UnicodeDecodeError) -> str:
+    return f"not UTF-8 text (byte 0x{ex.object[ex.start]:02x} at position {ex.start}); save the file as UTF-8"
 
 
 def is_saved_dataset(path: Path) -> bool:
@@ -67,8 +80,20 @@ def read_rows(path: str | Path, *, split: str | None = None) -> Iterator[Row]:
 
 def _read_jsonl(path: Path) -> Iterator[Row]:
     seen = False
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, start=1):
+            if len(raw) > 4 * max_field_chars():
+                raise DataError(
+                    f"the line is {len(raw):,} bytes, more than the limit of "
+                    f"{4 * max_field_chars():,} "
+                    "(set MEDHALBENCH_MAX_FIELD_CHARS to raise it)",
+                    path=path,
+                    line=number,
+                )
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as ex:
+                raise DataError(_not_utf8(ex), path=path, line=number) from None
             if not line.strip():
                 continue
             try:
@@ -87,7 +112,9 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
 
 def _read_json(path: Path) -> Iterator[Row]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as ex:
+        raise DataError(_not_utf8(ex), path=path) from None
     except json.JSONDecodeError as ex:
         raise DataError(f"malformed JSON ({ex.msg})", path=path, line=ex.lineno) from None
     if isinstance(value, dict):
@@ -110,19 +137,34 @@ def _read_json(path: Path) -> Iterator[Row]:
 
 
 def _read_csv(path: Path) -> Iterator[Row]:
-    csv.field_size_limit(sys.maxsize)
-    with path.open(encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f)
-        if not reader.fieldnames:
-            raise DataError("CSV file has no header", path=path)
-        seen = False
-        for record in reader:
-            # The header is line 1; reader.line_num is the last physical line read.
-            number = reader.line_num
-            if None in record:
-                raise DataError("row has more cells than the header", path=path, line=number)
-            seen = True
-            yield number, {k: v for k, v in record.items()}
+    # A spreadsheet's UTF-8 byte-order mark is not part of the first column's name.
+    csv.field_size_limit(max_field_chars())
+    number = 1
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as f:
+            reader = csv.DictReader(f)
+            if not reader.fieldnames:
+                raise DataError("CSV file has no header", path=path)
+            seen = False
+            for record in reader:
+                # The header is line 1; reader.line_num is the last physical line read.
+                number = reader.line_num
+                if None in record:
+                    raise DataError("row has more cells than the header", path=path, line=number)
+                seen = True
+                yield number, {k: v for k, v in record.items()}
+    except UnicodeDecodeError as ex:
+        raise DataError(_not_utf8(ex), path=path, line=f"after line {number}") from None
+    except csv.Error as ex:
+        reason = str(ex)
+        if "field larger than field limit" in reason:
+            reason = (
+                f"a field of more than {max_field_chars():,} characters (set "
+                "MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)"
+            )
+        raise DataError(
+            f"malformed CSV ({reason})", path=path, line=f"after line {number}"
+        ) from None
     if not seen:
         raise DataError("CSV file has a header but no rows", path=path)
 

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from medhalbench._errors import DataError
+from medhalbench.data._io import max_field_chars
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -27,6 +28,8 @@ def _describe(error: dict[str, Any]) -> str:
         return "missing"
     if kind in ("string_too_short", "too_short"):
         return "empty"
+    if kind == "value_error":
+        return str(error.get("msg", "invalid")).removeprefix("Value error, ")
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         return f"invalid value {error.get('input')!r} (expected {expected})"
@@ -37,8 +40,21 @@ def validate_row(model: type[R], row: dict[str, Any], *, path: str | Path, line:
     """Validate one raw row as `model`.
 
     Raises:
-        DataError: Naming the file, the line or row, and the first bad field.
+        DataError: Naming the file, the line or row, and the first bad field (a text field
+            longer than `max_field_chars()` included).
     """
+    limit = max_field_chars()
+    for name, value in row.items():
+        texts = value if isinstance(value, list) else [value]
+        size = sum(len(t) for t in texts if isinstance(t, str))
+        if size > limit:
+            raise DataError(
+                f"{size:,} characters, more than the limit of {limit:,} (set "
+                "MEDHALBENCH_MAX_FIELD_CHARS to raise it)",
+                path=path,
+                line=line,
+                field=str(name),
+            )
     try:
         return model.model_validate(row)
     except ValidationError as ex:

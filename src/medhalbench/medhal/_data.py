@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from medhalbench.data import source_rows, validate_row
+from medhalbench._errors import DataError
+from medhalbench.data import is_saved_dataset, source_rows, validate_row
 from medhalbench.medhal._records import MedHalRecord
 
 
@@ -28,9 +29,29 @@ def load_medhal(
         path = path / "dataset"
     elif path.is_dir() and (path / f"{split}.jsonl").is_file():
         path = path / f"{split}.jsonl"
-    records = []
+    elif path.is_dir() and not is_saved_dataset(path):
+        splits = sorted(p.stem for p in path.glob("*.jsonl"))
+        raise DataError(
+            f"no split '{split}' here"
+            + (f" (split files: {', '.join(splits)}; pick one with --split)" if splits else
+               " (expected a build folder, a save_to_disk folder or {split}.jsonl files)"),
+            path=path,
+        )  # fmt: skip
+    records: list[MedHalRecord] = []
+    first_line: dict[str, int | str] = {}
     for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
-        records.append(validate_row(MedHalRecord, row, path=source, line=line))
+        record = validate_row(MedHalRecord, row, path=path, line=line)
+        if record.id in first_line:
+            raise DataError(
+                f"the same id '{record.id}' as {_where(first_line[record.id])}",
+                path=path, line=line, field="id",
+            )  # fmt: skip
+        first_line[record.id] = line
+        records.append(record)
         if limit is not None and len(records) >= limit:
             break
     return records
+
+
+def _where(line: int | str) -> str:
+    return f"line {line}" if isinstance(line, int) else str(line)

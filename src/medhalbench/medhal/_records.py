@@ -24,6 +24,20 @@ class MedHalRecord(Record):
     source: str = Field(min_length=1)
     synthetic: bool = False
 
+    @field_validator("label", mode="before")
+    @classmethod
+    def _label_strictly(cls, value: Any) -> Any:
+        # Only what MedHal documents: true (factual) or false; in CSV the words. A "1" or
+        # "yes" is refused: under MedHallu's convention 1 means hallucinated.
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise ValueError(
+            f"expected true (factual) or false, got {value!r} (MedHal's label; note that 1 "
+            "means hallucinated in MedHallu's convention)"
+        )
+
     @field_validator("inner_id", mode="before")
     @classmethod
     def _inner_text(cls, value: Any) -> Any:

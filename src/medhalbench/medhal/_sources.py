@@ -238,10 +238,17 @@ def read_sumpubmed(folder: Path, report: ReadReport) -> list[SummaryItem]:
         if summary_path is None:
             report.skip("no_summary")
             continue
-        text, summary = (
-            text_path.read_text(errors="replace").strip(),
-            summary_path.read_text(errors="replace").strip(),
-        )
+        try:
+            text, summary = (
+                text_path.read_text(encoding="utf-8").strip(),
+                summary_path.read_text(encoding="utf-8").strip(),
+            )
+        except UnicodeDecodeError:  # counted in the build's summary, never garbled
+            report.skip("not_utf8")
+            continue
+        if "\x00" in text or "\x00" in summary:
+            report.skip("not_utf8")
+            continue
         if not text or not summary:
             report.skip("empty")
             continue

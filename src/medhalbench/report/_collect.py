@@ -38,6 +38,7 @@ class CollectedResults:
     runs: list[RunResult] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
 
     def of(self, system: str) -> list[RunResult]:
         """The runs of one benchmark, in log order."""
@@ -79,15 +80,18 @@ def _provenance(log: EvalLog) -> Provenance:
 
 
 def collect(paths: Sequence[str | Path]) -> CollectedResults:
-    """Read logs of any of our tasks; logs of other tasks or unfinished runs are skipped
-    and listed."""
+    """Read logs of any of our tasks; files that are no readable log, logs of other tasks
+    and unfinished runs are skipped and listed."""
     results = CollectedResults()
     finished: dict[str, EvalLog] = {}
     for path in log_paths(paths):
         try:
             log = read_eval_log(path, header_only=True)
-        except Exception as ex:
-            raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
+        except Exception as ex:  # a truncated or foreign file: left out, and said so
+            results.unreadable.append(
+                f"{path} (not an inspect log, or a cut-off one: {type(ex).__name__})"
+            )
+            continue
         if benchmark_of(log) is None:
             results.skipped.append(f"{path} (not a medhalbench task)")
         elif log.status != "success":

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from html import escape
 from itertools import combinations
 from pathlib import Path
 from typing import Literal
 
 from medhalbench import __version__
+from medhalbench._errors import DataError
 from medhalbench.registry import benchmark, benchmarks
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._compare import compare_logs, comparison_table
@@ -141,7 +143,7 @@ def render_html(results: CollectedResults, *, published: bool = True) -> str:
     ]
     compared = comparison_tables(results)
     figures = charts(results)
-    skipped = "".join(f"<li>{escape(s)}</li>" for s in results.skipped)
+    skipped = "".join(f"<li>{escape(s)}</li>" for s in [*results.unreadable, *results.skipped])
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>medhalbench report</title>'
         f"<style>{STYLE}</style></head><body><h1>medhalbench report</h1>"
@@ -209,6 +211,7 @@ def write_report(
     fmt: ReportFormat = "html",
     *,
     published: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write the report of the given logs (files or folders).
 
@@ -217,13 +220,51 @@ def write_report(
         out: Output file (for CSV, the stem of one file per table: `OUT_<table>.csv`).
         fmt: `html`, `csv` or `markdown`.
         published: Add the papers' published figures as reference rows.
+        warn: Told of each file that is no readable log (it is left out).
 
     Returns:
         The files written.
+
+    Raises:
+        DataError: No finished run to report, or the report cannot be written.
     """
-    results = collect(logs)
     target = Path(out)
+    try:
+        _check_writable(target)
+    except OSError as ex:
+        raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
+    results = collect(logs)
+    if not results.runs:
+        raise DataError(
+            "no finished run of a medhalbench benchmark to report"
+            + (
+                f" (left out: {'; '.join([*results.unreadable, *results.skipped])})"
+                if results.unreadable or results.skipped
+                else ""
+            ),
+            path=", ".join(map(str, logs)),
+        )
+    for left_out in results.unreadable:
+        if warn is not None:
+            warn(f"left out {left_out}")
+    try:
+        return _write(results, target, fmt, published=published)
+    except OSError as ex:
+        raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
+
+
+def _check_writable(target: Path) -> None:
+    """Raise OSError when the report cannot be written there (checked before reading logs)."""
+    if target.is_dir():
+        raise IsADirectoryError(21, "a folder is there, not a file")
     target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=target.parent):
+        pass
+
+
+def _write(
+    results: CollectedResults, target: Path, fmt: ReportFormat, *, published: bool
+) -> list[Path]:
     if fmt == "html":
         target.write_text(render_html(results, published=published), encoding="utf-8")
         return [target]

@@ -1,0 +1,221 @@
+"""Bad input of every kind ends in one line naming the culprit, exit code 2, no traceback,
+and nothing written: files (encodings, sizes, duplicates, labels, splits), folders one cannot
+write, suites checked as strictly as the command line, prices, model names in plans,
+conflicting options, builders' prompts and sources."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
+
+MEDHALLU = illustrative("medhallu_illustrative.jsonl")
+DAHL = illustrative("dahl_illustrative.csv")
+MEDHAL = illustrative("medhal_illustrative.jsonl")
+
+
+def run(args: list[str], **env: str) -> tuple[int, str, str]:
+    result = CliRunner(env=env or None).invoke(cli, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("warning")]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+def medhallu_rows(path: Path, rows: int = 3, **changes: object) -> Path:
+    lines = Path(MEDHALLU).read_text().splitlines()[:rows]
+    path.write_text("\n".join(json.dumps({**json.loads(x), **changes}) for x in lines) + "\n")
+    return path
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.jsonl"
+    text = Path(MEDHALLU).read_text().splitlines()[0].replace("Does", "Does café")
+    path.write_bytes(text.encode("latin-1") + b"\n")
+    code, _, err = run(["eval", "medhallu", "--dataset", str(path), "--dry-run"])
+    line = one_line(err)
+    assert code == 2 and "latin1.jsonl" in line and "line 1" in line and "not UTF-8" in line
+    csv = tmp_path / "questions.csv"
+    csv.write_bytes("question,category\nQué es la fiebre?,immunology\n".encode("latin-1"))
+    code, _, err = run(["eval", "dahl", "--dataset", str(csv), "--dry-run"])
+    assert code == 2 and "questions.csv" in one_line(err) and "not UTF-8" in err
+
+
+def test_a_spreadsheet_csv_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + Path(DAHL).read_bytes())
+    code, out, err = run(["eval", "dahl", "--dataset", str(path), "--dry-run"])
+    assert code == 0, err
+    assert "DAHL" in out and "4 samples" in out
+
+
+def test_an_absurdly_large_field_stops_early_with_the_limit(tmp_path: Path) -> None:
+    path = medhallu_rows(tmp_path / "big.jsonl", 2)
+    row = json.loads(path.read_text().splitlines()[0])
+    row["Knowledge"] = ["x" * 5_000]
+    path.write_text(json.dumps(row) + "\n" + path.read_text().splitlines()[1] + "\n")
+    code, _, err = run(
+        ["eval", "medhallu", "--dataset", str(path), "--knowledge", "--dry-run"],
+        MEDHALBENCH_MAX_FIELD_CHARS="1000",
+    )
+    line = one_line(err)
+    assert code == 2 and "big.jsonl" in line and "line 1" in line
+    assert "MEDHALBENCH_MAX_FIELD_CHARS" in line
+
+
+def test_duplicate_rows_fail_the_plan_naming_file_and_lines(tmp_path: Path) -> None:
+    path = tmp_path / "dup.jsonl"
+    first = Path(MEDHALLU).read_text().splitlines()[0]
+    path.write_text(first + "\n" + first + "\n")
+    code, _, err = run(["eval", "medhallu", "--dataset", str(path), "--dry-run"])
+    line = one_line(err)
+    assert code == 2 and "dup.jsonl" in line and "line 2" in line and "line 1" in line
+
+
+def test_medhal_split_and_labels_are_read_strictly(tmp_path: Path) -> None:
+    folder = tmp_path / "splits"
+    folder.mkdir()
+    (folder / "train.jsonl").write_text(Path(MEDHAL).read_text())
+    for split in ("test", "nosuch"):
+        code, _, err = run(
+            ["eval", "medhal", "--dataset", str(folder), "--split", split, "--dry-run"]
+        )
+        line = one_line(err)
+        assert code == 2 and f"no split '{split}'" in line and "train" in line
+    for label in ("1", "yes", 1):
+        rows = [json.loads(x) for x in Path(MEDHAL).read_text().splitlines()]
+        rows[0]["label"] = label
+        path = tmp_path / f"labels-{label}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        code, _, err = run(
+            ["eval", "medhal", "--dataset", str(path), "--split", "train", "--dry-run"]
+        )
+        line = one_line(err)
+        assert code == 2 and "field 'label'" in line and "expected true (factual) or false" in line
+
+
+def test_folders_and_files_that_cannot_be_written(tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    read_only = "/proc/medhalbench-cannot-write"  # a read-only file system, even for root
+    for target in (str(a_file), read_only):
+        code, _, err = run(["eval", "medhallu", "--dataset", MEDHALLU, "--log-dir", target])
+        assert code == 2 and "--log-dir" in one_line(err) and target in err
+    code, _, err = run(
+        ["report", str(tmp_path), "--out", f"{read_only}/r.md", "--format", "markdown"]
+    )
+    assert code == 2 and read_only in one_line(err)
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        ("{limit: -4}", "runs[1].args.limit"),
+        ("{temperature: 7}", "runs[1].args.temperature"),
+        ('{temperature: "hot"}', "runs[1].args.temperature"),
+        ("{pairing: sometimes}", "runs[1].args.pairing"),
+        ("{difficulty: [easy, extreme]}", "runs[1].args.difficulty"),
+    ],
+)
+def test_a_suite_entry_passes_the_checks_of_its_command_line_twin(
+    args: str, culprit: str, tmp_path: Path
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        f"models: [embedded/smollm2]\nruns:\n  - {{benchmark: medhallu, args: {args}}}\n"
+    )
+    code, _, err = run(["plan", str(suite)])
+    assert code == 2 and culprit in one_line(err), err
+
+
+def test_suite_settings_are_checked(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "settings: {max_retries: -1}\nmodels: [embedded/smollm2]\nruns: [{benchmark: medhallu}]\n"
+    )
+    code, _, err = run(["plan", str(suite)])
+    assert code == 2 and "settings.max_retries" in one_line(err)
+
+
+@pytest.mark.parametrize("price", ["-0.5", ".nan", ".inf", "cheap", "true"])
+def test_prices_must_be_finite_and_not_negative(price: str, tmp_path: Path) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(f"embedded/smollm2: {{input: {price}, output: 1}}\n")
+    code, _, err = run(
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--prices", str(prices)]
+    )
+    assert code == 2 and "embedded/smollm2.input" in one_line(err)
+
+
+@pytest.mark.parametrize(("model", "culprit"), [("gpt4", "gpt4"), ("nosuch/model", "nosuch")])
+def test_a_plan_checks_model_names(model: str, culprit: str) -> None:
+    code, _, err = run(["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--model", model])
+    assert code == 2 and culprit in one_line(err)
+
+
+def test_a_plan_does_not_need_an_api_key() -> None:
+    code, out, err = run(
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--model", "openai/gpt-4o-mini"],
+        OPENAI_API_KEY="",
+    )
+    assert code == 0, err
+    assert "openai/gpt-4o-mini" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["--temperature", "0.5", "--temperatures", "0.1,0.2"], "--temperatures"),
+        (["--responses", MEDHALLU, "--epochs", "3", "--judge", "embedded/smollm2"], "--epochs"),
+        (
+            ["--responses", MEDHALLU, "--temperature", "0.1", "--judge", "embedded/smollm2"],
+            "--temperature",
+        ),
+    ],
+)
+def test_options_that_would_be_ignored_are_refused(args: list[str], culprit: str) -> None:
+    code, _, err = run(["eval", "dahl", "--dataset", DAHL, "--dry-run", *args])
+    assert code == 2 and culprit in one_line(err)
+
+
+def test_builders_check_their_prompts_and_sources(tmp_path: Path) -> None:
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "text_1.txt").write_text("Metformin lowers hepatic glucose output in patients.")
+    for text in ("Questions about {paper} and {bogus} ({count}, {categories})",
+                 'Reply as {"questions": []} about {paper} ({count}, {categories})'):  # fmt: skip
+        prompt = tmp_path / "prompt.txt"
+        prompt.write_text(text)
+        code, _, err = run(
+            ["build", "dahl", "--papers", str(papers), "--out", str(tmp_path / "o"),
+             "--prompt", str(prompt), "--dry-run"]
+        )  # fmt: skip
+        assert code == 2 and "prompt.txt" in one_line(err)
+    code, _, err = run(
+        ["build", "medhal", "--source", f"medqa={MEDHAL}", "--source", f"medqa={MEDHAL}",
+         "--out", str(tmp_path / "o"), "--dry-run"]
+    )  # fmt: skip
+    assert code == 2 and "given more than once" in one_line(err) and "--source" in err
+
+
+def test_papers_that_are_not_text_are_left_out_and_counted(tmp_path: Path) -> None:
+    from medhalbench.dahl import load_papers
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "text_1.txt").write_text("Aspirin inhibits cyclooxygenase.")
+    (folder / "text_2.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR")
+    (folder / "text_3.txt").write_bytes("Fièvre élevée.".encode("latin-1"))
+    unreadable: list[str] = []
+    papers = load_papers(folder, unreadable=unreadable)
+    assert [p.id for p in papers] == ["text_1"]
+    assert unreadable == ["text_2.txt", "text_3.txt"]
