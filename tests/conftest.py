@@ -1,15 +1,18 @@
-"""Shared fixtures: isolated inspect cache/log dirs, the real data folder, and a real
-OpenAI-compatible server (llama.cpp's, through `medhalbench serve`) on 127.0.0.1."""
+"""Shared fixtures: isolated inspect cache/log dirs, the real data folder, a real
+OpenAI-compatible server (llama.cpp's, through `medhalbench serve`) on 127.0.0.1, and a
+headless Chromium page."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,3 +77,34 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServ
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser_page() -> Iterator[Any]:
+    """A page of headless Chromium at 1280 x 900 (Playwright)."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(
+                "chromium is not installed; the test set-up (scripts/install.sh --test) installs it"
+            )
+        pytest.skip("chromium is not installed (scripts/install.sh --test installs it)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()

@@ -1,7 +1,38 @@
-"""medhalbench: measure hallucination of large language models in medicine."""
+"""medhalbench: measure hallucination of large language models in medicine.
+
+The Python API reads the logs of finished runs as pandas DataFrames: `load_runs` (one row
+per run), `load_samples` (one row per sample) and `load_units` (one row per DAHL atomic
+unit).
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from medhalbench._errors import DataError, MedhalbenchError, ResourceUnavailableError
+from medhalbench._version import VERSION
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
-__all__ = ["DataError", "MedhalbenchError", "ResourceUnavailableError", "__version__"]
+if TYPE_CHECKING:
+    from medhalbench.frames import load_runs, load_samples, load_units
+
+_FRAMES = ("load_runs", "load_samples", "load_units")
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use: the command line need not import pandas and inspect's analysis.
+    if name in _FRAMES:
+        import medhalbench.frames
+
+        return getattr(medhalbench.frames, name)
+    raise AttributeError(f"module 'medhalbench' has no attribute {name!r}")
+
+
+__all__ = [
+    "DataError",
+    "MedhalbenchError",
+    "ResourceUnavailableError",
+    "__version__",
+    "load_runs",
+    "load_samples",
+    "load_units",
+]

@@ -94,7 +94,14 @@ def test_plan_of_the_packaged_demo_suite_calls_no_model(
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["plan", "demo", "-P", "units_per_answer=3"])
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.count("MedHallu: 24 samples") == 2 and "MedHal: 8 samples" in result.stdout
+    titles = [line for line in result.stdout.splitlines() if line.startswith("MedHallu ·")]
+    # The two MedHallu plans are told apart by their settings.
+    assert len(titles) == 2 and all(t.endswith(": 24 samples") for t in titles), titles
+    assert {"knowledge no" in t for t in titles} == {True, False}
+    assert any(
+        line.startswith("MedHal ·") and line.endswith(": 8 samples")
+        for line in result.stdout.splitlines()
+    )
     checker = next(line for line in result.stdout.splitlines() if line.startswith("│ checker"))
     # 4 answers x 3 units, checked by our pipeline and again by the authors' (paper protocol).
     assert checker.split("│")[3].strip() == "24"

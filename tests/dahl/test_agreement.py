@@ -72,3 +72,44 @@ def test_pearson_and_paired_t_match_scipy(tmp_path: Path) -> None:
     )
     with pytest.raises(DataError, match="line 1"):
         dahl_agreement(log.location, by_question)
+
+
+def test_audit_answers_on_checker_units_feed_the_agreement(tmp_path: Path) -> None:
+    from medhalbench.audit import AuditAnswer, answers_path, audited_logs, save_answer
+
+    questions = tmp_path / "q.csv"
+    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in ANSWERS))
+    model = scripted_model(reply)
+    [log] = eval(
+        dahl(dataset=str(questions), paper_protocol=False),
+        model=model,
+        model_roles={"splitter": model, "checker": model},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    [audited] = audited_logs([log.location])
+    # One item per atomic unit, with the question, the answer and the unit shown.
+    assert len(audited.items) == 12
+    assert {i.verdict for i in audited.items} == {"true", "false"}
+    unit = audited.items[0]
+    assert [h for h, _ in unit.shown] == ["Question", "Answer", "Atomic unit"]
+    assert ("TRUEFACT" in unit.shown[2][1]) == (unit.verdict == "true")
+    # A person who holds every FALSEFACT of Q1 true, and cannot tell one unit of Q3.
+    q1, q3 = question_id("Q1?"), question_id("Q3?")
+    for item in audited.items:
+        choice = "agree"
+        if item.sample_id == q1 and item.verdict == "false":
+            choice = "disagree"
+        if item.sample_id == q3 and item.unit == 1:
+            choice = "cannot_tell"
+        save_answer(
+            log.location,
+            AuditAnswer(benchmark="dahl", log=Path(log.location).name, key=item.key,
+                        verdict=item.verdict, answer=choice, annotator="ann"),  # type: ignore[arg-type]
+        )  # fmt: skip
+    result = dahl_agreement(log.location, answers_path(log.location))
+    auto_p = [2 / 3, 1 / 2, 1.0, 1 / 3]
+    human_p = [3 / 3, 1 / 2, 3 / 3, 1 / 3]  # Q1: all true now; Q3: three units told, all true
+    expected_r, _ = stats.pearsonr(auto_p, human_p)
+    assert result.pairs == 4 and result.pearson_r == pytest.approx(expected_r)
+    assert result.units_undefined and "audit" in result.units_undefined

@@ -139,7 +139,7 @@ def test_the_report_sets_tokens_used_beside_the_plan(tmp_path: Path) -> None:
                  log_dir=str(tmp_path), display="none")  # fmt: skip
     result = run_result(log)
     assert set(result.usage) == {"model", "splitter", "checker"}
-    table = token_table([result])
+    table = token_table([result], {result.log: "DAHL run"})
     assert table is not None
     by_role = {row[1]: row for row in table.rows}
     assert by_role["splitter"][2] == 2 and by_role["checker"][2] == 4  # planned calls

@@ -28,7 +28,7 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
 from medhalbench.arguments import Count, checked
-from medhalbench.registry import Benchmark
+from medhalbench.registry import Benchmark, KeyFigure
 from medhalbench.results import Column, ResultTable, figure_rows, results_table, run_title
 
 
@@ -74,6 +74,7 @@ def tables(runs, published):
 toy_benchmark = Benchmark(
     title="Toy", paper="No paper", task=toy, scorer=match,
     headline=lambda scores, settings: [], summary=summary, tables=tables, same_samples=(),
+    key_figure=KeyFigure("Accuracy", "accuracy", "accuracy"),
 )
 '''
 

@@ -2,43 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
-import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from medhalbench.report import write_report
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture
-def browser_page():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(
-                "chromium is not installed; the test set-up (scripts/install.sh --test) installs it"
-            )
-        pytest.skip("chromium is not installed (scripts/install.sh --test installs it)")
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
 
 
 def test_report_loads_without_errors_and_shows_the_log_numbers(
@@ -53,7 +21,7 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
     assert errors == []
     shown = browser_page.eval_on_selector_all(
         "#medhallu tbody tr",
-        "rows => rows.map(r => Object.fromEntries([...r.cells].map(c => [c.dataset.column, c.textContent])))",
+        "rows => rows.map(r => Object.fromEntries([...r.cells].map(c => [c.dataset.column, c.innerText.replace(/\\n/g, ' ')])))",
     )
     expected = []
     for info in list_eval_logs(str(report_logs)):
@@ -61,8 +29,66 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
         if log.eval.task.endswith("medhallu"):
             m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
             expected.append(f"{m['f1']:.3f} [{m['f1_ci_low']:.3f}, {m['f1_ci_high']:.3f}]")
-    assert sorted(r["F1"] for r in shown if "(published)" not in r["Model"]) == sorted(expected)
-    # The papers' figures are reference rows, marked as such.
-    assert browser_page.locator("#medhallu tr.published").count() > 10
-    assert browser_page.locator("svg").count() >= 3
+    assert sorted(r["F1"] for r in shown) == sorted(expected)
+    # The papers' figures are reference rows, folded away until opened.
+    published = browser_page.locator("#medhallu_published tr.published")
+    assert published.count() > 10 and not published.first.is_visible()
+    browser_page.locator("summary", has_text="The paper's published figures").first.click()
+    assert published.first.is_visible()
     assert browser_page.locator("#provenance tbody tr").count() == 5
+
+
+def test_at_1280_px_the_summary_comes_first_and_no_row_is_taller_than_a_few_lines(
+    browser_page, report_logs: Path, tmp_path: Path
+) -> None:
+    [page_file] = write_report([report_logs], tmp_path / "report.html")
+    browser_page.goto(page_file.as_uri())
+    first = browser_page.eval_on_selector("h2", "h => h.textContent")
+    assert first == "Summary"
+    for d in browser_page.locator("details").all():  # open every fold: measure all tables
+        d.evaluate("e => e.open = true")
+    line = browser_page.eval_on_selector("td", "td => parseFloat(getComputedStyle(td).lineHeight)")
+    heights = browser_page.eval_on_selector_all(
+        "table",
+        "ts => ts.map(t => [t.id, Math.max(...[...t.rows].map(r => r.getBoundingClientRect().height))])",
+    )
+    assert heights and all(h <= 6 * line for _, h in heights), (line, heights)
+    # No word is broken: every text cell is at least as wide as its longest word.
+    squeezed = browser_page.eval_on_selector_all(
+        "td.text",
+        "cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)",
+    )
+    assert squeezed == []
+
+
+def _chart(page, title: str) -> list[str]:
+    return page.eval_on_selector(
+        f'svg[aria-label="{title}"]', "s => [...s.querySelectorAll('text')].map(t => t.textContent)"
+    )
+
+
+def test_every_chart_shows_the_categories_and_series_of_the_data(
+    browser_page, report_logs: Path, tmp_path: Path
+) -> None:
+    from medhalbench.dahl._report import dahl_settings
+    from medhalbench.medhallu._report import medhallu_settings
+    from medhalbench.report import collect
+    from medhalbench.results import run_labels
+
+    [page_file] = write_report([report_logs], tmp_path / "report.html")
+    browser_page.goto(page_file.as_uri())
+    results = collect([report_logs])
+    medhallu_runs = results.of("medhallu")
+    texts = _chart(browser_page, "MedHallu F1 by difficulty")
+    for label in run_labels(medhallu_runs, medhallu_settings):  # every run, once
+        assert texts.count(label) == 1
+    assert [t for t in texts if t in ("easy", "medium", "hard")] == ["easy", "medium", "hard"]
+    dahl_runs = results.of("dahl")
+    for run, label in zip(dahl_runs, run_labels(dahl_runs, dahl_settings), strict=True):
+        texts = _chart(browser_page, f"DAHL score by category: {label}")
+        categories = run.prefixed("category")
+        assert categories and [t for t in texts if t in categories] == categories  # once each
+        for c in categories:
+            assert f"{run.metrics[f'category/{c}']:.3f}" in texts
+    curve = _chart(browser_page, "DAHL score by answering temperature")
+    assert "mockllm/model" in curve and {"0.2", "0.8"} <= set(curve)

@@ -45,7 +45,8 @@ def test_compare_matches_samples_and_reports_the_unmatched(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["compare", good.location, bad.location, "--bootstrap", "200"])
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
-    assert "16 matched samples; unmatched: 4 in A, 0 in B" in flat and "McNemar" in flat
+    assert "16 samples scored in both runs (left out: 4 only in A, 0 only in B)" in flat
+    assert "McNemar" in flat and "A = mockllm/model (run 1); B = mockllm/model (run 2)" in flat
 
 
 def test_compare_refuses_logs_of_different_benchmarks(tmp_path: Path) -> None:

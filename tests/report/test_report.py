@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import csv
 import math
+import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -62,9 +64,12 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
     parser = Tables()
     parser.feed(page.read_text())
     logs = metrics_by_system(report_logs)
-    runs = [r for r in parser.tables["medhallu"] if "(published)" not in r["Model"]]
-    published = [r for r in parser.tables["medhallu"] if "(published)" in r["Model"]]
+    # Our runs with every column (folded), and the published rows apart (folded).
+    runs = parser.tables["medhallu_all"]
+    published = parser.tables["medhallu_published"]
+    assert all("(published)" not in r["Model"] for r in runs)
     assert len(runs) == 2 and len(published) == len(benchmark("medhallu").published())
+    assert len(parser.tables["medhallu"]) == 2
     for metadata, m in logs["medhallu"]:
         row = next(r for r in runs if r["Knowledge"] == ("yes" if metadata["knowledge"] else "no"))
         assert row["F1"] == with_interval(m, "f1") and row["Hard F1"] == f"{m['hard_f1']:.3f}"
@@ -98,7 +103,7 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
     )
     assert overall["FM F1"].startswith(f"{m['format_matching_f1']:.3f}")
     assert overall["BLEU"].startswith(f"{m['bleu']:.3f}")
-    mednli = next(r for r in parser.tables["medhal"] if r["Source"] == "mednli")
+    mednli = next(r for r in parser.tables["medhal_all"] if r["Source"] == "mednli")
     assert mednli["Recall"] == f"{m['source/mednli/recall']:.3f}"
     html = page.read_text()
     assert (
@@ -106,7 +111,8 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
         and "MedHallu F1 by difficulty" in html
         and "DAHL score by answering temperature" in html
     )
-    assert "<script" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
+    # Self-contained: no script, nothing fetched (namespace names are not requests).
+    assert "<script" not in html and not re.search(r"(src|href|url)\(?=?[\"']?https?:", html)
 
 
 def test_undefined_figures_show_as_a_dash_with_the_reason(
@@ -121,10 +127,10 @@ def test_undefined_figures_show_as_a_dash_with_the_reason(
     # positive); their code prints 0 there, marked as such.
     assert m["format_matching_precision"] == 0.0
     assert m["format_matching_precision_zero_for_undefined"] == 1.0
-    rows = [r for r in parser.tables["medhal"] if r["Model"] == "mockllm/model"]
+    rows = parser.tables["medhal_all"]
     overall = next(r for r in rows if r["Source"] == "all")
     assert overall["FM precision"] == "0.000 ‡"
-    assert "the paper&#x27;s code prints 0 where the figure is undefined" in html
+    assert "the paper's code prints 0 where the figure is undefined" in unescape(html)
     # A source with no non-factual sample: our recall is undefined, a dash with the reason.
     assert math.isnan(m["source/sumpubmed/recall"])
     assert next(r for r in rows if r["Source"] == "sumpubmed")["Recall"] == "–"
@@ -132,14 +138,40 @@ def test_undefined_figures_show_as_a_dash_with_the_reason(
     assert "– undefined: Recall: no positive sample" in html
 
 
-def test_runs_on_the_same_samples_are_compared(report_logs: Path, tmp_path: Path) -> None:
+def test_runs_that_differ_in_one_thing_are_compared_and_named_by_it(
+    report_logs: Path, tmp_path: Path
+) -> None:
     [page] = write_report([report_logs], tmp_path / "report.html")
+    html = unescape(page.read_text())
     parser = Tables()
-    parser.feed(page.read_text())
-    # The two DAHL runs (temperatures 0.2 and 0.8) judged the same questions.
-    [rows] = [rows for slug, rows in parser.tables.items() if slug.startswith("compare_dahl")]
+    parser.feed(html)
+    # The two DAHL runs judged the same questions and differ in temperature alone.
+    [(slug, rows)] = [(s, r) for s, r in parser.tables.items() if s.startswith("compare_")]
+    assert slug == "compare_dahl_1"
     assert [r["Figure"] for r in rows] == ["dahl_score", "paper_dahl_score"]
-    assert "Paired comparisons" in page.read_text()
+    assert "DAHL, temperature: 0.2 vs 0.8: A = mockllm/model · temperature 0.2" in html
+    # The MedHallu runs differ in knowledge and not-sure at once: no single cause, not compared.
+    assert "Not compared: 1 pair(s) that differ in more than one thing." in html
+
+
+def test_the_summary_comes_first_with_each_key_figure_and_the_published_range(
+    report_logs: Path, tmp_path: Path
+) -> None:
+    [page] = write_report([report_logs], tmp_path / "report.html")
+    html = page.read_text()
+    assert html.index('id="section-summary"') < html.index('id="section-medhallu"')
+    parser = Tables()
+    parser.feed(html)
+    [ours, published] = parser.tables["summary"]
+    logs = metrics_by_system(report_logs)
+    [(_, medhal)] = logs["medhal"]
+    # Columns are grouped by benchmark and setting: two cells per group (ours, paper).
+    assert ours["Model"] == "mockllm/model"
+    gpt = [r.metrics["paper_f1"] for r in benchmark("medhallu").published()
+           if r.settings["knowledge"] == "no" and r.settings["not_sure"] == "no"]  # fmt: skip
+    group = "MedHallu F1 · knowledge no · not sure no: Paper protocol"
+    assert published[group] == f"{min(gpt):.3f}–{max(gpt):.3f} ({len(gpt)})"
+    assert ours["MedHal F1: Ours"] == with_interval(medhal, "f1")
 
 
 def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
@@ -152,6 +184,7 @@ def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
         "r_dahl_temperatures.csv",
         "r_medhal.csv",
         "r_medhallu.csv",
+        "r_summary.csv",
     ]
     with (tmp_path / "r_medhallu.csv").open() as f:
         rows = [r for r in csv.DictReader(f) if not r["Published"]]
@@ -169,10 +202,12 @@ def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
     assert by_source["sumpubmed"]["Recall"] == "NaN"  # undefined: NaN for CSV readers, never 0
     [md] = write_report([report_logs], tmp_path / "r.md", "markdown")
     text = md.read_text()
-    assert (
-        "| Model | Judges | Dataset | Difficulty | Knowledge | Not sure | Structured | Prompts | F1 |"
-        in text
-    )
+    medhallu = text.split("### MedHallu detection")[1]
+    header = [cell.strip() for cell in medhallu.split("\n")[2].strip("|").split("|")]
+    assert header[:9] == [
+        "Model", "Judges", "Dataset", "Difficulty", "Knowledge", "Not sure", "Structured",
+        "Prompts", "F1",
+    ]  # fmt: skip
     assert "– undefined:" in text
 
 

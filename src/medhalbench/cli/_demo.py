@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -85,9 +84,6 @@ def demo_command(
     """
     started = time.perf_counter()
     names = split_models(models)
-    quiet = options.get("display") is None
-    if quiet:
-        options["display"] = "none"  # our tables instead of inspect's metric dump
     entries = [b for b in benchmarks() if b.demo is not None]
     data = {b.name: options.pop(f"data_{b.name}", None) for b in entries}
     named = {r.name: [v] for r in _roles() if (v := options.pop(r.name, None))}
@@ -102,16 +98,14 @@ def demo_command(
             )
         )
         console.rule(run.title)
-        samples = sum(len(t.dataset) for t in run.tasks) * len(names)
-        status = console.status(f"{samples} samples on {', '.join(names)} ...")
-        with status if quiet else contextlib.nullcontext():
-            done = run_eval(
-                run.tasks,
-                models=names,
-                options=options,
-                roles={role: listed[0] for role, listed in roles[entry.name].items()},
-                announce=not quiet,
-            )
+        # Our progress bars (one per run, with counts), or the display --display names.
+        done = run_eval(
+            run.tasks,
+            models=names,
+            options=options,
+            roles={role: listed[0] for role, listed in roles[entry.name].items()},
+            announce=False,
+        )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
         logs += done
     if not logs:  # --dry-run: the plans are all there is

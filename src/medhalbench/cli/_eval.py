@@ -92,8 +92,9 @@ def retry_command(
             )
     options = {"timeout": timeout, "attempt_timeout": attempt_timeout}
     finished = []
+    again = "stopped by the user; run the same retry again to finish the rest"
     try:
-        with interruptible(), progress_display(console, enabled=display is None):
+        with interruptible(again), progress_display(console, enabled=display is None):
             for path in logs:
                 finished += redacted_logs(
                     eval_retry(
@@ -108,7 +109,7 @@ def retry_command(
                     )
                 )
     except KeyboardInterrupt as ex:
-        fail("stopped by the user; run the same retry again to finish the rest", stop_code(ex))
+        fail(again, stop_code(ex))
         raise
     for log in finished:
         console.print(f"Log ({log.status}): {log.location}")

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from medhalbench import __version__
+from medhalbench._version import VERSION
+from medhalbench.cli._audit import audit_command
 from medhalbench.cli._build import build_group
 from medhalbench.cli._compare import compare_command
 from medhalbench.cli._demo import demo_command
@@ -43,7 +44,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group)
-@click.version_option(__version__, prog_name="medhalbench")
+@click.version_option(VERSION, prog_name="medhalbench")
 def cli() -> None:
     """Measure hallucination of large language models in medicine (DAHL, MedHallu, MedHal)."""
 
@@ -52,6 +53,7 @@ cli.add_command(eval_group)
 cli.add_command(build_group)
 cli.add_command(report_command)
 cli.add_command(compare_command)
+cli.add_command(audit_command)
 cli.add_command(retry_command)
 cli.add_command(demo_command)
 cli.add_command(serve_command)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import click
 
 from medhalbench.commands import console
-from medhalbench.report import write_report
+from medhalbench.report import ReportFormat, write_report
 
 
 @click.command(name="report")
@@ -19,7 +21,7 @@ from medhalbench.report import write_report
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["html", "csv", "markdown"]),
+    type=click.Choice(get_args(ReportFormat)),
     default="html",
     show_default=True,
 )
@@ -29,10 +31,11 @@ from medhalbench.report import write_report
     show_default=True,
     help="Add the papers' published figures as reference rows.",
 )
-def report_command(logs: tuple[str, ...], out: str, fmt: str, published: bool) -> None:
-    """Tables and figures of the papers from inspect logs (files or folders) of our tasks,
-    with 95% intervals, the papers' published figures as reference rows, and paired
-    comparisons of runs on the same samples."""
+def report_command(logs: tuple[str, ...], out: str, fmt: ReportFormat, published: bool) -> None:
+    """A summary of every model on every benchmark, then each benchmark's tables, charts
+    and paired comparisons (runs on the same samples that differ in one thing), from inspect
+    logs (files or folders) of our tasks, with 95% intervals and the papers' published
+    figures beside ours."""
     warn = lambda text: click.secho(f"warning: {text}", fg="yellow", err=True)  # noqa: E731
-    for path in write_report(logs, out, fmt, published=published, warn=warn):  # type: ignore[arg-type]
+    for path in write_report(logs, out, fmt, published=published, warn=warn):
         console.print(f"Wrote {path}")

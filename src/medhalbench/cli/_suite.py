@@ -51,8 +51,9 @@ def run_command(suite: str, display: str | None) -> None:
         f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )
     settings = loaded.settings
+    again = f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest"
     try:
-        with interruptible(), progress_display(console, enabled=display is None):
+        with interruptible(again), progress_display(console, enabled=display is None):
             _, logs = eval_set(
                 [run.task for run in tasks],
                 log_dir=loaded.log_dir,
@@ -67,10 +68,7 @@ def run_command(suite: str, display: str | None) -> None:
             )
     except KeyboardInterrupt as ex:
         redact_files(Path(loaded.log_dir).glob("*.eval"))
-        fail(
-            f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest",
-            stop_code(ex),
-        )
+        fail(again, stop_code(ex))
         raise
     logs = redacted_logs(list(logs))
     show_results(console, logs)

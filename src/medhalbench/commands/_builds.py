@@ -35,16 +35,17 @@ T = TypeVar("T")
 def run_build(build: Awaitable[T], out_dir: str) -> T:
     """Run a builder; when a model call fails for good or the user stops it, say so in one
     line (the work finished so far is already on disk, and a rerun does only the rest)."""
+    stopped = (
+        f"stopped by the user; finished work is saved in {out_dir}; rerun the same command to "
+        "finish the rest"
+    )
     try:
-        with interruptible():
+        with interruptible(stopped):
             return asyncio.run(build)  # type: ignore[arg-type]
     except MedhalbenchError:
         raise
     except KeyboardInterrupt as ex:
-        fail(
-            f"stopped by the user; finished work is saved in {out_dir}; rerun the same command to finish the rest",
-            stop_code(ex),
-        )
+        fail(stopped, stop_code(ex))
         raise
     except Exception as ex:
         cause = leaf(ex)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import os
 import re
 import signal
 import sys
@@ -26,16 +27,40 @@ INTERRUPTED = 130
 TERMINATED = 143
 
 
+STOP_GRACE_S = 20.0
+"""Seconds a stopped command has to wind down before it is ended at once."""
+
+
+def _stop_now(code: int, message: str) -> None:
+    click.secho(
+        f"error: {message} (it did not wind down within {STOP_GRACE_S:.0f} s and was ended)",
+        fg="red",
+        err=True,
+    )
+    sys.stderr.flush()
+    os._exit(code)
+
+
 class Terminated(KeyboardInterrupt):
     """The process was asked to stop (SIGTERM): handled as Ctrl-C is, with exit code 143."""
 
 
 @contextlib.contextmanager
-def interruptible() -> Iterator[None]:
+def interruptible(
+    message: str = "stopped by the user; finished samples are in the log: 'medhalbench retry "
+    "LOG' finishes the run",
+) -> Iterator[None]:
     """Let Ctrl-C and SIGTERM stop the block at once (an event loop's own SIGINT handling
-    only cancels its main task, which an evaluation may not notice for minutes)."""
+    only cancels its main task, which an evaluation may not notice for minutes); a block
+    that has not wound down `STOP_GRACE_S` after the signal ends with `message`."""
 
     def stop(signum: int, frame: object) -> None:
+        code = TERMINATED if signum == signal.SIGTERM else INTERRUPTED
+        # An interrupt that lands inside the event loop's own machinery can leave a task
+        # that never finishes cancelling; the process must end all the same.
+        watchdog = threading.Timer(STOP_GRACE_S, _stop_now, args=(code, message))
+        watchdog.daemon = True
+        watchdog.start()
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():

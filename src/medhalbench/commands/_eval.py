@@ -17,6 +17,7 @@ from medhalbench.commands._options import eval_model_params
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
 from medhalbench.commands._tables import print_table, show_results
+from medhalbench.outputs import system_model
 from medhalbench.registry import Benchmark
 
 CONNECTED = ("cache",)
@@ -36,6 +37,26 @@ def parse_sweep(value: str | None, argument: Argument, flag: str) -> list[Any] |
     if not values:
         raise click.BadParameter("expected comma-separated values", param_hint=flag)
     return values
+
+
+def _system_option() -> click.Option:
+    return click.Option(
+        ["--system"],
+        default=None,
+        metavar="NAME",
+        type=click.STRING,
+        callback=_system_name,
+        help="With --responses: the name of the system that wrote them, the run's model in "
+        "the log, tables and report (system/NAME; default: the file's name).",
+    )
+
+
+def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and (not value.strip() or any(c.isspace() for c in value.strip())):
+        raise click.BadParameter(
+            f"{value!r}: expected a name without spaces (e.g. scribe-v2)", param_hint="--system"
+        )
+    return value.strip() if value is not None else None
 
 
 def eval_command(entry: Benchmark) -> click.Command:
@@ -69,12 +90,24 @@ def eval_command(entry: Benchmark) -> click.Command:
         )
         wide, published = values.pop("wide"), values.pop("published")
         given = task_values.get(RESPONSES)
-        requested = values.pop("models")
-        models = ["none/none"] if given else split_models(requested)
+        requested, system = values.pop("models"), values.pop("system", None)
+        if system is not None and not given:
+            raise click.BadParameter(
+                "names the system that wrote outputs given with --responses; give --responses "
+                "FILE too (or --model MODEL to generate)",
+                param_hint="--system",
+            )
+        if given and ctx.get_parameter_source("models") is not click.core.ParameterSource.DEFAULT:
+            raise click.BadParameter(
+                "nothing is generated for outputs given with --responses: name what wrote "
+                "them with --system NAME instead",
+                param_hint="--model",
+            )
+        models = [system_model(given, system)] if given else split_models(requested)
         roles = role_names(
             entry.roles,
             {r.name: list(v) if r.many else [v] for r in entry.roles if (v := values.pop(r.name))},
-            under_test=[f"the answers in {given}"] if given else models,
+            under_test=[f"the outputs in {given}"] if given else models,
             shared=values.pop("judge", None),
         )
         overrides = [{sweep.argument: v} for v in swept] if swept and sweep else [{}]
@@ -92,6 +125,10 @@ def eval_command(entry: Benchmark) -> click.Command:
             plan_settings=plan_settings,
         )
         results = show_results(console, logs, wide=wide, published=published)
+        for log in logs:
+            if log.status == "success":
+                for path in entry.outputs(log):
+                    console.print(f"Written: {path}")
         if swept and sweep and sweep.table and results and not wide:
             print_table(console, sweep.table(results))
         print_log_locations(logs, values["log_dir"])
@@ -127,6 +164,7 @@ def eval_command(entry: Benchmark) -> click.Command:
             help="With --wide: add the paper's published figures as reference rows.",
         ),
         *eval_model_params(entry.roles),
+        *([_system_option()] if RESPONSES in by_name else []),
     ]
     return click.Command(
         name=entry.name,

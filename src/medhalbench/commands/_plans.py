@@ -10,6 +10,7 @@ from inspect_ai import Task
 from rich.console import Console
 
 from medhalbench.commands._tables import print_table
+from medhalbench.models import writes_nothing
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
 from medhalbench.registry import benchmark_of
 
@@ -29,11 +30,13 @@ def task_plan_of(
     rows = []
     for estimate in estimates:
         if estimate.role == MAIN_ROLE:
-            rows += [replace(estimate, model=m) for m in models if m != "none/none"]
+            rows += [replace(estimate, model=m) for m in models if not writes_nothing(m)]
         else:
             rows.append(estimate)
     samples = len(task.dataset) * (task.epochs or 1)
-    return Plan(entry.title if entry else task.name, samples, rows)
+    # Titled with the run's settings, so that two plans of one benchmark are told apart.
+    title = " · ".join([entry.title, *entry.describe(task.metadata or {})]) if entry else task.name
+    return Plan(title, samples, rows)
 
 
 def keep_plan(task: Task, plan: Plan) -> None:

@@ -21,6 +21,8 @@ from rich.progress import (
 )
 
 from medhalbench._secrets import redact_logging
+from medhalbench.registry import find_benchmark
+from medhalbench.results import benchmark_name
 
 
 @dataclass
@@ -70,7 +72,10 @@ class ProgressHooks(Hooks):
         if progress is None:
             return
         samples = (data.spec.dataset.samples or 0) * max(1, data.spec.config.epochs or 1)
-        name = f"{data.spec.task.split('/')[-1]} · {data.spec.model}"
+        # Named by model and settings, so that two runs of one benchmark are told apart.
+        entry = find_benchmark(benchmark_name(data.spec.task))
+        settings = entry.describe(data.spec.metadata or {}) if entry else []
+        name = " · ".join([data.spec.task.split("/")[-1], data.spec.model, *settings])
         _state.tasks[data.eval_id] = _TaskLine(
             progress.add_task(name, total=samples or None, note=""), name
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
-from inspect_ai.model import Model
+from inspect_ai.model import Model, get_model
 from rich.console import Console
 
 from medhalbench._errors import MedhalbenchError
@@ -29,7 +29,7 @@ from medhalbench.commands._models import (
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
-from medhalbench.models import DEFAULT_MODEL
+from medhalbench.models import DEFAULT_MODEL, writes_nothing
 
 PIPED_WIDTH = 160
 BATCH_SAMPLE_RETRIES = 2
@@ -90,7 +90,7 @@ def run_eval(
     plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
     if options.get("dry_run"):
         main = connection(options)
-        for name in (m for m in models if m != "none/none"):
+        for name in (m for m in models if not writes_nothing(m)):
             check_model_name(name, main, option="--model")
         for role, name in (roles or {}).items():
             check_model_name(
@@ -103,7 +103,8 @@ def run_eval(
         keep_plan(task, plan)
     main = connection(options)
     resolved = [
-        resolve_model(name, main, option="--model") for name in models if name != "none/none"
+        get_model(name) if writes_nothing(name) else resolve_model(name, main, option="--model")
+        for name in models
     ]
     role_models: dict[str, Model] = {
         role: resolve_model(

@@ -17,53 +17,77 @@ TEXT_WIDTH = 24
 
 
 def print_table(console: Console, table: ResultTable, *, wide: bool = True) -> None:
-    """Print a result table at the width it needs (a wide table is not squeezed into the
-    terminal: its lines run on, so that no number is cut)."""
-    renderable, needed = rich_table(table, wide=wide)
-    width = console.width
-    console.width = max(width, needed)  # print() alone cannot exceed the console's width
-    try:
-        console.print(renderable)
-    finally:
-        console.width = width
-
-
-def rich_table(table: ResultTable, *, wide: bool = True) -> tuple[Group, int]:
-    """A rich table for a result table, with its title above and the reasons for its
-    undefined cells below (`wide=False` leaves out the columns marked wide), and the width
-    it needs to show every number and header whole."""
+    """Print a result table within the terminal's width: a table too wide for it is printed
+    as several, each with the first column and as many others as fit (no number is cut)."""
     shown = table if wide else table.narrow()
-    texts = [shown.formatted(row) for row in shown.rows]
+    parts = fitted(shown, console.width)
+    for i, part in enumerate(parts, start=1):
+        if len(parts) > 1:
+            part.title = f"{shown.title} (part {i} of {len(parts)})".lstrip()
+        if i < len(parts):
+            part.notes = []  # the notes once, under the last part
+        console.print(rich_table(part))
+
+
+def _width(table: ResultTable, i: int) -> int:
+    """The characters column `i` needs: its longest figure whole, text up to a readable
+    width, the header's longest word; plus the borders and padding."""
+    column = table.columns[i]
+    texts = [table.formatted(row)[i] for row in table.rows]
+    numeric = any(isinstance(row[i], float | Estimate) for row in table.rows)
+    longest = max([len(t) for t in texts] + [1])
+    header = max(len(word) for word in column.heading.split() or [""])
+    return max(header, longest if numeric else min(longest, TEXT_WIDTH)) + 3
+
+
+def fitted(table: ResultTable, width: int) -> list[ResultTable]:
+    """The table as parts that each fit `width` characters: the first column repeated, the
+    others in order (one table when it fits)."""
+    widths = [_width(table, i) for i in range(len(table.columns))]
+    if sum(widths) + 1 <= width or len(widths) < 3:
+        return [table]
+    groups: list[list[int]] = [[]]
+    used = widths[0] + 1
+    for i in range(1, len(widths)):
+        if groups[-1] and used + widths[i] > width:
+            groups.append([])
+            used = widths[0] + 1
+        groups[-1].append(i)
+        used += widths[i]
+    return [table.subset([0, *group]) for group in groups]
+
+
+def rich_table(table: ResultTable) -> Group:
+    """A rich table for a result table, with its title above and the reasons for its
+    undefined cells and its notes below."""
+    texts = [table.formatted(row) for row in table.rows]
     rendered = Table(expand=False)
-    needed = 1
-    for i, column in enumerate(shown.columns):
-        numeric = any(isinstance(row[i], float | Estimate) for row in shown.rows)
+    for i, column in enumerate(table.columns):
+        numeric = any(isinstance(row[i], float | Estimate) for row in table.rows)
         longest = max([len(t[i]) for t in texts] + [1])
         rendered.add_column(
-            column.name,
+            column.heading,
             justify="right" if numeric else "left",
             no_wrap=numeric,
             overflow="fold",
             # Numbers keep their full width; names wrap past a readable width.
             min_width=longest if numeric else min(longest, TEXT_WIDTH),
         )
-        needed += max(len(column.name), longest if numeric else min(longest, TEXT_WIDTH)) + 3
-    for row_texts, source in zip(texts, shown.published, strict=True):
+    for row_texts, source in zip(texts, table.published, strict=True):
         rendered.add_row(*row_texts, style="italic dim" if source else None)
-    notes = shown.undefined_notes()
-    parts: list[Table | Text] = [Text(shown.title, style="bold")] if shown.title else []
+    notes = table.undefined_notes()
+    parts: list[Table | Text] = [Text(table.title, style="bold")] if table.title else []
     parts.append(rendered)
     if notes:
         parts.append(Text(f"{UNDEFINED} undefined: " + "; ".join(notes) + ".", style="dim"))
-    return Group(*parts), needed
+    parts += [Text(note, style="dim") for note in table.notes]
+    return Group(*parts)
 
 
 def print_runs(console: Console, runs: Sequence[RunResult]) -> None:
-    """One narrow table per run (its figures, ours beside the paper protocol's), and where
-    its log is."""
+    """One narrow table per run (its figures, ours beside the paper protocol's)."""
     for run in runs:
         print_table(console, benchmark(run.system).summary(run))
-        console.print(f"[dim]Log: {run.log}[/dim]")
 
 
 def show_results(

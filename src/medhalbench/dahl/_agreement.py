@@ -11,6 +11,8 @@ from pydantic import Field, model_validator
 
 from medhalbench._errors import DataError
 from medhalbench.arguments import InputFile, LocalPath
+from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
+from medhalbench.dahl._audit import CHECKER_AUDIT
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
@@ -85,7 +87,8 @@ class AgreementRequest:
 
     Attributes:
         auto: An inspect log of the dahl task.
-        human: CSV/JSONL: id or question, human_true, human_units.
+        human: CSV/JSONL: id or question, human_true, human_units; or the answers of
+            `medhalbench audit` on the log (<log>.audit.jsonl).
     """
 
     auto: Annotated[str, LocalPath(dir_okay=False, must_exist=True)]
@@ -97,12 +100,43 @@ def run_agreement(request: AgreementRequest, models: RoleModels) -> Agreement:
     return dahl_agreement(request.auto, request.human)
 
 
+def human_judgements(path: str | Path) -> list[HumanJudgement]:
+    """The rows of a human judgements file (CSV/JSONL)."""
+    return [
+        validate_row(HumanJudgement, row, path=path, line=line) for line, row in read_rows(path)
+    ]
+
+
+def audit_judgements(path: str | Path) -> list[HumanJudgement]:
+    """Human judgements from a `medhalbench audit` answer file: per response, the units the
+    people could tell (`human_units`) and those they hold true (`human_true`)."""
+    tallies: dict[str, list[int]] = {}
+    for line, row in read_rows(path):
+        answer = validate_row(AuditAnswer, row, path=path, line=line)
+        if answer.answer == "cannot_tell":
+            continue
+        if answer.answer == "agree":
+            verdict: str | None = answer.verdict
+        else:
+            verdict = CHECKER_AUDIT.opposite.get(answer.verdict)
+        if verdict is None:
+            continue
+        tally = tallies.setdefault(answer.key.split("/")[0], [0, 0])
+        tally[0] += verdict == "true"
+        tally[1] += 1
+    return [
+        HumanJudgement(id=sample, human_true=true, human_units=units)
+        for sample, (true, units) in tallies.items()
+    ]
+
+
 def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     """Compare a DAHL log's scored responses with human judgements.
 
     Args:
         log_path: An inspect log of the `dahl` task.
-        human_path: CSV or JSONL with `id` or `question`, `human_true`, `human_units`.
+        human_path: CSV or JSONL with `id` or `question`, `human_true`, `human_units`; or
+            the answers of `medhalbench audit` on the log (`<log>.audit.jsonl`).
 
     Raises:
         DataError: Bad human file, or fewer than 3 matched scored responses.
@@ -122,8 +156,8 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
         auto[str((sample.metadata or {}).get("question", "")).strip()] = value
     pairs: list[tuple[float, float, int, int]] = []
     unmatched = 0
-    for line, row in read_rows(human_path):
-        h = validate_row(HumanJudgement, row, path=human_path, line=line)
+    audit = str(human_path).endswith(AUDIT_SUFFIX)
+    for h in audit_judgements(human_path) if audit else human_judgements(human_path):
         found = auto.get(h.id or "") or auto.get((h.question or "").strip())
         if found is None:
             unmatched += 1
@@ -147,7 +181,9 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     r, p = (nan, nan) if pearson_undefined else stats.pearsonr(auto_p, human_p)
     differences = {a - h for a, h in zip(auto_u, human_u, strict=True)}
     units_undefined = (
-        "the automated and human unit counts differ by the same amount in every pair"
+        "an audit checks the checker's units, it does not count units of its own"
+        if audit
+        else "the automated and human unit counts differ by the same amount in every pair"
         if len(differences) == 1
         else None
     )

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
+from typing import Any
 
 from medhalbench.dahl._agreement import AgreementRequest, run_agreement
+from medhalbench.dahl._audit import CHECKER_AUDIT
 from medhalbench.dahl._build import DahlBuild, run_dahl_build
 from medhalbench.dahl._metrics import headline_figures
 from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
-from medhalbench.dahl._report import dahl_charts, dahl_summary, dahl_sweep_table, dahl_tables
+from medhalbench.dahl._report import (
+    dahl_charts,
+    dahl_settings,
+    dahl_summary,
+    dahl_sweep_table,
+    dahl_tables,
+)
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.examples import illustrative
@@ -18,9 +27,11 @@ from medhalbench.registry import (
     Builder,
     DemoRun,
     DemoSettings,
+    KeyFigure,
     Role,
     Sweep,
     Tool,
+    Unit,
 )
 
 EXAMPLE = illustrative("dahl_illustrative.csv")
@@ -38,6 +49,16 @@ def dahl_demo(settings: DemoSettings) -> DemoRun:
     return DemoRun("DAHL: long-form factuality", [task])
 
 
+def dahl_units(metadata: Mapping[str, Any]) -> list[Unit]:
+    """The atomic units of one judged answer, each with its verdict (and P(false))."""
+    texts = list(metadata.get("units_text") or [])
+    verdicts = list(metadata.get("verdicts") or [None] * len(texts))
+    p_false = list(metadata.get("p_false") or [None] * len(texts))
+    return [
+        Unit(text, verdict, p) for text, verdict, p in zip(texts, verdicts, p_false, strict=False)
+    ]
+
+
 dahl_benchmark = Benchmark(
     position=2,
     title="DAHL",
@@ -51,7 +72,11 @@ dahl_benchmark = Benchmark(
     summary=dahl_summary,
     tables=dahl_tables,
     charts=dahl_charts,
-    same_samples=("dataset_fingerprint", "responses", "seed", "limit"),
+    same_samples=("dataset_fingerprint", "responses", "sample", "categories", "seed", "limit"),
+    key_figure=KeyFigure("score", "dahl_score", "paper_dahl_score"),
+    describe=dahl_settings,
+    audit=CHECKER_AUDIT,
+    units=dahl_units,
     roles=(
         Role("splitter", "Model that splits answers into atomic units."),
         Role(

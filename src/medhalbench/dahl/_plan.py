@@ -20,6 +20,7 @@ from medhalbench.dahl._scorer import (
     SPLITTER_MAX_TOKENS,
     STRUCTURED_CHECKER_MAX_TOKENS,
 )
+from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
 
@@ -61,7 +62,7 @@ def dahl_plan(
     answers = len(samples) * epochs
     given = meta.get("responses") is not None
     if given:
-        responses = [str((s.metadata or {}).get("response", "")) for s in samples]
+        responses = [str((s.metadata or {}).get(GIVEN_OUTPUT, "")) for s in samples]
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:
         answer_tokens = int(meta.get("max_tokens") or 0) * answers

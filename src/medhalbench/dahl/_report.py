@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from medhalbench.results import (
     Cell,
@@ -20,7 +21,9 @@ from medhalbench.results import (
     line_chart,
     published_figure,
     results_table,
+    run_labels,
     run_title,
+    varying_settings,
     yes_no,
 )
 
@@ -75,9 +78,14 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
     )  # fmt: skip
 
 
+def dahl_settings(settings: Mapping[str, Any]) -> list[str]:
+    """What distinguishes a DAHL run: how its answers were made, and structured verdicts."""
+    return [*generation(settings), f"structured {yes_no(settings.get('structured'))}"]
+
+
 def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
     """DAHL score per category (rows) and run (columns)."""
-    names = [f"{r.model} @ {temperature_of(r.settings):g}" for r in runs]
+    names = run_labels(runs, dahl_settings)
     table = ResultTable(
         "DAHL score by category",
         "dahl_categories",
@@ -119,14 +127,14 @@ _DAHL_ROWS: list[FigureRow] = [
 ]
 
 
-def generation(settings: dict[str, object]) -> list[str]:
+def generation(settings: Mapping[str, Any]) -> list[str]:
     """How the answers were made: generated at a temperature, or written elsewhere."""
     if settings.get("responses"):
         return [f"answers from {Path(str(settings['responses'])).name}"]
     return [f"temperature {temperature_of(settings):g}", f"epochs {settings.get('epochs', 1)}"]
 
 
-def temperature_of(settings: dict[str, object]) -> float:
+def temperature_of(settings: Mapping[str, Any]) -> float:
     """The answering temperature (NaN for answers written elsewhere: nothing was generated)."""
     value = settings.get("temperature")
     return float(value) if isinstance(value, int | float) else math.nan
@@ -150,8 +158,7 @@ def dahl_summary(run: RunResult) -> ResultTable:
         "DAHL",
         run,
         [
-            *generation(s),
-            f"structured {yes_no(s.get('structured'))}",
+            *dahl_settings(s),
             f"{run.metrics.get('scored', 0):.0f} of {run.metrics.get('responses', 0):.0f} responses scored"
             + (f" (excluded: {excluded})" if excluded else ""),
             f"{format_cell(run.metrics.get('mean_units', math.nan), 1)} units and "
@@ -191,24 +198,27 @@ def dahl_tables(
 def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
     """Scores by category per run, and by answering temperature when runs differ in it."""
     svgs = []
-    for r in runs:
+    for label, r in zip(run_labels(runs, dahl_settings), runs, strict=True):
         categories = [
             c for c in r.prefixed("category") if defined_metric(r, f"category/{c}") is not None
         ]
         if categories:
             svgs.append(
                 horizontal_bars(
-                    f"DAHL score by category: {r.model} @ {temperature_of(r.settings):g}",
+                    f"DAHL score by category: {label}",
                     categories,
                     [r.metrics[f"category/{c}"] for c in categories],
                 )
             )
     if len({r.settings.get("temperature") for r in runs}) > 1:
         curves: dict[str, list[tuple[float, float]]] = {}
-        for r in runs:
+        # One curve per model and judges (its points: the temperatures).
+        judges = varying_settings(runs, lambda settings: [])
+        for r, judged_by in zip(runs, judges, strict=True):
             score = defined_metric(r, "dahl_score")
             if score is not None:
-                curves.setdefault(r.model, []).append((temperature_of(r.settings), score))
+                curve = " · ".join(filter(None, [r.model, judged_by]))
+                curves.setdefault(curve, []).append((temperature_of(r.settings), score))
         svgs.append(
             line_chart("DAHL score by answering temperature", curves, x_label="temperature")
         )

@@ -38,6 +38,7 @@ from medhalbench.dahl._verdicts import (
 )
 from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
 from medhalbench.models import DEFAULT_MODEL
+from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.text import clean_response
 
 CheckMode = Literal["unit", "batch"]
@@ -256,7 +257,7 @@ def dahl_factuality(
         stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
         truncated = (
-            None if state.metadata.get("response") is not None else stop_reason == "max_tokens"
+            None if state.metadata.get(GIVEN_OUTPUT) is not None else stop_reason == "max_tokens"
         )
         authors = await paper(response, question) if paper_protocol else {}
         cleaned = clean_response(question, response, truncated=truncated)

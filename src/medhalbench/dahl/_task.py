@@ -14,7 +14,6 @@ from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.arguments import (
-    ArgumentError,
     Count,
     DataSource,
     Fraction,
@@ -26,9 +25,9 @@ from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._questions import load_dahl_questions
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, CheckMode, dahl_factuality
-from medhalbench.dahl._solver import given_response
 from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
+from medhalbench.outputs import GIVEN_OUTPUT, given_output, nothing_generated
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
@@ -79,7 +78,7 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
             Sample(
                 id=r.id or question_id(r.question),
                 input=r.question,
-                metadata={"question": r.question, "category": category, "response": r.response},
+                metadata={"question": r.question, "category": category, GIVEN_OUTPUT: r.response},
             )
         )
     return _unique(samples)
@@ -153,18 +152,14 @@ def dahl(
         cache: Cache splitter and checker calls.
     """
     if responses is not None:
-        generation = {
-            "epochs": epochs != 1,
-            "temperature": temperature != ANSWER_TEMPERATURE,
-            "max_tokens": max_tokens != ANSWER_MAX_TOKENS,
-            "answer_prompt": answer_prompt is not None,
-        }
-        for name, given in generation.items():
-            if given:
-                raise ArgumentError(
-                    name,
-                    "has no effect on answers written elsewhere (responses): nothing is generated",
-                )
+        nothing_generated(
+            {
+                "epochs": epochs != 1,
+                "temperature": temperature != ANSWER_TEMPERATURE,
+                "max_tokens": max_tokens != ANSWER_MAX_TOKENS,
+                "answer_prompt": answer_prompt is not None,
+            }
+        )
     split_template = read_prompt(__package__, "split_user.txt", split_prompt)
     check_placeholders(split_template, {"text"}, source=split_prompt or "split prompt")
     check_template = read_prompt(__package__, "check_user.txt", check_prompt)
@@ -193,7 +188,7 @@ def dahl(
                 if s.metadata and s.metadata["category"] in {w.lower() for w in wanted}
             ]
         samples = samples[:limit] if limit is not None else samples
-        solver = [given_response()]
+        solver = [given_output()]
     else:
         unknown_questions = 0
         questions = load_dahl_questions(

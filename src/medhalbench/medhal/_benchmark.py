@@ -5,13 +5,24 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench.examples import illustrative
+from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._build import MedHalBuild, run_medhal_build
 from medhalbench.medhal._metrics import headline_figures
 from medhalbench.medhal._plan import plan_medhal_build
-from medhalbench.medhal._report import medhal_summary, medhal_tables
+from medhalbench.medhal._predictions import write_predictions
+from medhalbench.medhal._report import medhal_settings, medhal_summary, medhal_tables
 from medhalbench.medhal._task import factuality_verdict, medhal
 from medhalbench.medhal._train import TrainRequest, run_training
-from medhalbench.registry import EXTRACTOR, Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
+from medhalbench.registry import (
+    EXTRACTOR,
+    Benchmark,
+    Builder,
+    DemoRun,
+    DemoSettings,
+    KeyFigure,
+    Role,
+    Tool,
+)
 
 EXAMPLE = illustrative("medhal_illustrative.jsonl")
 
@@ -39,6 +50,10 @@ medhal_benchmark = Benchmark(
     summary=medhal_summary,
     tables=medhal_tables,
     same_samples=("dataset_fingerprint", "split", "sources", "limit"),
+    key_figure=KeyFigure("F1", "f1", "format_matching_f1"),
+    describe=medhal_settings,
+    audit=JUDGE_AUDIT,
+    outputs=write_predictions,
     roles=(EXTRACTOR,),
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,

@@ -3,10 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 from medhalbench._errors import DataError
 from medhalbench.data import is_saved_dataset, source_rows, validate_row
-from medhalbench.medhal._records import MedHalRecord
+from medhalbench.medhal._records import MedHalRecord, MedHalStatement
+
+
+def _resolve(source: str | Path, split: str) -> Path:
+    """The file or folder a MedHal source names for a split."""
+    path = Path(source)
+    if path.is_dir() and (path / "dataset").is_dir():
+        path = path / "dataset"
+    elif path.is_dir() and (path / f"{split}.jsonl").is_file():
+        path = path / f"{split}.jsonl"
+    elif path.is_dir() and not is_saved_dataset(path):
+        splits = sorted(p.stem for p in path.glob("*.jsonl"))
+        raise DataError(
+            f"no split '{split}' here"
+            + (f" (split files: {', '.join(splits)}; pick one with --split)" if splits else
+               " (expected a build folder, a save_to_disk folder or {split}.jsonl files)"),
+            path=path,
+        )  # fmt: skip
+    return path
 
 
 def load_medhal(
@@ -24,23 +43,37 @@ def load_medhal(
     Raises:
         DataError: Bad input, naming file, line and field.
     """
-    path = Path(source)
-    if path.is_dir() and (path / "dataset").is_dir():
-        path = path / "dataset"
-    elif path.is_dir() and (path / f"{split}.jsonl").is_file():
-        path = path / f"{split}.jsonl"
-    elif path.is_dir() and not is_saved_dataset(path):
-        splits = sorted(p.stem for p in path.glob("*.jsonl"))
-        raise DataError(
-            f"no split '{split}' here"
-            + (f" (split files: {', '.join(splits)}; pick one with --split)" if splits else
-               " (expected a build folder, a save_to_disk folder or {split}.jsonl files)"),
-            path=path,
-        )  # fmt: skip
-    records: list[MedHalRecord] = []
+    return _load(MedHalRecord, source, split, limit)
+
+
+def _where(line: int | str) -> str:
+    return f"line {line}" if isinstance(line, int) else str(line)
+
+
+def load_statements(
+    source: str | Path, *, split: str = "test", limit: int | None = None
+) -> list[MedHalStatement]:
+    """Load statements to judge without labels (predict-only), from the same kinds of
+    source as `load_medhal`; a statement without an id is named by its line.
+
+    Raises:
+        DataError: Bad input, naming file, line and field, or an id given twice.
+    """
+    return _load(MedHalStatement, source, split, limit)
+
+
+R = TypeVar("R", MedHalRecord, MedHalStatement)
+
+
+def _load(kind: type[R], source: str | Path, split: str, limit: int | None) -> list[R]:
+    """Rows of a source as `kind`, each id once (a statement without one named by its line)."""
+    path = _resolve(source, split)
+    records: list[R] = []
     first_line: dict[str, int | str] = {}
     for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
-        record = validate_row(MedHalRecord, row, path=path, line=line)
+        record = validate_row(kind, row, path=path, line=line)
+        if record.id is None:
+            record.id = f"line-{line}"
         if record.id in first_line:
             raise DataError(
                 f"the same id '{record.id}' as {_where(first_line[record.id])}",
@@ -51,7 +84,3 @@ def load_medhal(
         if limit is not None and len(records) >= limit:
             break
     return records
-
-
-def _where(line: int | str) -> str:
-    return f"line {line}" if isinstance(line, int) else str(line)

@@ -342,3 +342,20 @@ def medhal_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
         )
 
     return compute
+
+
+@metric
+def prediction_counts() -> Metric:
+    """Predict-only counts: statements judged, found factual, found not factual, and
+    replies that gave no verdict."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        predicted = [(s.score.metadata or {}).get("predicted") for s in scores]
+        return {
+            "statements": len(predicted),
+            "factual": sum(p is True for p in predicted),
+            "non_factual": sum(p is False for p in predicted),
+            "unparseable": sum(p is None for p in predicted),
+        }
+
+    return compute

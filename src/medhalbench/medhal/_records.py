@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from medhalbench.data import Record
 
@@ -64,3 +64,57 @@ def medhal_features() -> Any:
             for name, field in MedHalRecord.model_fields.items()
         }
     )
+
+
+class MedHalStatement(Record):
+    """A statement to judge without a label (predict-only): the `statement`, its optional
+    `context`, and optional `id` (default: its line) and `source`."""
+
+    id: str | None = None
+    context: str | None = None
+    statement: str = Field(min_length=1)
+    source: str | None = None
+
+    @field_validator("id", "source", mode="before")
+    @classmethod
+    def _optional_text(cls, value: Any) -> Any:
+        return str(value) if value not in (None, "") else None
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+class JudgeOutput(Record):
+    """A judge's reply written elsewhere on one MedHal statement, named by the statement's
+    `id` or its text (`statement`)."""
+
+    id: str | None = None
+    statement: str | None = None
+    reply: str
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        return str(value) if value not in (None, "") else None
+
+    @model_validator(mode="after")
+    def _named(self) -> JudgeOutput:
+        if self.id is None and not self.statement:
+            raise ValueError("name the statement judged: its id or its text")
+        return self
+
+
+class MedHalPrediction(Record):
+    """A predict-only verdict: the statement, whether the judge found it factual (None: its
+    reply could not be read), its explanation, and its reply as written."""
+
+    id: str
+    statement: str
+    context: str | None = None
+    source: str | None = None
+    factual: bool | None
+    explanation: str | None = None
+    read_by: str | None = None
+    reply: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from medhalbench.medhal._metrics import PAPER_PREFIXES
 from medhalbench.results import (
@@ -22,6 +23,7 @@ from medhalbench.results import (
     published_figure,
     results_table,
     run_title,
+    sample_counts,
     yes_no,
 )
 
@@ -92,11 +94,61 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
     )  # fmt: skip
 
 
+def medhal_settings(settings: Mapping[str, Any]) -> list[str]:
+    """What distinguishes a MedHal run: predict-only, its split and structured verdicts (not
+    for replies written elsewhere, where nothing was generated)."""
+    return [
+        *(["predict-only"] if settings.get("predict") else []),
+        f"split {settings.get('split')}",
+        *(
+            []
+            if settings.get("responses")
+            else [f"structured {yes_no(settings.get('structured'))}"]
+        ),
+    ]
+
+
+def prediction_table(runs: Sequence[RunResult]) -> ResultTable:
+    """Predict-only runs: how many statements each judge found factual, not factual, or
+    gave no readable verdict on (there are no labels, so no figures)."""
+    table = ResultTable(
+        "MedHal predict-only (no labels: verdicts counted, no figures)",
+        "medhal_predictions",
+        [
+            Column("Model"),
+            Column("Dataset"),
+            *(Column(label, digits=0) for label in _COUNTS.values()),
+        ],
+    )
+    for run in runs:
+        table.add([run.model, run.dataset, *(run.metrics.get(name) for name in _COUNTS)])
+    return table
+
+
+_COUNTS = {
+    "statements": "Statements",
+    "factual": "Factual",
+    "non_factual": "Not factual",
+    "unparseable": "Unreadable",
+}
+
+
+def _predict_only(run: RunResult) -> bool:
+    return bool(run.settings.get("predict"))
+
+
 def medhal_summary(run: RunResult) -> ResultTable:
     """A MedHal run's headline figures as a narrow table titled with what distinguishes the
     run: ours (non-factual positive, every sample) beside the authors' (factual positive,
-    replies with a yes/no word), per source (ours) and per task (theirs)."""
-    s = run.settings
+    replies with a yes/no word), per source (ours) and per task (theirs, by the same names);
+    a predict-only run's verdicts counted."""
+    if _predict_only(run):
+        table = prediction_table([run])
+        table.title = run_title(
+            "MedHal predict-only (no labels: no figures)", run, medhal_settings(run.settings)
+        )
+        return table
+    parts = sorted({*run.prefixed("source"), *run.prefixed("format_matching_task")})
     rows: list[FigureRow] = [
         ("F1", "f1", "format_matching_f1", F1_UNDEFINED),
         ("Precision", "precision", "format_matching_precision", PRECISION_UNDEFINED),
@@ -109,22 +161,16 @@ def medhal_summary(run: RunResult) -> ResultTable:
         ("BLEU", "bleu", None, EXPLANATION_UNDEFINED),
         ("ROUGE-1", "rouge1", None, EXPLANATION_UNDEFINED),
         ("ROUGE-2", "rouge2", None, EXPLANATION_UNDEFINED),
-        *((f"F1, {source}", f"source/{source}/f1", None, F1_UNDEFINED)
-          for source in run.prefixed("source")),
-        *((f"F1, {task}", None, f"format_matching_task/{task}/f1", F1_UNDEFINED)
-          for task in run.prefixed("format_matching_task")),
+        *((f"F1, {part}", f"source/{part}/f1", f"format_matching_task/{part}/f1", F1_UNDEFINED)
+          for part in parts),
     ]  # fmt: skip
     table = figure_rows(run, rows)
-    extracted = run.metrics.get("read_by_extractor", 0)
     table.title = run_title(
         "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)",
         run,
         [
-            f"split {s.get('split')}",
-            f"structured {yes_no(s.get('structured'))}",
-            f"{run.metrics.get('samples', 0):.0f} samples, "
-            f"{run.metrics.get('unparseable', 0):.0f} unparseable"
-            + (f", {extracted:.0f} read by the extractor" if extracted else ""),
+            *medhal_settings(run.settings),
+            sample_counts(run),
         ],
     )
     return table
@@ -133,5 +179,9 @@ def medhal_summary(run: RunResult) -> ResultTable:
 def medhal_tables(
     runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 ) -> list[ResultTable]:
-    """MedHal's tables in report order."""
-    return [medhal_table(runs, published)]
+    """MedHal's tables in report order (predict-only runs apart)."""
+    predicted = [r for r in runs if _predict_only(r)]
+    return [
+        medhal_table([r for r in runs if not _predict_only(r)], published),
+        *([prediction_table(predicted)] if predicted else []),
+    ]

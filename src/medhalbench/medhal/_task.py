@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import anyio
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -27,6 +29,7 @@ from medhalbench.arguments import (
     NonNegative,
     Temperature,
 )
+from medhalbench.data import read_rows, validate_row
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.judging import (
     TOP_LOGPROBS,
@@ -34,14 +37,21 @@ from medhalbench.judging import (
     extractor_template,
     verdict_probability,
 )
-from medhalbench.medhal._data import load_medhal
-from medhalbench.medhal._metrics import medhal_metrics
-from medhalbench.medhal._records import MedHalRecord
+from medhalbench.medhal._data import load_medhal, load_statements
+from medhalbench.medhal._metrics import medhal_metrics, prediction_counts
+from medhalbench.medhal._records import JudgeOutput, MedHalRecord, MedHalStatement
 from medhalbench.medhal._verdicts import (
     FactualVerdict,
     paper_explanation,
     paper_factual_reading,
     parse_factual_verdict,
+)
+from medhalbench.outputs import (
+    GivenOutput,
+    given_output,
+    match_outputs,
+    nothing_generated,
+    text_key,
 )
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
@@ -50,7 +60,9 @@ from medhalbench.statistics import DEFAULT_RESAMPLES
 MEDHAL_TASK_VERSION = "1.0.0"
 
 
-def judge_messages(record: MedHalRecord, system: str, template: str) -> list[ChatMessage]:
+def judge_messages(
+    record: MedHalRecord | MedHalStatement, system: str, template: str
+) -> list[ChatMessage]:
     """The judge's messages for one statement (shared with fine-tuning, so that training
     and evaluation see the same prompt)."""
     context_block = f"Context: {record.context}\n\n" if record.context else ""
@@ -93,6 +105,10 @@ FACTUAL_SCHEMA = ResponseSchema(
 _YES_NO = {"yes": "yes", "no": "no"}
 
 
+DEFAULT_JUDGE_MAX_TOKENS = 256
+UNREADABLE = "unreadable"
+"""A predict-only score's value where the reply gave no verdict."""
+
 _MEANINGS = {"YES": "the statement is factual", "NO": "the statement is not factual"}
 QUESTION = "Is the statement factual, given its context (YES or NO)?"
 
@@ -118,17 +134,7 @@ def factuality_verdict(
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict = parse_factual_verdict(reply)
-        read_by = "strict" if verdict.factual is not None else None
-        if verdict.factual is None and extract_template:
-            extracted = await extract_verdict(
-                reply, _MEANINGS, question=QUESTION, template=extract_template
-            )
-            if extracted is not None:
-                read_by = "extractor"
-                verdict = FactualVerdict(
-                    extracted == "YES", None, f"read by the extractor ({verdict.reason})"
-                )
+        verdict, read_by = await read_factuality(reply, extract_template)
         label = bool(state.metadata["label"])
         gold = state.metadata.get("explanation")
         similarity = paper_similarity = None
@@ -144,9 +150,6 @@ def factuality_verdict(
             paper_similarity = await anyio.to_thread.run_sync(
                 similarity_of, gold or "", paper_explanation(reply)
             )
-        logprobs = (
-            state.output.choices[0].logprobs if state.output and state.output.choices else None
-        )
         return Score(
             value=int(verdict.factual is not None and verdict.factual == label),
             answer=None if verdict.factual is None else ("YES" if verdict.factual else "NO"),
@@ -162,13 +165,102 @@ def factuality_verdict(
                 "explanation": verdict.explanation,
                 "gold_explanation": gold,
                 "explanation_similarity": similarity,
-                "p_non_factual": verdict_probability(logprobs, _YES_NO, "no", "yes"),
+                "p_non_factual": _p_non_factual(state),
                 "source": state.metadata.get("source"),
                 "item": state.metadata.get("item"),
             },
         )
 
     return score
+
+
+@scorer(metrics=[prediction_counts()])
+def factuality_prediction(extract_template: str = "") -> Scorer:
+    """Read a "Factual: YES/NO" reply on an unlabelled statement (predict-only): the
+    verdict (`answer` YES, NO, or None when it cannot be read) and the explanation, with
+    nothing to compare them to.
+
+    Args:
+        extract_template: The extractor's prompt, for replies the strict reader cannot read
+            (used only when the `extractor` role names a model).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        reply = state.output.completion if state.output else ""
+        verdict, read_by = await read_factuality(reply, extract_template)
+        answer = None if verdict.factual is None else ("YES" if verdict.factual else "NO")
+        return Score(
+            value=answer or UNREADABLE,
+            answer=answer,
+            explanation=verdict.explanation,
+            reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
+            metadata={
+                "predicted": verdict.factual,
+                "read_by": read_by,
+                "explanation": verdict.explanation,
+                "p_non_factual": _p_non_factual(state),
+                "source": state.metadata.get("source"),
+            },
+        )
+
+    return score
+
+
+async def read_factuality(reply: str, extract_template: str) -> tuple[FactualVerdict, str | None]:
+    """A reply's verdict and who read it (`strict`, `extractor`, or None when neither could)."""
+    verdict = parse_factual_verdict(reply)
+    if verdict.factual is not None:
+        return verdict, "strict"
+    if extract_template:
+        extracted = await extract_verdict(
+            reply, _MEANINGS, question=QUESTION, template=extract_template
+        )
+        if extracted is not None:
+            return FactualVerdict(
+                extracted == "YES", None, f"read by the extractor ({verdict.reason})"
+            ), "extractor"
+    return verdict, None
+
+
+def _p_non_factual(state: TaskState) -> float | None:
+    logprobs = state.output.choices[0].logprobs if state.output and state.output.choices else None
+    return verdict_probability(logprobs, _YES_NO, "no", "yes")
+
+
+def _labelled(dataset: str, split: str) -> list[MedHalRecord]:
+    try:
+        return load_medhal(dataset, split=split)
+    except DataError as ex:
+        # A labelled sample's own fields: a file without them may be statements to judge.
+        if ex.field in ("id", "label", "source") and ex.reason == "missing":
+            raise DataError(
+                "missing (a labelled MedHal sample has id, statement, label and source; to "
+                "judge statements without labels, use predict-only: --predict)",
+                path=ex.path,
+                line=ex.line,
+                field=ex.field,
+            ) from None
+        raise
+
+
+def judge_outputs(samples: list[Sample], responses: str) -> tuple[list[Sample], int]:
+    """The samples a judge's replies (written elsewhere) answer, each with its reply, and
+    how many replies matched no sample.
+
+    Raises:
+        DataError: A malformed row, or no reply matching the dataset.
+    """
+    outputs = [
+        GivenOutput((output.id, text_key(output.statement)), output.reply, line)
+        for line, row in read_rows(responses)
+        for output in [validate_row(JudgeOutput, row, path=responses, line=line)]
+    ]
+    return match_outputs(
+        samples,
+        outputs,
+        lambda s: (str(s.id), text_key(str((s.metadata or {}).get("statement", "")))),
+        path=responses,
+    )
 
 
 @solver
@@ -189,13 +281,15 @@ def judge(greedy: bool = False) -> Solver:
 @benchmark_task
 def medhal(
     dataset: DataSource,
+    responses: InputFile | None = None,
+    predict: bool = False,
     split: str = "test",
     limit: Count | None = None,
     sources: list[str] | None = None,
     prompt: InputFile | None = None,
     template: InputFile | None = None,
     temperature: Temperature = 0.0,
-    max_tokens: Count = 256,
+    max_tokens: Count = DEFAULT_JUDGE_MAX_TOKENS,
     embedder: str | None = DEFAULT_EMBEDDER,
     structured: bool = False,
     probabilities: bool = False,
@@ -206,6 +300,11 @@ def medhal(
 
     Args:
         dataset: MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
+        responses: Score a judge's replies written elsewhere instead of generating
+            (CSV/JSONL: id or statement, and reply); statements without a reply are left
+            out.
+        predict: Judge statements without labels (statement[, context, id, source]): a
+            verdict and an explanation each, written as JSONL beside the log; no figures.
         split: Split to evaluate (build folders and DatasetDicts).
         limit: Use the first N samples.
         sources: Keep these sources (comma-separated, e.g. medqa,sumpubmed).
@@ -225,8 +324,21 @@ def medhal(
             extractor role names a model.
     """
     embedder = None if embedder in (None, "", "none") else embedder
+    if responses is not None:
+        nothing_generated(
+            {
+                "temperature": temperature != 0.0,
+                "max_tokens": max_tokens != DEFAULT_JUDGE_MAX_TOKENS,
+                "structured": structured,
+                "probabilities": probabilities,
+                "prompt": prompt is not None,
+                "template": template is not None,
+            }
+        )
     system, user = judge_prompts(prompt, template)
-    records = load_medhal(dataset, split=split)
+    records: Sequence[MedHalRecord | MedHalStatement] = (
+        load_statements(dataset, split=split) if predict else _labelled(dataset, split)
+    )
     if sources:
         records = [r for r in records if r.source in sources]
     records = records[:limit] if limit is not None else records
@@ -240,25 +352,37 @@ def medhal(
         Sample(
             id=r.id,
             input=judge_messages(r, system, user),
-            target="YES" if r.label else "NO",
+            target="" if isinstance(r, MedHalStatement) else ("YES" if r.label else "NO"),
             metadata={
-                "label": r.label,
-                "explanation": r.explanation,
+                "statement": r.statement,
+                "context": r.context,
                 "source": r.source,
-                "item": r.inner_id or r.id,
-                "synthetic": r.synthetic,
+                **(
+                    {}
+                    if isinstance(r, MedHalStatement)
+                    else {
+                        "label": r.label,
+                        "explanation": r.explanation,
+                        "item": r.inner_id or r.id,
+                        "synthetic": r.synthetic,
+                    }
+                ),
             },
         )
         for r in records
     ]
+    unmatched = 0
+    if responses is not None:
+        samples, unmatched = judge_outputs(samples, responses)
+    extract_template = extractor_template(extract_prompt)
     return Task(
         version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
-        solver=judge(greedy=temperature == 0),
-        scorer=factuality_verdict(
-            embedder=embedder, extract_template=extractor_template(extract_prompt)
-        ),
-        metrics=[medhal_metrics(resamples=bootstrap)],
+        solver=given_output() if responses is not None else judge(greedy=temperature == 0),
+        scorer=factuality_prediction(extract_template)
+        if predict
+        else factuality_verdict(embedder=embedder, extract_template=extract_template),
+        metrics=None if predict else [medhal_metrics(resamples=bootstrap)],
         config=GenerateConfig(
             temperature=temperature,
             max_tokens=max_tokens,
@@ -270,6 +394,10 @@ def medhal(
             "embedder": embedder,
             "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
+            "outputs_not_in_dataset": unmatched,
+            # Nothing is generated for outputs written elsewhere.
+            "temperature": None if responses else temperature,
+            "max_tokens": None if responses else max_tokens,
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },
     )

@@ -16,8 +16,11 @@ from medhalbench.judging import Reading, normalise_reply, offers_alternatives, r
 
 _YES = r"yes|s[íi]|oui|ja|sim|是|对"
 _NO = r"no|non|nein|n[ãa]o|否|不是|不"
+# "Factual: NO", and the answer to the prompt's YES/NO question under another name
+# ("Verdict: NO", "Answer: YES", a "### Verdict" heading, which normalising makes a label).
 _LABEL = re.compile(
-    r"(?:\b(?:factual|factuel(?:le)?|f[áa]ctic[oa]|faktisch)|事实性|事实)"
+    r"(?:\b(?:factual|factuel(?:le)?|f[áa]ctic[oa]|faktisch|verdict|answer|conclusion"
+    r"|veredicto|respuesta|r[ée]ponse|antwort|urteil|resposta)|事实性|事实|结论|答案)"
     rf"\s*[:\-=?—–：]\s*({_YES}|{_NO})(?![^\W\d_])",
     re.IGNORECASE,
 )

@@ -5,14 +5,29 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench.examples import illustrative
+from medhalbench.medhallu._audit import READER_AUDIT
 from medhalbench.medhallu._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
 from medhalbench.medhallu._metrics import headline_figures
 from medhalbench.medhallu._plan import plan_medhallu_build
-from medhalbench.medhallu._report import medhallu_charts, medhallu_summary, medhallu_tables
+from medhalbench.medhallu._report import (
+    medhallu_charts,
+    medhallu_settings,
+    medhallu_summary,
+    medhallu_tables,
+)
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import medhallu
-from medhalbench.registry import EXTRACTOR, Benchmark, Builder, DemoRun, DemoSettings, Role, Tool
+from medhalbench.registry import (
+    EXTRACTOR,
+    Benchmark,
+    Builder,
+    DemoRun,
+    DemoSettings,
+    KeyFigure,
+    Role,
+    Tool,
+)
 
 EXAMPLE = illustrative("medhallu_illustrative.jsonl")
 
@@ -60,15 +75,12 @@ medhallu_benchmark = Benchmark(
     summary=medhallu_summary,
     tables=medhallu_tables,
     charts=medhallu_charts,
-    same_samples=(
-        "dataset_fingerprint",
-        "knowledge",
-        "not_sure",
-        "pairing",
-        "difficulty",
-        "seed",
-        "rows",
-    ),  # fmt: skip
+    # Knowledge and not-sure change the prompt, not the rows: runs that differ in them are
+    # the paper's contrasts.
+    same_samples=("dataset_fingerprint", "pairing", "difficulty", "seed", "rows"),
+    key_figure=KeyFigure("F1", "f1", "paper_f1"),
+    describe=medhallu_settings,
+    audit=READER_AUDIT,
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhallu_demo,

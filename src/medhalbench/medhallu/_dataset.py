@@ -83,6 +83,7 @@ def detection_samples(
                         "difficulty": record.difficulty,
                         "category": record.category,
                         "question": record.question,
+                        "answer": answer,
                     },
                 )
                 for kind, answer, label in answers

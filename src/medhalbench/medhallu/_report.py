@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from medhalbench.medhallu._records import DIFFICULTIES
 from medhalbench.results import (
@@ -13,6 +15,7 @@ from medhalbench.results import (
     RECALL_UNDEFINED,
     Cell,
     Column,
+    Estimate,
     FigureRow,
     PublishedRow,
     ResultTable,
@@ -23,11 +26,14 @@ from medhalbench.results import (
     prompt_files,
     published_figure,
     results_table,
+    run_labels,
     run_title,
+    sample_counts,
     yes_no,
 )
 
-PAPER_DIFFICULTY_UNDEFINED = "no row of this difficulty, or every reply read as not sure"
+NO_ROW = "no row of this difficulty"
+PAPER_DIFFICULTY_UNDEFINED = "every reply of this difficulty read as not sure"
 
 MEDHALLU_COLUMNS = [
     Column("Model"),
@@ -68,10 +74,38 @@ _MEDHALLU_FIGURES = [
 ]  # fmt: skip
 
 
-def difficulties(settings: dict[str, object]) -> str:
+def difficulties(settings: Mapping[str, Any]) -> str:
     """The difficulties a run kept ("all" when it kept every row)."""
     kept = settings.get("difficulty")
     return ",".join(map(str, kept)) if isinstance(kept, list) and kept else str(kept or "all")
+
+
+def medhallu_settings(settings: Mapping[str, Any]) -> list[str]:
+    """What distinguishes a MedHallu run: difficulty, knowledge, not sure, structured (not
+    for outputs written elsewhere, where nothing was generated)."""
+    return [
+        f"difficulty {difficulties(settings)}",
+        f"knowledge {yes_no(settings.get('knowledge'))}",
+        f"not sure {yes_no(settings.get('not_sure'))}",
+        *(
+            []
+            if settings.get("responses")
+            else [f"structured {yes_no(settings.get('structured'))}"]
+        ),
+    ]
+
+
+def _figure(run: RunResult, name: str) -> Estimate | None:
+    """A figure, undefined for want of rows where it is a difficulty's and the run had none."""
+    figure = run.figure(name)
+    difficulty = name.removeprefix("paper_").split("_")[0]
+    if (
+        figure is not None
+        and difficulty in DIFFICULTIES
+        and not run.metrics.get(f"{difficulty}_samples")
+    ):
+        return replace(figure, why=NO_ROW)
+    return figure
 
 
 def detection_table(
@@ -86,7 +120,7 @@ def detection_table(
             [
                 run.model, run.judges, run.dataset, difficulties(s), yes_no(s.get("knowledge")),
                 yes_no(s.get("not_sure")), yes_no(s.get("structured")), prompt_files(s),
-                *(run.figure(name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
+                *(_figure(run, name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
             ]
         ]  # fmt: skip
 
@@ -109,7 +143,7 @@ def _summary_rows(run: RunResult) -> list[FigureRow]:
     by_difficulty: list[FigureRow] = [
         (
             f"{d.capitalize()} F1", f"{d}_f1", f"paper_{d}_f1",
-            F1_UNDEFINED if run.metrics.get(f"{d}_samples") else "no row of this difficulty",
+            F1_UNDEFINED if run.metrics.get(f"{d}_samples") else NO_ROW,
         )
         for d in DIFFICULTIES
     ]  # fmt: skip
@@ -128,20 +162,13 @@ def _summary_rows(run: RunResult) -> list[FigureRow]:
 
 def medhallu_summary(run: RunResult) -> ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
-    s = run.settings
     table = figure_rows(run, _summary_rows(run))
-    extracted = run.metrics.get("read_by_extractor", 0)
     table.title = run_title(
         "MedHallu",
         run,
         [
-            f"difficulty {difficulties(s)}",
-            f"knowledge {yes_no(s.get('knowledge'))}",
-            f"not sure {yes_no(s.get('not_sure'))}",
-            f"structured {yes_no(s.get('structured'))}",
-            f"{run.metrics.get('samples', 0):.0f} samples, "
-            f"{run.metrics.get('unparseable', 0):.0f} unparseable"
-            + (f", {extracted:.0f} read by the extractor" if extracted else ""),
+            *medhallu_settings(run.settings),
+            sample_counts(run),
         ],
     )
     return table
@@ -157,10 +184,7 @@ def medhallu_tables(
 def medhallu_charts(runs: Sequence[RunResult]) -> list[str]:
     """F1 by difficulty per run, as the paper plots it."""
     series = {
-        f"{r.model} ({'knowledge' if r.settings.get('knowledge') else 'no knowledge'}"
-        f"{', not sure' if r.settings.get('not_sure') else ''})": [
-            defined_metric(r, f"{d}_f1") for d in ("easy", "medium", "hard")
-        ]
-        for r in runs
+        label: [defined_metric(r, f"{d}_f1") for d in DIFFICULTIES]
+        for label, r in zip(run_labels(runs, medhallu_settings), runs, strict=True)
     }
-    return [grouped_bars("MedHallu F1 by difficulty", ["easy", "medium", "hard"], series)]
+    return [grouped_bars("MedHallu F1 by difficulty", list(DIFFICULTIES), series, y_label="F1")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ResponseSchema
 from inspect_ai.solver import generate
 from inspect_ai.util import JSONSchema
@@ -17,12 +18,21 @@ from medhalbench.arguments import (
     NonNegative,
     Temperature,
 )
+from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._data import MEDHALLU_HUB, MedHalluConfig, load_medhallu
 from medhalbench.medhallu._dataset import Pairing, detection_samples
 from medhalbench.medhallu._metrics import detection_metrics
-from medhalbench.medhallu._records import Difficulty
+from medhalbench.medhallu._records import DetectorOutput, Difficulty
 from medhalbench.medhallu._scorer import detection_verdict
+from medhalbench.medhallu._verdicts import DetectionLabel
+from medhalbench.outputs import (
+    GivenOutput,
+    given_output,
+    match_outputs,
+    nothing_generated,
+    text_key,
+)
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
@@ -47,6 +57,44 @@ def detection_schema(not_sure: bool) -> ResponseSchema:
     )
 
 
+def detector_outputs(
+    samples: MemoryDataset, responses: str, *, not_sure: bool
+) -> tuple[list[Sample], int]:
+    """The samples a detector's outputs (written elsewhere) answer, each with its output,
+    and how many outputs matched no sample.
+
+    Raises:
+        DataError: A malformed row, a not-sure verdict without `not_sure`, or no output
+            matching the dataset.
+    """
+    outputs = []
+    for line, row in read_rows(responses):
+        output = validate_row(DetectorOutput, row, path=responses, line=line)
+        if output.verdict == DetectionLabel.NOT_SURE and not not_sure:
+            raise DataError(
+                "verdict 2 (not sure) needs the not-sure option (--not-sure)",
+                path=responses,
+                line=line,
+                field="verdict",
+            )
+        outputs.append(
+            GivenOutput(
+                (output.id, (text_key(output.question), text_key(output.answer))), output.text, line
+            )
+        )
+    return match_outputs(
+        list(samples),
+        outputs,
+        lambda s: (
+            str(s.id),
+            (text_key(s.metadata["question"]), text_key(s.metadata["answer"]))
+            if s.metadata
+            else None,
+        ),
+        path=responses,
+    )
+
+
 DETECTION_TEMPERATURE = 0.3
 DETECTION_MAX_TOKENS = 128
 
@@ -54,6 +102,7 @@ DETECTION_MAX_TOKENS = 128
 @benchmark_task
 def medhallu(
     dataset: DataSource = MEDHALLU_HUB,
+    responses: InputFile | None = None,
     config: MedHalluConfig = "pqa_labeled",
     split: str = "train",
     knowledge: bool = False,
@@ -75,6 +124,9 @@ def medhallu(
 
     Args:
         dataset: MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).
+        responses: Score a detector's outputs written elsewhere instead of generating
+            (CSV/JSONL: id, or question and answer; then reply or verdict 0/1/2); the
+            dataset's answers without an output are left out.
         config: Hub config.
         split: Split to read.
         knowledge: Give the PubMedQA context to the detector.
@@ -97,6 +149,17 @@ def medhallu(
             {reply}); the extractor reads what the strict reader cannot, when the
             extractor role names a model.
     """
+    if responses is not None:
+        nothing_generated(
+            {
+                "temperature": temperature != DETECTION_TEMPERATURE,
+                "max_tokens": max_tokens != DETECTION_MAX_TOKENS,
+                "structured": structured,
+                "probabilities": probabilities,
+                "prompt": prompt is not None,
+                "template": template is not None,
+            }
+        )
     system_prompt = read_prompt(
         __package__, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
     )
@@ -122,18 +185,23 @@ def medhallu(
         records = records[:limit]
     if not records:
         raise DataError("no rows left after the difficulty filter", path=dataset)
+    samples = detection_samples(
+        records,
+        system_prompt=system_prompt,
+        user_template=user_template,
+        knowledge=knowledge,
+        pairing=pairing,
+        seed=seed,
+        source=str(dataset),
+    )
+    unmatched = 0
+    if responses is not None:
+        given, unmatched = detector_outputs(samples, responses, not_sure=not_sure)
+        samples = MemoryDataset(given, name=samples.name, shuffled=True)
     return Task(
         version=MEDHALLU_TASK_VERSION,
-        dataset=detection_samples(
-            records,
-            system_prompt=system_prompt,
-            user_template=user_template,
-            knowledge=knowledge,
-            pairing=pairing,
-            seed=seed,
-            source=str(dataset),
-        ),
-        solver=generate(),
+        dataset=samples,
+        solver=given_output() if responses is not None else generate(),
         scorer=detection_verdict(
             not_sure=not_sure, extract_template=extractor_template(extract_prompt)
         ),
@@ -148,6 +216,11 @@ def medhallu(
         metadata={
             "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
+            "responses_fingerprint": dataset_fingerprint(responses) if responses else None,
+            "outputs_not_in_dataset": unmatched,
+            # Nothing is generated for outputs written elsewhere.
+            "temperature": None if responses else temperature,
+            "max_tokens": None if responses else max_tokens,
             "rows": len(records),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },

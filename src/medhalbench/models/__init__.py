@@ -5,8 +5,12 @@ from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
 from medhalbench.models._gguf_export import export_gguf
+from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
 
 __all__ = [
+    "SYSTEM_PROVIDER",
+    "SystemModelAPI",
+    "writes_nothing",
     "DEFAULT_MODEL",
     "EmbeddedModelAPI",
     "Engine",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from inspect_ai import Task
+from inspect_ai.log import EvalLog
 from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import SampleScore
 from inspect_ai.util import registry_info
@@ -18,6 +19,7 @@ from inspect_ai.util import registry_info
 from medhalbench._errors import MedhalbenchError
 from medhalbench.arguments import ArgumentError, check_arguments
 from medhalbench.planning import Plan, RoleEstimate, task_plan
+from medhalbench.registry._audit import JudgeAudit
 from medhalbench.results import PublishedRow, ResultTable, RunResult, read_published
 from medhalbench.statistics import Figure
 
@@ -217,6 +219,41 @@ def one_call_per_sample(
 
 
 @dataclass(frozen=True)
+class KeyFigure:
+    """The one figure a benchmark is read by, as the report's summary shows it.
+
+    Attributes:
+        label: Its name (`F1`).
+        ours: Our metric.
+        paper: The paper protocol's metric, the one the published rows give.
+    """
+
+    label: str
+    ours: str
+    paper: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One judged part of a sample's output (a DAHL atomic unit).
+
+    Attributes:
+        text: The unit as judged.
+        verdict: The judge's verdict (`true`, `false`, `unknown`); None where its reply
+            could not be read.
+        p_false: P(false) where the judge gave log-probabilities.
+    """
+
+    text: str
+    verdict: str | None
+    p_false: float | None = None
+
+
+def _no_settings(settings: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
 class Benchmark:
     """One benchmark: its task, how its runs are read and shown, its builder and tools.
 
@@ -234,6 +271,9 @@ class Benchmark:
         summary: A run's narrow table for the terminal.
         tables: The report's tables of this benchmark's runs, with published rows given.
         same_samples: Task settings under which two runs judged the same samples.
+        key_figure: The figure its runs are summarised by.
+        describe: What distinguishes a run, from its task settings, as short phrases
+            (`["knowledge yes", "not sure no"]`): in titles, plans and run labels.
         charts: The report's SVG charts of this benchmark's runs.
         paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
         roles: The model roles its task uses besides the model under test.
@@ -246,6 +286,11 @@ class Benchmark:
         demo: The demo's run of this benchmark.
         builder: Its data builder.
         tools: Its other commands.
+        units: The judged units a sample's score metadata holds (DAHL's atomic facts), for
+            `load_units`; None for a benchmark that judges whole outputs.
+        audit: How a person audits its judge (`medhalbench audit`); None: not offered.
+        outputs: Files written from a finished log, beside it (MedHal's predict-only
+            verdicts as JSONL); their paths.
         position: Where it comes in the demo and the report (then by name).
     """
 
@@ -257,6 +302,8 @@ class Benchmark:
     summary: Callable[[RunResult], ResultTable]
     tables: Callable[[Sequence[RunResult], Sequence[PublishedRow]], list[ResultTable]]
     same_samples: tuple[str, ...]
+    key_figure: KeyFigure
+    describe: Callable[[Mapping[str, Any]], list[str]] = _no_settings
     charts: Callable[[Sequence[RunResult]], list[str]] = lambda runs: []
     paired_correctness: bool = False
     roles: tuple[Role, ...] = ()
@@ -270,6 +317,9 @@ class Benchmark:
     demo: Callable[[DemoSettings], DemoRun] | None = None
     builder: Builder | None = None
     tools: tuple[Tool, ...] = field(default=())
+    units: Callable[[Mapping[str, Any]], list[Unit]] | None = None
+    audit: JudgeAudit | None = None
+    outputs: Callable[[EvalLog], list[Path]] = lambda log: []
     position: int = 100
 
     @property

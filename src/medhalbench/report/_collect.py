@@ -7,11 +7,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 
-from medhalbench._errors import DataError
-from medhalbench.registry import benchmark_of
-from medhalbench.results import RunResult, benchmark_name, log_roles, run_result
+from medhalbench.registry import benchmark_of, benchmarks
+from medhalbench.results import (
+    RunResult,
+    benchmark_name,
+    log_paths,
+    log_roles,
+    run_result,
+    setting_text,
+)
 
 
 @dataclass
@@ -30,6 +36,15 @@ class Provenance:
     roles: dict[str, str]
     settings: dict[str, Any]
 
+    @property
+    def settings_text(self) -> str:
+        """The task's settings given a value, as "name value" phrases."""
+        return " · ".join(
+            f"{k.replace('_', ' ')} {setting_text(v)}"
+            for k, v in self.settings.items()
+            if v is not None and v != []
+        )
+
 
 @dataclass
 class CollectedResults:
@@ -45,32 +60,9 @@ class CollectedResults:
         return [r for r in self.runs if r.system == system]
 
 
-def log_paths(paths: Sequence[str | Path]) -> list[str]:
-    """Log files named directly or found in folders.
-
-    Raises:
-        DataError: A path does not exist, or no log is found.
-    """
-    found: list[str] = []
-    for path in paths:
-        # inspect names logs it found by URI (`file:///...`).
-        p = Path(str(path).removeprefix("file://"))
-        if p.is_dir():
-            found += [info.name for info in list_eval_logs(str(p))]
-        elif p.is_file():
-            found.append(str(p))
-        else:
-            raise DataError("no such log file or folder", path=p)
-    if not found:
-        raise DataError("no inspect logs found", path=", ".join(str(p) for p in paths))
-    return found
-
-
 def _provenance(log: EvalLog) -> Provenance:
     metadata = log.eval.metadata or {}
-    settings = {
-        k: v for k, v in metadata.items() if k not in ("dataset", "dataset_fingerprint", "prompts")
-    }
+    settings = {k: v for k, v in (log.eval.task_args or {}).items() if k != "dataset"}
     return Provenance(
         system=benchmark_name(log.eval.task), model=log.eval.model, task=log.eval.task, log=Path(log.location).name,
         status=log.status, created=str(log.eval.created), dataset=metadata.get("dataset"),
@@ -103,7 +95,12 @@ def collect(paths: Sequence[str | Path]) -> CollectedResults:
                 older, log = sorted((earlier, log), key=lambda x: str(x.eval.created))
                 results.skipped.append(f"{older.location} (superseded by {log.location})")
             finished[log.eval.task_id] = log
-    for log in finished.values():
+    # In the order the runs were made, benchmark by benchmark (the registry's order).
+    order = {entry.name: i for i, entry in enumerate(benchmarks())}
+    for log in sorted(
+        finished.values(),
+        key=lambda x: (order[benchmark_name(x.eval.task)], str(x.eval.created)),
+    ):
         results.runs.append(run_result(log))
         results.provenance.append(_provenance(log))
     return results

@@ -13,7 +13,8 @@ from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
 from medhalbench.registry import benchmark_of
-from medhalbench.results import Column, Estimate, ResultTable
+from medhalbench.report._contrasts import differences
+from medhalbench.results import Column, Estimate, ResultTable, run_labels, run_result
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     McNemar,
@@ -29,8 +30,10 @@ class Comparison:
 
     Attributes:
         system: The benchmark.
-        a: Run A (model and log file).
+        a: Run A, named by its model and the settings that set it apart from B.
         b: Run B.
+        logs: The two log files.
+        differs: What differs between the runs ("knowledge: no vs yes"), or that nothing does.
         matched: Samples scored in both runs.
         only_a: Samples scored in A only (left out, and reported).
         only_b: Samples scored in B only.
@@ -41,6 +44,8 @@ class Comparison:
     system: str
     a: str
     b: str
+    logs: tuple[str, str]
+    differs: str
     matched: int
     only_a: int
     only_b: int
@@ -94,7 +99,6 @@ def compare_logs(
     assert entry is not None and other is not None  # `_read` checked both
     if entry is not other:
         raise DataError(f"the logs are of different benchmarks ({entry.name} and {other.name})")
-    system = entry.name
     scores_a, scores_b = _scores(a), _scores(b)
     keys = [k for k in scores_a if k in scores_b]
     if not keys:
@@ -104,7 +108,7 @@ def compare_logs(
     settings = a.eval.metadata or {}
     figures_a = entry.headline([scores_a[k][0] for k in keys], settings)
     figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], settings)}
-    differences = [
+    paired = [
         paired_difference(f, figures_b[f.name], resamples=resamples, seed=seed)
         for f in figures_a
         if f.name in figures_b
@@ -115,25 +119,31 @@ def compare_logs(
             [scores_a[k][0].score.value == 1 for k in keys],
             [scores_b[k][0].score.value == 1 for k in keys],
         )
+    run_a, run_b = run_result(a), run_result(b)
+    label_a, label_b = run_labels([run_a, run_b], entry.describe)
+    found = differences(run_a, run_b)
     return Comparison(
-        system=system,
-        a=f"{a.eval.model} ({Path(a.location).name})",
-        b=f"{b.eval.model} ({Path(b.location).name})",
+        system=entry.title,
+        a=label_a,
+        b=label_b,
+        logs=(Path(a.location).name, Path(b.location).name),
+        differs="; ".join(map(str, found)) or "nothing: the same settings (a rerun)",
         matched=len(keys),
         only_a=len(scores_a) - len(keys),
         only_b=len(scores_b) - len(keys),
-        differences=differences,
+        differences=paired,
         mcnemar=mcnemar,
     )
 
 
 def comparison_table(comparison: Comparison) -> ResultTable:
     """A comparison as a table: each headline figure in A and B, A - B with its 95% paired
-    interval and p-value, and McNemar's test as a last row."""
+    interval and p-value, and McNemar's test as a last row; notes say which run is which,
+    and why an interval and a p-value that disagree do."""
+    c = comparison
     table = ResultTable(
-        f"{comparison.system}: A = {comparison.a} vs B = {comparison.b} "
-        f"({comparison.matched} matched samples; unmatched: {comparison.only_a} in A, {comparison.only_b} in B)",
-        f"compare_{comparison.system}",
+        f"{c.system}, {c.differs}: A = {c.a}; B = {c.b}",
+        f"compare_{c.system.lower()}",
         [
             Column("Figure"),
             Column("A", undefined="see the runs' tables"),
@@ -142,17 +152,35 @@ def comparison_table(comparison: Comparison) -> ResultTable:
             Column("p", undefined="undefined in A or B"),
         ],
     )
-    for d in comparison.differences:
+    for d in c.differences:
         table.add([d.name, d.a, d.b, Estimate(d.difference, d.ci_low, d.ci_high), d.p_value])
-    if comparison.mcnemar is not None:
-        m = comparison.mcnemar
+    if c.mcnemar is not None:
+        m = c.mcnemar
         table.add(
-            [
-                f"McNemar (right only in A: {m.a_only}, only in B: {m.b_only})",
-                None,
-                None,
-                None,
-                m.p_value,
-            ]
-        )
+            [f"McNemar (right only in A: {m.a_only}, only in B: {m.b_only})", None, None, None,
+             m.p_value]
+        )  # fmt: skip
+    table.notes.append(
+        f"{c.matched} samples scored in both runs (left out: {c.only_a} only in A, "
+        f"{c.only_b} only in B). A: {c.logs[0]}; B: {c.logs[1]}."
+    )
+    for d in c.differences:
+        if d.disagree:
+            table.notes.append(_disagreement(d))
     return table
+
+
+def _disagreement(d: PairedDifference) -> str:
+    excludes = d.ci_low > 0 or d.ci_high < 0
+    coarse = (
+        f" (with {d.clusters} clusters its smallest possible p is {2 / 2**d.clusters:.2g})"
+        if d.clusters < 12
+        else ""
+    )
+    return (
+        f"{d.name}: the interval {'excludes' if excludes else 'includes'} 0 but p = "
+        f"{d.p_value:.3f}. The interval resamples the {d.clusters} clusters (rows, questions "
+        "or source items) with replacement; the p-value swaps A and B within each"
+        f"{coarse}. With few clusters the bootstrap interval is too narrow and the two "
+        "disagree: trust neither alone, and compare on more samples."
+    )

@@ -7,6 +7,7 @@ from medhalbench.results._charts import (
     horizontal_bars,
     line_chart,
 )
+from medhalbench.results._logs import log_paths
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._runs import (
     MAIN_ROLE,
@@ -16,7 +17,9 @@ from medhalbench.results._runs import (
     log_metrics,
     log_roles,
     role_usage,
+    run_labels,
     run_result,
+    varying_settings,
 )
 from medhalbench.results._tables import (
     AUROC_UNDEFINED,
@@ -36,11 +39,15 @@ from medhalbench.results._tables import (
     published_figure,
     results_table,
     run_title,
+    sample_counts,
+    setting_text,
     token_table,
+    undefined_reason,
     yes_no,
 )
 
 __all__ = [
+    "log_paths",
     "AUROC_UNDEFINED",
     "MAIN_ROLE",
     "EXPLANATION_UNDEFINED",
@@ -70,8 +77,13 @@ __all__ = [
     "read_published",
     "results_table",
     "role_usage",
+    "run_labels",
     "run_result",
     "run_title",
+    "sample_counts",
+    "setting_text",
     "token_table",
+    "undefined_reason",
+    "varying_settings",
     "yes_no",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,12 +43,14 @@ class Estimate:
         low: The interval's lower end.
         high: Its upper end.
         mark: A mark shown beside the value (see `MARK_NOTES`), explained under its table.
+        why: Why the value is undefined, where this cell's reason is not its column's.
     """
 
     value: float
     low: float = math.nan
     high: float = math.nan
     mark: str = ""
+    why: str = ""
 
     @property
     def has_interval(self) -> bool:
@@ -69,6 +73,7 @@ class RunResult:
             the run made (answers served from inspect's cache cost nothing and are not
             counted).
         roles: The model of each role besides the model under test (`splitter`, ...).
+        arguments: The task's arguments as the run was given them.
     """
 
     system: str
@@ -79,6 +84,7 @@ class RunResult:
     status: str
     usage: dict[str, tuple[int, int]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
+    arguments: dict[str, Any] = field(default_factory=dict)
 
     @property
     def judges(self) -> str:
@@ -108,7 +114,38 @@ class RunResult:
     def prefixed(self, prefix: str) -> list[str]:
         """The distinct second parts of metric names `<prefix>/<part>/...` or `<prefix>/<part>`."""
         parts = {k.split("/")[1] for k in self.metrics if k.startswith(f"{prefix}/")}
-        return sorted(p.removesuffix("_ci_low").removesuffix("_ci_high") for p in parts)
+        return sorted({p.removesuffix("_ci_low").removesuffix("_ci_high") for p in parts})
+
+
+def varying_settings(
+    runs: Sequence[RunResult], describe: Callable[[Mapping[str, Any]], list[str]]
+) -> list[str]:
+    """What sets each run apart from the others shown with it: its settings (from
+    `describe`) and judges that are not the same in every run, joined by " · " ("" for a
+    run like every other)."""
+    items = [
+        [*(f"{role} {name}" for role, name in run.roles.items()), *describe(run.settings)]
+        for run in runs
+    ]
+    varying = {item for listed in items for item in listed if any(item not in o for o in items)}
+    return [" · ".join(i for i in listed if i in varying) for listed in items]
+
+
+def run_labels(
+    runs: Sequence[RunResult], describe: Callable[[Mapping[str, Any]], list[str]]
+) -> list[str]:
+    """Names for runs shown together: the model, then what sets the run apart from the
+    others (`varying_settings`); identical reruns are numbered."""
+    labels = [
+        " · ".join(filter(None, [run.model, varying]))
+        for run, varying in zip(runs, varying_settings(runs, describe), strict=True)
+    ]
+    repeated, seen = Counter(labels), Counter[str]()
+    numbered = []
+    for label in labels:
+        seen[label] += 1
+        numbered.append(f"{label} (run {seen[label]})" if repeated[label] > 1 else label)
+    return numbered
 
 
 def benchmark_name(task: str) -> str:
@@ -129,6 +166,7 @@ def run_result(log: EvalLog) -> RunResult:
         status=log.status,
         usage=role_usage(log),
         roles=log_roles(log),
+        arguments=dict(log.eval.task_args or {}),
     )
 
 

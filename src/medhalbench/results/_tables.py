@@ -8,7 +8,7 @@ not compute is empty.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,7 @@ class Column:
         undefined: Why a value of this column can be undefined (shown with "–").
         wide: Shown in the terminal only with `--wide` (always in reports).
         interval: Show the 95% interval beside the value.
+        group: A heading over this column and its neighbours of the same group.
     """
 
     name: str
@@ -36,12 +37,18 @@ class Column:
     undefined: str = ""
     wide: bool = False
     interval: bool = False
+    group: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The name under its group, on one line (for CSV, Markdown and the terminal)."""
+        return f"{self.group}: {self.name}" if self.group else self.name
 
 
 @dataclass
 class ResultTable:
     """A titled table: columns and rows of cells (numbers stay numbers), each row marked
-    with the published source when it is a paper's figure."""
+    with the published source when it is a paper's figure, and notes shown under it."""
 
     title: str
     slug: str
@@ -49,6 +56,7 @@ class ResultTable:
     rows: list[list[Cell]] = field(default_factory=list)
     published: list[str | None] = field(default_factory=list)
     row_undefined: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def add(self, cells: Sequence[Cell], published: str | None = None, undefined: str = "") -> None:
         """Append a row (`undefined`: why its figures can be undefined, for tables whose
@@ -66,11 +74,12 @@ class ResultTable:
 
     def undefined_notes(self) -> list[str]:
         """Why the "–" cells of this table are undefined, one note per column that has one."""
-        by_column = [
-            f"{c.name}: {c.undefined}"
-            for i, c in enumerate(self.columns)
-            if c.undefined and any(_is_nan(row[i]) for row in self.rows)
-        ]
+        by_column = []
+        for i, column in enumerate(self.columns):
+            reasons = dict.fromkeys(undefined_reason(row[i], column) for row in self.rows)
+            reasons.pop("", None)
+            if reasons:
+                by_column.append(f"{column.name}: {'; or '.join(reasons)}")
         by_row = [
             f"{row[0]}: {why}"
             for row, why in zip(self.rows, self.row_undefined, strict=True)
@@ -79,13 +88,42 @@ class ResultTable:
         marks = {c.mark for r in self.rows for c in r if isinstance(c, Estimate) and c.mark}
         return by_column + by_row + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
 
+    def subset(
+        self, columns: Sequence[int] | None = None, rows: Sequence[int] | None = None
+    ) -> ResultTable:
+        """The table with only some columns and rows (by index; None keeps all)."""
+        keep = range(len(self.columns)) if columns is None else columns
+        table = ResultTable(
+            self.title, self.slug, [self.columns[i] for i in keep], notes=list(self.notes)
+        )
+        for r in range(len(self.rows)) if rows is None else rows:
+            table.add([self.rows[r][i] for i in keep], self.published[r], self.row_undefined[r])
+        return table
+
     def narrow(self) -> ResultTable:
         """The table without its `wide` columns (the terminal's default view)."""
-        keep = [i for i, c in enumerate(self.columns) if not c.wide]
-        table = ResultTable(self.title, self.slug, [self.columns[i] for i in keep])
-        for row, source, why in zip(self.rows, self.published, self.row_undefined, strict=True):
-            table.add([row[i] for i in keep], source, why)
-        return table
+        return self.subset([i for i, c in enumerate(self.columns) if not c.wide])
+
+    def ours(self) -> ResultTable:
+        """The rows of runs (no published row)."""
+        return self.subset(rows=[i for i, p in enumerate(self.published) if p is None])
+
+    def published_only(self) -> ResultTable:
+        """The published rows, in the columns they fill."""
+        rows = [i for i, p in enumerate(self.published) if p is not None]
+        filled = [
+            i
+            for i in range(len(self.columns))
+            if any(self.rows[r][i] not in (None, "") for r in rows)
+        ]
+        return self.subset(filled, rows)
+
+
+def undefined_reason(cell: Cell, column: Column) -> str:
+    """Why a cell is undefined ("" when it is not): its own reason, else its column's."""
+    if not _is_nan(cell):
+        return ""
+    return (cell.why if isinstance(cell, Estimate) else "") or column.undefined
 
 
 def _is_nan(cell: Cell) -> bool:
@@ -120,6 +158,16 @@ def yes_no(value: object) -> str:
     return "yes" if value else "no"
 
 
+def setting_text(value: object) -> str:
+    """A task setting as text, as published rows give settings: yes / no for flags, lists
+    comma-joined, "none" for None."""
+    if isinstance(value, bool):
+        return yes_no(value)
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value)) or "none"
+    return "none" if value is None else str(value)
+
+
 F1_UNDEFINED = "no positive sample and none predicted"
 PRECISION_UNDEFINED = "nothing predicted positive"
 RECALL_UNDEFINED = "no positive sample"
@@ -151,8 +199,9 @@ def published_figure(row: PublishedRow, name: str) -> Estimate | None:
     return Estimate(row.metrics[name]) if name in row.metrics else None
 
 
-def calibration_table(runs: Sequence[RunResult]) -> ResultTable | None:
-    """The reliability table of the runs that kept verdict probabilities (None if none did)."""
+def calibration_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultTable | None:
+    """The reliability table of the runs that kept verdict probabilities (None if none did),
+    each run named by its label (`labels`, by log)."""
     with_probabilities = [r for r in runs if "calibration/0/count" in r.metrics]
     if not with_probabilities:
         return None
@@ -165,7 +214,7 @@ def calibration_table(runs: Sequence[RunResult]) -> ResultTable | None:
         ],
     )  # fmt: skip
     for run in with_probabilities:
-        name = f"{run.system} {run.model} ({Path(run.log).name})"
+        name = labels[run.log]
         bins = len(run.prefixed("calibration"))
         for i in range(bins):
             table.add(
@@ -189,6 +238,19 @@ def run_title(title: str, run: RunResult, details: list[str]) -> str:
     return f"{title}: {run.model} · " + " · ".join([*roles, run.dataset, *details, prompts])
 
 
+def sample_counts(run: RunResult) -> str:
+    """How many samples a run scored, could not read, read through the extractor, and
+    (outputs written elsewhere) could not match to the dataset."""
+    extracted = run.metrics.get("read_by_extractor", 0)
+    unmatched = run.settings.get("outputs_not_in_dataset", 0)
+    return (
+        f"{run.metrics.get('samples', 0):.0f} samples, "
+        f"{run.metrics.get('unparseable', 0):.0f} unparseable"
+        + (f", {extracted:.0f} read by the extractor" if extracted else "")
+        + (f", {unmatched} outputs not in the dataset (left out)" if unmatched else "")
+    )
+
+
 def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
     """A run's headline figures as rows: ours and the paper protocol's side by side."""
     table = ResultTable(
@@ -204,9 +266,9 @@ def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
     return table
 
 
-def token_table(runs: Sequence[RunResult]) -> ResultTable | None:
+def token_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultTable | None:
     """Each run's planned calls and tokens per role beside the tokens its calls used (None
-    when no run kept a plan)."""
+    when no run kept a plan), each run named by its label (`labels`, by log)."""
     planned = [r for r in runs if isinstance(r.settings.get("token_estimate"), dict)]
     if not planned:
         return None
@@ -220,7 +282,7 @@ def token_table(runs: Sequence[RunResult]) -> ResultTable | None:
         ],
     )  # fmt: skip
     for run in planned:
-        name = f"{run.system} {run.model} ({Path(run.log).name})"
+        name = labels[run.log]
         for role in run.settings["token_estimate"].get("roles", []):
             used = run.usage.get(role["role"])
             table.add(

@@ -4,6 +4,7 @@ Statistical procedures come from scipy (bootstrap, permutation test, binomial te
 scikit-learn (ranking and calibration figures); figures that are undefined are NaN.
 """
 
+from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
     CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -30,6 +31,8 @@ from medhalbench.statistics._classification import (
 from medhalbench.statistics._ranking import CALIBRATION_BINS, probability_scores
 
 __all__ = [
+    "binary_f1",
+    "kappa_figure",
     "CALIBRATION_BINS",
     "CLASSIFICATION_FIGURES",
     "CONFIDENCE",

@@ -203,6 +203,7 @@ class PairedDifference:
         ci_high: Upper end.
         p_value: Two-sided p-value of a paired permutation test (A and B swapped within
             clusters; scipy.stats.permutation_test).
+        clusters: The clusters both were resampled over.
     """
 
     name: str
@@ -212,6 +213,16 @@ class PairedDifference:
     ci_low: float
     ci_high: float
     p_value: float
+    clusters: int = 0
+
+    @property
+    def disagree(self) -> bool:
+        """Whether the interval and the p-value tell different stories at the 5% level (one
+        excludes no difference, the other does not)."""
+        if not (np.isfinite(self.ci_low) and np.isfinite(self.ci_high)) or np.isnan(self.p_value):
+            return False
+        excludes_zero = self.ci_low > 0 or self.ci_high < 0
+        return excludes_zero != (self.p_value < 0.05)
 
 
 def paired_difference(
@@ -253,7 +264,9 @@ def paired_difference(
                 rng=np.random.default_rng(seed),
             )  # fmt: skip
         p_value = float(test.pvalue)
-    return PairedDifference(a.name, value_a, value_b, value_a - value_b, low, high, p_value)
+    return PairedDifference(
+        a.name, value_a, value_b, value_a - value_b, low, high, p_value, clusters
+    )
 
 
 @dataclass(frozen=True)

@@ -34,12 +34,20 @@ def probability_scores(
         "average_precision": float(average_precision_score(y, p)) if both_classes else math.nan,
         "brier": float(brier_score_loss(y, p)) if len(pairs) else math.nan,
     }
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    which = np.clip(np.digitize(p, edges[1:-1], right=True), 0, bins - 1)
-    for i in range(bins):
-        inside = which == i
-        count = int(inside.sum())
-        figures[f"calibration/{i}/count"] = float(count)
-        figures[f"calibration/{i}/mean_predicted"] = float(p[inside].mean()) if count else math.nan
-        figures[f"calibration/{i}/observed"] = float(y[inside].mean()) if count else math.nan
+    import pandas as pd
+
+    samples = pd.DataFrame({"p": p, "y": y.astype(float)})
+    # Equal-width bins, right-closed, the first one closed at 0 too.
+    samples["bin"] = pd.cut(
+        samples["p"], np.linspace(0.0, 1.0, bins + 1), labels=False, include_lowest=True
+    )
+    table = (
+        samples.groupby("bin")
+        .agg(count=("p", "size"), mean_predicted=("p", "mean"), observed=("y", "mean"))
+        .reindex(range(bins))
+    )
+    for i, row in table.iterrows():
+        figures[f"calibration/{i}/count"] = 0.0 if math.isnan(row["count"]) else float(row["count"])
+        figures[f"calibration/{i}/mean_predicted"] = float(row["mean_predicted"])
+        figures[f"calibration/{i}/observed"] = float(row["observed"])
     return figures

@@ -1,0 +1,3 @@
+"""The package version (kept apart so that modules can name it without importing the API)."""
+
+VERSION = "0.1.0"

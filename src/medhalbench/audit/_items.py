@@ -1,0 +1,84 @@
+"""The judged items of logs, and the reproducible draw a person audits."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+
+from medhalbench._errors import DataError
+from medhalbench.registry import AuditItem, Benchmark, JudgeAudit, benchmark_of
+from medhalbench.results import log_paths
+
+
+@dataclass(frozen=True)
+class AuditedLog:
+    """A finished log of a benchmark whose judge can be audited, with all its judged items."""
+
+    path: str
+    entry: Benchmark
+    items: list[AuditItem]
+
+    @property
+    def audit(self) -> JudgeAudit:
+        """The benchmark's audit."""
+        assert self.entry.audit is not None
+        return self.entry.audit
+
+    @property
+    def name(self) -> str:
+        """The log's file name."""
+        return Path(self.path).name
+
+
+def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
+    """Read logs (files, or folders of them) for auditing.
+
+    Raises:
+        DataError: A path that does not exist, a folder without logs, a file that is no
+            log, a log of no benchmark or of one whose judge cannot be audited, or an
+            unfinished log.
+    """
+    found = []
+    for path in log_paths(paths):
+        path = path.removeprefix("file://")
+        try:
+            log = read_eval_log(path)
+        except Exception:
+            raise DataError("not an inspect log (or a cut-off one)", path=path) from None
+        entry = benchmark_of(log)
+        if entry is None:
+            raise DataError(f"a log of {log.eval.task}, no medhalbench benchmark", path=path)
+        if entry.audit is None:
+            raise DataError(f"{entry.title} offers no judge audit", path=path)
+        if log.status != "success":
+            raise DataError(
+                f"the run is {log.status}: finish it first (medhalbench retry)", path=path
+            )
+        items = [item for sample in log.samples or [] for item in entry.audit.items(sample)]
+        found.append(AuditedLog(path, entry, items))
+    return found
+
+
+def draw(items: Sequence[AuditItem], count: int, seed: int) -> list[AuditItem]:
+    """`count` items, the same for the same items and seed: each verdict shuffled with the
+    seed, then taken in turn, so that every verdict the judge gave appears (stratified)."""
+    by_verdict: dict[str, list[AuditItem]] = defaultdict(list)
+    for item in sorted(items, key=lambda i: i.key):
+        by_verdict[item.verdict].append(item)
+    rng = random.Random(seed)
+    queues = []
+    for verdict in sorted(by_verdict):
+        queue = by_verdict[verdict]
+        rng.shuffle(queue)
+        queues.append(queue)
+    drawn: list[AuditItem] = []
+    while len(drawn) < count and any(queues):
+        for queue in queues:
+            if queue and len(drawn) < count:
+                drawn.append(queue.pop(0))
+    return drawn

@@ -1,0 +1,130 @@
+"""Taking a benchmark's outputs from a file instead of a model under test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessageAssistant, ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from medhalbench._errors import DataError
+from medhalbench.arguments import ArgumentError
+from medhalbench.models import SYSTEM_PROVIDER
+
+GIVEN_OUTPUT = "given_output"
+"""The sample metadata key holding an output written elsewhere."""
+
+
+@dataclass(frozen=True)
+class GivenOutput:
+    """One output read from a file.
+
+    Attributes:
+        keys: What it answers, most specific first (an id, then the text it judged); None
+            where the file does not say.
+        text: The output (a reply, or a verdict written as one).
+        line: Where the file holds it, for messages.
+    """
+
+    keys: tuple[Hashable | None, ...]
+    text: str
+    line: int | str
+
+
+def system_model(responses: str, system: str | None = None) -> str:
+    """The model name that stands for the system that wrote `responses`: `system/NAME`
+    (default NAME: the file's name without its suffix)."""
+    return f"{SYSTEM_PROVIDER}/{system or Path(responses).stem}"
+
+
+def text_key(text: str | None) -> str | None:
+    """A text as outputs are matched by it: case and spacing ignored (None for no text)."""
+    return " ".join(text.split()).lower() if text else None
+
+
+def nothing_generated(changed: Mapping[str, bool]) -> None:
+    """Refuse generation settings for outputs written elsewhere.
+
+    Args:
+        changed: Whether each generation argument was set away from its default.
+
+    Raises:
+        ArgumentError: Naming the first that was.
+    """
+    for name, given in changed.items():
+        if given:
+            raise ArgumentError(
+                name,
+                "has no effect on outputs written elsewhere (responses): nothing is generated",
+            )
+
+
+def match_outputs(
+    samples: Sequence[Sample],
+    outputs: Sequence[GivenOutput],
+    sample_keys: Callable[[Sample], Sequence[Hashable | None]],
+    *,
+    path: str,
+) -> tuple[list[Sample], int]:
+    """Attach each output to the sample it answers (its text in `GIVEN_OUTPUT`), keeping the
+    samples that have one.
+
+    An output is matched by the first of its keys (an id, then the text it judged) that a
+    sample also has. Outputs that match no sample are counted, not guessed.
+
+    Args:
+        samples: The benchmark's samples.
+        outputs: The outputs read from the file.
+        sample_keys: A sample's keys, in the same kinds as an output's.
+        path: The file, for messages.
+
+    Returns:
+        The samples with an output, and how many outputs matched no sample.
+
+    Raises:
+        DataError: When no output matches any sample, or two match the same one.
+    """
+    by_key: dict[Hashable, Sample] = {}
+    for sample in samples:
+        for key in sample_keys(sample):
+            if key is not None:
+                by_key.setdefault(key, sample)
+    kept: dict[str | int | None, Sample] = {}
+    unmatched = 0
+    for output in outputs:
+        answered = next((by_key[k] for k in output.keys if k is not None and k in by_key), None)
+        if answered is None:
+            unmatched += 1
+            continue
+        if answered.id in kept:
+            raise DataError(
+                f"a second output for sample {answered.id} (one per sample)",
+                path=path,
+                line=output.line,
+            )
+        kept[answered.id] = answered.model_copy(
+            update={"metadata": {**(answered.metadata or {}), GIVEN_OUTPUT: output.text}}
+        )
+    if not kept:
+        raise DataError(
+            f"none of its {len(outputs)} outputs matches a sample of the dataset (matched by "
+            "id, else by the text judged)",
+            path=path,
+        )
+    return [kept[s.id] for s in samples if s.id in kept], unmatched
+
+
+@solver
+def given_output() -> Solver:
+    """Take the output in the sample's metadata (`GIVEN_OUTPUT`) instead of generating one."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        text = str(state.metadata[GIVEN_OUTPUT])
+        state.output = ModelOutput.from_content(model=str(state.model), content=text)
+        state.messages.append(ChatMessageAssistant(content=text, source="generate"))
+        return state
+
+    return solve

@@ -1,0 +1,94 @@
+"""Writing the report: one self-contained HTML page, or the tables as CSV or Markdown."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from medhalbench._errors import DataError
+from medhalbench.report._collect import CollectedResults, collect
+from medhalbench.report._export import csv_frame, markdown
+from medhalbench.report._html import render_html
+from medhalbench.report._page import Page, build_page
+from medhalbench.results import ResultTable
+
+ReportFormat = Literal["html", "csv", "markdown"]
+
+
+def tables(results: CollectedResults, *, published: bool = True) -> list[ResultTable]:
+    """Every table of the report, in page order (`published`: with the papers' figures)."""
+    return build_page(results, published=published).tables()
+
+
+def write_report(
+    logs: Sequence[str | Path],
+    out: str | Path,
+    fmt: ReportFormat = "html",
+    *,
+    published: bool = True,
+    warn: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """Write the report of the given logs (files or folders).
+
+    Args:
+        logs: Log files or folders of logs.
+        out: Output file (for CSV, the stem of one file per table: `OUT_<table>.csv`).
+        fmt: `html`, `csv` or `markdown`.
+        published: Add the papers' published figures as reference rows.
+        warn: Told of each file that is no readable log (it is left out).
+
+    Returns:
+        The files written.
+
+    Raises:
+        DataError: No finished run to report, or the report cannot be written.
+    """
+    target = Path(out)
+    try:
+        _check_writable(target)
+    except OSError as ex:
+        raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
+    results = collect(logs)
+    if not results.runs:
+        raise DataError(
+            "no finished run of a medhalbench benchmark to report"
+            + (
+                f" (left out: {'; '.join([*results.unreadable, *results.skipped])})"
+                if results.unreadable or results.skipped
+                else ""
+            ),
+            path=", ".join(map(str, logs)),
+        )
+    for left_out in results.unreadable:
+        if warn is not None:
+            warn(f"left out {left_out}")
+    try:
+        return _write(build_page(results, published=published), target, fmt)
+    except OSError as ex:
+        raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
+
+
+def _check_writable(target: Path) -> None:
+    """Raise OSError when the report cannot be written there (checked before reading logs)."""
+    if target.is_dir():
+        raise IsADirectoryError(21, "a folder is there, not a file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=target.parent):
+        pass
+
+
+def _write(page: Page, target: Path, fmt: ReportFormat) -> list[Path]:
+    if fmt == "html":
+        target.write_text(render_html(page), encoding="utf-8")
+        return [target]
+    if fmt == "markdown":
+        target.write_text(markdown(page.tables()), encoding="utf-8")
+        return [target]
+    written = []
+    for table in page.tables():
+        path = target.with_name(f"{target.stem}_{table.slug}.csv")
+        csv_frame(table).to_csv(path, index=False)
+        written.append(path)
+    return written

@@ -1,0 +1,39 @@
+"""A stop that does not wind down (a task that never finishes cancelling) still ends the
+process, with one line and the stop's exit code."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+HANGS_AFTER_THE_INTERRUPT = textwrap.dedent(
+    """
+    import time
+    from medhalbench.commands import _errors
+    _errors.STOP_GRACE_S = 1.0
+    try:
+        with _errors.interruptible("stopped by the user; run it again"):
+            print("ready", flush=True)
+            time.sleep(60)
+    except KeyboardInterrupt:
+        time.sleep(60)  # stands for a cancellation that never completes
+    """
+)
+
+
+def test_a_stop_that_hangs_is_ended_after_the_grace_period() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", HANGS_AFTER_THE_INTERRUPT],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143 and time.monotonic() - started < 10
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: stopped by the user; run it again")
+    assert "did not wind down within 1 s" in lines[0]

@@ -1,0 +1,122 @@
+"""The Python API: the README's snippet runs on real logs and its frames hold what the logs
+hold (figures with intervals, per-sample replies and verdicts, DAHL units)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+import medhalbench
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def readme_snippet() -> str:
+    section = README.read_text().split("## Python API", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match, "the README's Python API section has no snippet"
+    return match.group(1)
+
+
+def eval_run(args: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["eval", *args])
+    assert result.exit_code == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A MedHallu and a MedHal run on outputs written elsewhere, and a DAHL run of given
+    answers judged by the embedded model."""
+    folder = tmp_path_factory.mktemp("api")
+    rows = [json.loads(x) for x in Path(illustrative("medhallu_illustrative.jsonl")).open()]
+    verdicts = folder / "verdicts.jsonl"
+    verdicts.write_text(
+        "".join(
+            json.dumps({"id": f"{r['pubid']}-{kind}", "verdict": (i + len(kind)) % 2}) + "\n"
+            for i, r in enumerate(rows)
+            for kind in ("ground_truth", "hallucinated")
+        )
+    )
+    medhal = [json.loads(x) for x in Path(illustrative("medhal_illustrative.jsonl")).open()]
+    replies = folder / "replies.jsonl"
+    replies.write_text(
+        "".join(
+            json.dumps({"id": r["id"], "reply": "Factual: NO" if i % 2 else "Factual: YES"}) + "\n"
+            for i, r in enumerate(medhal)
+        )
+    )
+    with open(illustrative("dahl_illustrative.csv"), newline="") as f:
+        questions = [r["question"] for r in csv.DictReader(f)][:2]
+    answers = folder / "answers.jsonl"
+    answers.write_text(
+        json.dumps({"question": questions[0], "response": "Metformin lowers hepatic glucose "
+                    "output. It is a first-line drug for type 2 diabetes."}) + "\n"
+        + json.dumps({"question": questions[1], "response": "Aspirin inhibits "
+                      "cyclooxygenase irreversibly."}) + "\n"
+    )  # fmt: skip
+    out = str(folder / "logs")
+    eval_run(["medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+              "--responses", str(verdicts), "--system", "acme", "--log-dir", out])  # fmt: skip
+    eval_run(["medhal", "--dataset", illustrative("medhal_illustrative.jsonl"), "--split",
+              "train", "--responses", str(replies), "--embedder", "none", "--log-dir", out])  # fmt: skip
+    eval_run(["dahl", "--dataset", illustrative("dahl_illustrative.csv"), "--responses",
+              str(answers), "--judge", "embedded/smollm2", "--log-dir", out])  # fmt: skip
+    return folder
+
+
+@pytest.mark.slow
+def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
+    logs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(logs)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(readme_snippet(), {})  # noqa: S102 - the README's own code
+    assert "acme" in printed.getvalue() and "verdict" in printed.getvalue()
+
+    runs = medhalbench.load_runs("logs")
+    by_log = {Path(i.name.removeprefix("file://")).name: read_eval_log(i)
+              for i in list_eval_logs(str(logs / "logs"))}  # fmt: skip
+    assert sorted(runs["benchmark"]) == ["dahl", "medhal", "medhallu"]
+    for run in runs.itertuples():
+        log = by_log[Path(run.log).name]
+        metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+        figure = "dahl_score" if run.benchmark == "dahl" else "f1"
+        for column in (figure, f"{figure}_ci_low", f"{figure}_ci_high"):
+            ours, theirs = getattr(run, column), metrics[column]
+            assert (math.isnan(ours) and math.isnan(theirs)) or ours == pytest.approx(theirs)
+    medhallu = runs[runs.benchmark == "medhallu"].iloc[0]
+    assert medhallu.model == "system/acme" and medhallu.knowledge is False
+    dahl = runs[runs.benchmark == "dahl"].iloc[0]
+    assert dahl.splitter_model == dahl.checker_model == "embedded/smollm2"
+
+    samples = medhalbench.load_samples("logs")
+    detected = samples[samples.benchmark == "medhallu"]
+    assert len(detected) == 24 and set(detected.verdict) == {"0", "1"}
+    right = (detected.verdict.astype(int) == detected.label.astype(int)).astype(float)
+    assert list(detected.score) == list(right)
+    assert detected.answer.notna().all() and detected.question.notna().all()
+    judged = samples[samples.benchmark == "medhal"]
+    assert set(judged.reply) == {"Factual: YES", "Factual: NO"} and judged.statement.notna().all()
+
+    units = medhalbench.load_units("logs")
+    answers = samples[samples.benchmark == "dahl"]
+    assert len(units) == answers.units.sum() > 0
+    assert set(units.verdict) <= {"true", "false", "unknown", None}
+    assert units.groupby("id").unit.max().to_dict() == answers.set_index("id").units.to_dict()
+
+
+def test_a_missing_log_folder_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(medhalbench.DataError, match="no such log file or folder"):
+        medhalbench.load_runs(tmp_path / "nowhere")

@@ -1,0 +1,123 @@
+"""A detector's outputs written elsewhere (`--responses`): verdicts or replies, matched to
+the dataset's answers by id or by text, scored as ours are, and named by `--system`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from inspect_ai.log import list_eval_logs, read_eval_log
+from sklearn.metrics import f1_score
+
+from medhalbench.cli import cli
+from medhalbench.examples import illustrative
+
+MEDHALLU = illustrative("medhallu_illustrative.jsonl")
+
+# Replies the way detectors write them, each with the verdict it means.
+REPLIES = [
+    ("1", 1),
+    ("**Verdict:** 0 (factual)", 0),
+    ("The answer is hallucinated: the abstract reports the opposite.\n\nAnswer: 1", 1),
+    ('{"verdict": 0}', 0),
+    ("<think>The abstract supports it.</think>\n0", 0),
+    ("Hallucinated.", 1),
+]
+
+
+def write_outputs(path: Path) -> list[tuple[int, int]]:
+    """Outputs for the first eight rows' two answers (named by id or by text, verdicts or
+    replies), plus one for an answer the dataset does not hold; returns (label, meant)."""
+    rows = [json.loads(line) for line in Path(MEDHALLU).read_text().splitlines()][:8]
+    outputs, truth = [], []
+    for i, row in enumerate(rows):
+        for kind, answer, label in (
+            ("ground_truth", row["Ground Truth"], 0),
+            ("hallucinated", row["Hallucinated Answer"], 1),
+        ):
+            n = len(outputs)
+            named = (
+                {"id": f"{row['pubid']}-{kind}"}
+                if n % 2
+                else {"question": row["Question"], "answer": f"  {answer} "}
+            )
+            if n % 3 == 0:
+                meant = (label + i) % 2
+                outputs.append({**named, "verdict": ["factual", "hallucinated"][meant]})
+            else:
+                reply, meant = REPLIES[n % len(REPLIES)]
+                outputs.append({**named, "reply": reply})
+            truth.append((label, meant))
+    outputs.append({"question": "Not in the dataset?", "answer": "No.", "verdict": 1})
+    path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    return truth
+
+
+def test_outputs_written_elsewhere_are_scored_and_named_by_the_system(tmp_path: Path) -> None:
+    outputs = tmp_path / "detector_outputs.jsonl"
+    truth = write_outputs(outputs)
+    result = CliRunner().invoke(
+        cli,
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--responses", str(outputs),
+         "--system", "acme-detector", "--log-dir", str(tmp_path / "logs")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    assert log.eval.model == "system/acme-detector"
+    assert log.eval.metadata and log.eval.metadata["outputs_not_in_dataset"] == 1
+    assert log.samples and len(log.samples) == len(truth)
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    expected = f1_score([label for label, _ in truth], [meant for _, meant in truth])
+    assert metrics["f1"] == pytest.approx(expected)
+    title = next(line for line in result.stdout.splitlines() if line.startswith("MedHallu:"))
+    assert "system/acme-detector" in title and "1 outputs not in the dataset" in title
+    assert "structured" not in title and "temperature" not in title
+
+
+def one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("row", "args", "culprits"),
+    [
+        ({"id": "illustrative-01-ground_truth", "verdict": 1}, ["--temperature", "0.7"],
+         ["--temperature", "nothing is generated"]),
+        ({"id": "illustrative-01-ground_truth", "verdict": 1}, ["--model", "openai/gpt-4o"],
+         ["--model", "--system"]),
+        ({"id": "illustrative-01-ground_truth", "verdict": 2}, [],
+         ["outputs.jsonl", "line 1", "--not-sure"]),
+        ({"id": "illustrative-01-ground_truth", "verdict": "maybe"}, [],
+         ["outputs.jsonl", "line 1", "verdict", "'maybe'"]),
+        ({"id": "illustrative-01-ground_truth"}, [], ["line 1", "a reply or a verdict"]),
+        ({"reply": "1"}, [], ["line 1", "its id, or its question and answer"]),
+        ({"id": "no-such-sample", "verdict": 1}, [], ["none of its 1 outputs matches"]),
+        ({"id": "illustrative-01-ground_truth", "verdict": 1}, ["--system", "two words"],
+         ["--system", "without spaces"]),
+    ],
+)  # fmt: skip
+def test_bad_outputs_and_options_are_one_line(
+    row: dict[str, object], args: list[str], culprits: list[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(json.dumps(row) + "\n")
+    result = CliRunner().invoke(
+        cli,
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--responses", str(outputs),
+         "--log-dir", str(tmp_path / "logs"), *args],
+    )  # fmt: skip
+    line = one_line(result.stderr)
+    assert result.exit_code == 2 and all(c in line for c in culprits), line
+    assert not (tmp_path / "logs").exists() or not list((tmp_path / "logs").iterdir())
+
+
+def test_system_names_outputs_given_with_responses_only() -> None:
+    result = CliRunner().invoke(
+        cli, ["eval", "medhallu", "--dataset", MEDHALLU, "--system", "acme", "--dry-run"]
+    )
+    assert result.exit_code == 2 and "--responses" in one_line(result.stderr)

@@ -1,0 +1,45 @@
+"""Outputs written elsewhere are matched to the samples they answer, by id, else by text;
+what matches nothing is counted, a second output for one sample is refused."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai.dataset import Sample
+
+from medhalbench import DataError
+from medhalbench.outputs import GIVEN_OUTPUT, GivenOutput, match_outputs
+
+
+def samples() -> list[Sample]:
+    return [
+        Sample(id=f"s{i}", input="q", metadata={"text": f"Statement {i}."}) for i in range(1, 5)
+    ]
+
+
+def keys(sample: Sample) -> tuple[str, str]:
+    return str(sample.id), " ".join(str((sample.metadata or {})["text"]).lower().split())
+
+
+def test_outputs_match_by_id_then_by_text_and_the_rest_are_counted() -> None:
+    outputs = [
+        GivenOutput(("s3", None), "by id", 1),
+        GivenOutput((None, "statement 1."), "by text", 2),
+        GivenOutput(("nope", "not a statement of the dataset"), "unmatched", 3),
+    ]
+    kept, unmatched = match_outputs(samples(), outputs, keys, path="out.jsonl")
+    assert [(s.id, (s.metadata or {})[GIVEN_OUTPUT]) for s in kept] == [
+        ("s1", "by text"),
+        ("s3", "by id"),
+    ]
+    assert unmatched == 1
+
+
+def test_two_outputs_for_one_sample_are_refused_naming_the_line() -> None:
+    outputs = [GivenOutput(("s1", None), "a", 1), GivenOutput((None, "statement 1."), "b", 7)]
+    with pytest.raises(DataError, match=r"line 7.*second output for sample s1"):
+        match_outputs(samples(), outputs, keys, path="out.jsonl")
+
+
+def test_outputs_that_match_nothing_are_refused() -> None:
+    with pytest.raises(DataError, match="none of its 1 outputs matches"):
+        match_outputs(samples(), [GivenOutput(("x", "y"), "z", 1)], keys, path="out.jsonl")
