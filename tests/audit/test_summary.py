@@ -72,7 +72,10 @@ def test_agreement_and_recomputed_figure_match_values_by_hand(medhal_log: Path) 
     # Between people: the items both could tell, each person's verdict.
     a, b = dict(enumerate(person(alice))), dict(enumerate(person(bob)))
     both = [
-        (i.verdict if x == "agree" else OPPOSITE[i.verdict], i.verdict if y == "agree" else OPPOSITE[i.verdict])
+        (
+            i.verdict if x == "agree" else OPPOSITE[i.verdict],
+            i.verdict if y == "agree" else OPPOSITE[i.verdict],
+        )
         for i, x, y in zip(items, alice, bob, strict=False)
         if "cannot_tell" not in (x, y)
     ]
