@@ -57,6 +57,7 @@ def test_audit_by_mouse_and_keyboard_survives_a_killed_server(
     try:
         page.goto(f"http://127.0.0.1:{port}/")
         assert "Item 1 of 6" in page.inner_text("h1") and progress(page) == "0 of 6 answered"
+        assert page.inner_text("section.focus h2").lower() == "statement"  # what is judged
         page.click("button[value=agree]")  # the mouse
         page.wait_for_selector("text=Item 2 of 6")
         page.keyboard.press("d")  # the keyboard

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -95,6 +96,7 @@ class AuditSession:
                 drawn=drawn,
                 question=audit.question.format(verdict=drawn.item.verdict),
                 judge=audit.judge,
+                focus=audit.focus,
                 given=answers.get((drawn.log.name, drawn.item.key)),
                 choices=ANSWERS,
             )
@@ -150,6 +152,15 @@ def _handler(session: AuditSession) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A page closed mid-request is no error of ours; anything else is reported.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def audit_server(session: AuditSession, port: int) -> ThreadingHTTPServer:
     """The audit page's server on 127.0.0.1:`port` (0: any free port).
 
@@ -157,7 +168,7 @@ def audit_server(session: AuditSession, port: int) -> ThreadingHTTPServer:
         MedhalbenchError: The port is in use (or cannot be had).
     """
     try:
-        return ThreadingHTTPServer(("127.0.0.1", port), _handler(session))
+        return _Server(("127.0.0.1", port), _handler(session))
     except OSError as ex:
         if ex.errno == errno.EADDRINUSE:
             raise MedhalbenchError(f"--port {port}: in use; choose another with --port") from None

@@ -50,6 +50,7 @@ def recompute_precision(
 CHECKER_AUDIT = JudgeAudit(
     judge="the checker's verdict on each atomic unit",
     question="Is this atomic unit {verdict}, as the checker says?",
+    focus="Atomic unit",
     items=checker_items,
     opposite={"true": "false", "false": "true"},
     figure="factual precision of the audited units",

@@ -128,9 +128,10 @@ _DAHL_ROWS: list[FigureRow] = [
 
 
 def generation(settings: Mapping[str, Any]) -> list[str]:
-    """How the answers were made: generated at a temperature, or written elsewhere."""
+    """How the answers were made: generated at a temperature, or written elsewhere (the
+    model, system/NAME, and the file name the title gives already say so: nothing)."""
     if settings.get("responses"):
-        return [f"answers from {Path(str(settings['responses'])).name}"]
+        return []
     return [f"temperature {temperature_of(settings):g}", f"epochs {settings.get('epochs', 1)}"]
 
 

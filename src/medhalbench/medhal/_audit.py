@@ -52,6 +52,7 @@ def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tu
 JUDGE_AUDIT = JudgeAudit(
     judge="the model's verdict on each statement",
     question="Is the statement {verdict}, as the model says?",
+    focus="Statement",
     items=statement_items,
     opposite={"factual": "not factual", "not factual": "factual"},
     figure="F1 on the audited statements (people's verdicts as the reference)",

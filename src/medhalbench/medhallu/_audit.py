@@ -48,6 +48,7 @@ def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tu
 READER_AUDIT = JudgeAudit(
     judge="the verdict read from each detector's reply",
     question="Does the detector's reply say the answer is {verdict}?",
+    focus="Detector's reply",
     items=reader_items,
     opposite={"factual": "hallucinated", "hallucinated": "factual"},
     figure="F1 on the audited replies",

@@ -43,6 +43,7 @@ class JudgeAudit:
     Attributes:
         judge: What is audited, for headings ("the checker's verdict on each atomic unit").
         question: The question put to the person, with `{verdict}` for the judge's verdict.
+        focus: The heading of the shown part the verdict is on (highlighted).
         items: The judged items of one sample of a log (none where nothing was judged).
         opposite: The other verdict of a two-way judgement: a person who disagrees with a
             verdict found here holds its opposite; other verdicts (unknown, not sure) have
@@ -54,6 +55,7 @@ class JudgeAudit:
 
     judge: str
     question: str
+    focus: str
     items: Callable[[EvalSample], list[AuditItem]]
     opposite: Mapping[str, str]
     figure: str
