@@ -89,6 +89,7 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
     by_log = {Path(i.name.removeprefix("file://")).name: read_eval_log(i)
               for i in list_eval_logs(str(logs / "logs"))}  # fmt: skip
     assert sorted(runs["benchmark"]) == ["dahl", "medhal", "medhallu"]
+    assert runs["created"].notna().all() and all(Path(x).is_file() for x in runs["log"])
     for run in runs.itertuples():
         log = by_log[Path(run.log).name]
         metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
