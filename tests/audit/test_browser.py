@@ -85,7 +85,7 @@ def test_audit_by_mouse_and_keyboard_survives_a_killed_server(
     finally:
         server.send_signal(signal.SIGINT)
         out, _ = server.communicate(timeout=30)
-    assert "6 of 6 answered" in out
+    assert server.returncode == 0 and "6 of 6 answered" in out
 
     [log] = audited_logs([medhal_log])
     drawn = draw(log.items, ITEMS, SEED)

@@ -112,7 +112,8 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
-    assert process.returncode == 130 and elapsed < 5, (process.returncode, elapsed, err)
+    # At once: well under the 20 s grace period after which a stop that hangs is ended.
+    assert process.returncode == 130 and elapsed < 15, (process.returncode, elapsed, err)
     assert "stopped by the user" in err and "medhalbench retry" in err and "Traceback" not in err
     [log] = logs_in(tmp_path / "logs")
     assert log.status == "cancelled"

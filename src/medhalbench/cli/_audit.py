@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import getpass
+import signal
+import threading
 
 import click
 
@@ -12,6 +14,7 @@ from medhalbench.commands import console, print_table
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
@@ -70,12 +73,19 @@ def audit_command(
         "answered before; Ctrl-C stops, nothing is lost)",
         highlight=False,
     )
+    # The signal only sets a flag: the server stops between requests, never inside one
+    # (an interrupt raised within a request could leave a thread half started).
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    serving.start()
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        answered = len(session.answers())
-        console.print(
-            f"Stopped: {answered} of {len(session.drawn)} answered, saved beside the logs."
-        )
+        while not stop.wait(0.5):
+            pass
     finally:
+        server.shutdown()
         server.server_close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    answered = len(session.answers())
+    console.print(f"Stopped: {answered} of {len(session.drawn)} answered, saved beside the logs.")

@@ -142,11 +142,13 @@ def run_eval(
         headers = [
             read_eval_log(info, header_only=True) for info in list_eval_logs(options["log_dir"])
         ]
+        # A log the interrupt left before inspect could mark it cancelled still says
+        # "started": it was stopped all the same, and retry finishes it.
         stopped = redacted_logs(
             [
-                read_eval_log(log.location)
+                read_eval_log(log.location).model_copy(update={"status": "cancelled"})
                 for log in headers
-                if log.status == "cancelled" and _created_after(log, started)
+                if log.status in ("cancelled", "started") and _created_after(log, started)
             ]
         )
         fail_on_unfinished(stopped, stopped_code=stop_code(ex))
