@@ -177,7 +177,7 @@ def test_builder_stops_clearly_and_a_rerun_finishes_the_rest(tmp_path: Path) -> 
     server = FaultServer(lambda n: "ok" if n <= 2 else "500", port=port)
     out = tmp_path / "out"
     command = ["build", "dahl", "--papers", str(papers), "--out", str(out), "--generator", MODEL,
-               "--model-base-url", f"http://127.0.0.1:{port}/v1", "--max-retries", "1", "--timeout", "2", "--concurrency", "1", "--no-cache"]  # fmt: skip
+               "--model-base-url", f"http://127.0.0.1:{port}/v1", "--max-retries", "1", "--timeout", "10", "--concurrency", "1", "--no-cache"]  # fmt: skip
     try:
         result = CliRunner().invoke(cli, command, catch_exceptions=False)
     finally:
