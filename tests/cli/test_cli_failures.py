@@ -104,7 +104,11 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "STUB_API_KEY": "sk-unused"},
         )  # fmt: skip
-        time.sleep(8)  # start-up, then a few samples
+        # Start-up (slow on a loaded machine), then a few samples: wait for the log to exist.
+        deadline = time.monotonic() + 120
+        while not list((tmp_path / "logs").glob("*.eval")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(3)
         process.send_signal(signal.SIGINT)
         stopped = time.monotonic()
         _, err = process.communicate(timeout=60)
