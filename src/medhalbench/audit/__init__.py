@@ -10,7 +10,7 @@ from medhalbench.audit._answers import (
     save_answer,
 )
 from medhalbench.audit._items import AuditedLog, audited_logs, draw
-from medhalbench.audit._server import AuditSession, audit_server, audit_session
+from medhalbench.audit._server import AuditSession, audit_server
 from medhalbench.audit._summary import audit_tables, audited
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "AuditedLog",
     "answers_path",
     "audit_server",
-    "audit_session",
     "audit_tables",
     "audited",
     "audited_logs",

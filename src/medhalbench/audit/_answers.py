@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -40,6 +41,15 @@ class AuditAnswer(Record):
     annotator: str = Field(min_length=1)
     seed: int = 0
     answered_at: str = ""
+
+    def held(self, opposite: Mapping[str, str]) -> str | None:
+        """The verdict the person holds: the judge's when agreeing, its opposite when
+        disagreeing (None where it has none, or the person could not tell)."""
+        if self.answer == "agree":
+            return self.verdict
+        if self.answer == "disagree":
+            return opposite.get(self.verdict)
+        return None
 
 
 def answers_path(log: str | Path) -> Path:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import re
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -173,10 +172,3 @@ def audit_server(session: AuditSession, port: int) -> ThreadingHTTPServer:
         if ex.errno == errno.EADDRINUSE:
             raise MedhalbenchError(f"--port {port}: in use; choose another with --port") from None
         raise MedhalbenchError(f"--port {port}: cannot serve on it ({ex.strerror})") from None
-
-
-def audit_session(
-    logs: Sequence[AuditedLog], annotator: str, items_per_log: int, seed: int
-) -> AuditSession:
-    """A person's audit session of some logs."""
-    return AuditSession(list(logs), annotator, items_per_log, seed)

@@ -31,13 +31,8 @@ class Audited:
         return f"{self.log}:{self.item.key}"
 
     def person_verdict(self, audit: JudgeAudit) -> str | None:
-        """The verdict the person holds: the judge's when agreeing, its opposite when
-        disagreeing (None where it has none, or the person could not tell)."""
-        if self.answer.answer == "agree":
-            return self.item.verdict
-        if self.answer.answer == "disagree":
-            return audit.opposite.get(self.item.verdict)
-        return None
+        """The verdict the person holds (see `AuditAnswer.held`)."""
+        return self.answer.held(audit.opposite)
 
 
 def audited(logs: Sequence[AuditedLog]) -> list[Audited]:

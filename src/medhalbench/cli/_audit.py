@@ -9,7 +9,7 @@ import threading
 
 import click
 
-from medhalbench.audit import audit_server, audit_session, audit_tables, audited_logs
+from medhalbench.audit import AuditSession, audit_server, audit_tables, audited_logs
 from medhalbench.commands import console, print_table
 
 DEFAULT_PORT = 8765
@@ -63,7 +63,7 @@ def audit_command(
         for table in tables:
             print_table(console, table)
         return
-    session = audit_session(found, annotator, items_per_log, seed)
+    session = AuditSession(found, annotator, items_per_log, seed)
     if not session.drawn:
         raise click.BadParameter("these logs hold no judged item to audit", param_hint="LOGS")
     server = audit_server(session, port)

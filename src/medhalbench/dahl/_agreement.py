@@ -113,12 +113,7 @@ def audit_judgements(path: str | Path) -> list[HumanJudgement]:
     tallies: dict[str, list[int]] = {}
     for line, row in read_rows(path):
         answer = validate_row(AuditAnswer, row, path=path, line=line)
-        if answer.answer == "cannot_tell":
-            continue
-        if answer.answer == "agree":
-            verdict: str | None = answer.verdict
-        else:
-            verdict = CHECKER_AUDIT.opposite.get(answer.verdict)
+        verdict = answer.held(CHECKER_AUDIT.opposite)
         if verdict is None:
             continue
         tally = tallies.setdefault(answer.key.split("/")[0], [0, 0])

@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from inspect_ai.log import EvalSample
 
 from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.results import sample_score
 
 
 def checker_items(sample: EvalSample) -> list[AuditItem]:
     """Each atomic unit of the sample's answer with the checker's verdict (units whose
     verdict could not be read are left out: there is nothing to check)."""
-    score = next(iter((sample.scores or {}).values()), None)
+    score = sample_score(sample)
     metadata = (score.metadata if score else None) or {}
     answer = str(
         metadata.get("cleaned_response") or (sample.output.completion if sample.output else "")

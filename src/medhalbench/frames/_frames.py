@@ -13,6 +13,7 @@ from inspect_ai.log import EvalSample
 
 from medhalbench.registry import benchmark
 from medhalbench.report import collect
+from medhalbench.results import sample_score
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -67,9 +68,14 @@ def _reply(sample: EvalSample) -> str | None:
     return sample.output.completion if sample.output else None
 
 
+def _mapping(stored: Any) -> dict[str, Any]:
+    """A dict column of inspect's frames (kept as JSON text) as a dict."""
+    return json.loads(stored) if isinstance(stored, str) else dict(stored or {})
+
+
 def _score(sample: EvalSample) -> dict[str, Any]:
     """The sample's score (each of our tasks has one scorer) as plain values."""
-    score = next(iter((sample.scores or {}).values()), None)
+    score = sample_score(sample)
     return score.model_dump(mode="json") if score is not None else {}
 
 
@@ -110,8 +116,7 @@ def load_samples(logs: LogPaths) -> pd.DataFrame:
         )
         details = []
         for stored in frame.pop("scores"):
-            # inspect's frames keep a dict as JSON text.
-            score = json.loads(stored) if isinstance(stored, str) else dict(stored or {})
+            score = _mapping(stored)
             extra = {k: v for k, v in (score.get("metadata") or {}).items() if _scalar(v)}
             details.append({**extra, "verdict": score.get("answer"), "score": score.get("value")})
         detail = pd.DataFrame(details, index=frame.index)
@@ -162,7 +167,7 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
         )
         for sample in frame.itertuples(index=False):
             stored = sample.score
-            metadata = json.loads(stored) if isinstance(stored, str) else dict(stored or {})
+            metadata = _mapping(stored)
             for position, unit in enumerate(units_of(metadata), start=1):
                 rows.append(
                     {

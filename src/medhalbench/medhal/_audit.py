@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from inspect_ai.log import EvalSample
 
 from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
 _VERDICTS = {"YES": "factual", "NO": "not factual"}
@@ -15,7 +16,7 @@ _VERDICTS = {"YES": "factual", "NO": "not factual"}
 def statement_items(sample: EvalSample) -> list[AuditItem]:
     """The statement, its context, and the model's verdict and explanation (replies with no
     readable verdict are left out)."""
-    score = next(iter((sample.scores or {}).values()), None)
+    score = sample_score(sample)
     if score is None or score.answer not in _VERDICTS:
         return []
     label = sample.metadata.get("label")

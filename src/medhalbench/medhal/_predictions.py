@@ -8,6 +8,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, read_eval_log
 
 from medhalbench.medhal._records import MedHalPrediction
+from medhalbench.results import sample_score
 
 PREDICTIONS_SUFFIX = ".predictions.jsonl"
 
@@ -17,7 +18,7 @@ def predictions(log: EvalLog) -> list[MedHalPrediction]:
     samples = log.samples if log.samples is not None else read_eval_log(log.location).samples
     rows = []
     for sample in samples or []:
-        score = next(iter((sample.scores or {}).values()), None)
+        score = sample_score(sample)
         if score is None:  # the sample failed: it has no verdict to give
             continue
         found = score.metadata or {}

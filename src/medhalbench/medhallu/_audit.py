@@ -8,13 +8,14 @@ from inspect_ai.log import EvalSample
 
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
 
 def reader_items(sample: EvalSample) -> list[AuditItem]:
     """The detector's reply with the verdict read from it (unreadable replies, with no
     verdict to check, are left out)."""
-    score = next(iter((sample.scores or {}).values()), None)
+    score = sample_score(sample)
     metadata = (score.metadata if score else None) or {}
     verdict = metadata.get("prediction")
     if verdict in (None, "unparseable"):

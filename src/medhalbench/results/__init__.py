@@ -19,6 +19,7 @@ from medhalbench.results._runs import (
     role_usage,
     run_labels,
     run_result,
+    sample_score,
     varying_settings,
 )
 from medhalbench.results._tables import (
@@ -79,6 +80,7 @@ __all__ = [
     "role_usage",
     "run_labels",
     "run_result",
+    "sample_score",
     "run_title",
     "sample_counts",
     "setting_text",

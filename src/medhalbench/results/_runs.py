@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.scorer import Score
 
 from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
 
@@ -200,3 +201,9 @@ def role_usage(log: EvalLog) -> dict[str, tuple[int, int]]:
             main.output_tokens - sum(u[1] for u in shared),
         )
     return usage
+
+
+def sample_score(sample: EvalSample) -> Score | None:
+    """A sample's score in a log of one of our tasks (each has one scorer); None when the
+    sample failed before it was scored."""
+    return next(iter((sample.scores or {}).values()), None)
