@@ -330,7 +330,7 @@ class StubHandler(BaseHTTPRequestHandler):
         with StubHandler.lock:
             StubHandler.requests += 1
             number = StubHandler.requests
-        if self._fail(StubHandler.fault(number)):
+        if self._fail(self.fault(number)):
             return
         self._send(200, answer(self.path, request))
 
@@ -347,8 +347,10 @@ def serve(
     StubHandler.delay = delay
     StubHandler.latency = staticmethod(lambda: StubHandler.delay)
     StubHandler.reply = staticmethod(reply)
-    StubHandler.fault = staticmethod(fault)
-    server = ThreadingHTTPServer(("127.0.0.1", port), StubHandler)
+    # The fault schedule belongs to this server: a request a stopped server is still
+    # answering must not consume the schedule of the next one on the same port.
+    handler = type("ScheduledStubHandler", (StubHandler,), {"fault": staticmethod(fault)})
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

@@ -107,7 +107,9 @@ async def run_resumable(
 ) -> ResumableRun:
     """Build each item not yet in `done` (at most `concurrency` at once), appending each
     record the moment it is finished, so that an interrupted build loses only the items in
-    flight; one progress bar counts the items, those already done included.
+    flight; one progress bar counts the items, those already done included. The first item
+    that fails for good stops the build: items in flight are cancelled, none is started,
+    and its exception is raised.
 
     Args:
         items: The work items.
@@ -122,14 +124,22 @@ async def run_resumable(
     todo = [item for item in items if key(item) not in done]
     run.skipped = len(items) - len(todo)
     bar = progress.add_task(description, total=len(items), completed=run.skipped)
-    semaphore = asyncio.Semaphore(concurrency)
+    pending = iter(todo)
 
-    async def build(item: T) -> None:
-        async with semaphore:
+    async def worker() -> None:
+        # Workers share one iterator: an item is started only by a worker whose previous
+        # item succeeded, so a failure starts nothing new.
+        for item in pending:
             record = await work(item)
-        done.append(record)
-        run.processed += 1
-        progress.advance(bar)
+            done.append(record)
+            run.processed += 1
+            progress.advance(bar)
 
-    await asyncio.gather(*(build(item) for item in todo))
+    # A task group cancels the other workers' items in flight when one fails for good.
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(concurrency, len(todo))):
+                group.create_task(worker())
+    except ExceptionGroup as failed:
+        raise failed.exceptions[0] from None
     return run
