@@ -101,3 +101,16 @@ def test_dahl_agreement_needs_matches(tmp_path: Path) -> None:
         "dahl", "agreement", "--auto", str(tmp_path / "missing.eval"), "--human", "x.csv"
     )
     assert code == 2 and "does not exist" in out
+
+
+@pytest.mark.parametrize("name", ["medhallu", "dahl", "medhal"])
+def test_dataset_example_names_the_packaged_example_as_in_a_suite(name: str) -> None:
+    from medhalbench.registry import benchmark
+
+    code, out = invoke("eval", name, "--dataset", "example", "--dry-run")
+    assert code == 0 and "samples" in out, out
+    example = benchmark(name).example
+    assert example is not None
+    assert invoke("eval", name, "--dataset", example, "--dry-run") == (code, out)
+    code, help_text = invoke("eval", name, "--help")
+    assert "'example': the packaged example" in " ".join(help_text.split())

@@ -125,6 +125,19 @@ def test_csv_row_line_numbers_count_the_header(tmp_path: Path) -> None:
     assert (info.value.line, info.value.field) == (3, "Question")
 
 
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_a_csv_separated_otherwise_than_by_commas_says_so(tmp_path: Path, separator: str) -> None:
+    path = tmp_path / "m.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(ROW), delimiter=separator)
+        writer.writeheader()
+        writer.writerow(ROW)
+    with pytest.raises(DataError) as info:
+        load_medhallu(path)
+    assert info.value.line == 1
+    assert f"separated by {separator!r}, not commas" in str(info.value)
+
+
 def test_unknown_suffix(tmp_path: Path) -> None:
     path = tmp_path / "m.xlsx"
     path.write_text("x")

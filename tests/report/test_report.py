@@ -247,6 +247,7 @@ def test_a_cut_off_log_in_the_folder_is_left_out_with_one_warning(
     assert result.exit_code == 0, result.stderr
     [warning] = [line for line in result.stderr.splitlines() if line.strip()]
     assert warning.startswith("warning: left out") and cut.name in warning
+    assert f"{cut} (not an inspect log" in warning and "file://" not in warning  # a plain path
     assert (tmp_path / "r.html").is_file()
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.results import local_path
 
 Answer = Literal["agree", "disagree", "cannot_tell"]
 AUDIT_SUFFIX = ".audit.jsonl"
@@ -54,7 +55,7 @@ class AuditAnswer(Record):
 
 def answers_path(log: str | Path) -> Path:
     """Where the answers on a log are kept: beside it, `<log stem>.audit.jsonl`."""
-    path = Path(str(log).removeprefix("file://"))
+    path = Path(local_path(str(log)))
     return path.with_name(path.name.rsplit(".", 1)[0] + AUDIT_SUFFIX)
 
 

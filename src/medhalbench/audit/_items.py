@@ -45,7 +45,6 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
     """
     found = []
     for path in log_paths(paths):
-        path = path.removeprefix("file://")
         try:
             log = read_eval_log(path)
         except Exception:

@@ -22,6 +22,7 @@ from medhalbench.commands import (
     stop_code,
     writable_folder,
 )
+from medhalbench.results import local_path
 
 
 @click.group(name="eval", cls=RegistryGroup, command=eval_command)
@@ -80,13 +81,13 @@ def retry_command(
         later = [
             info.name
             for info in list_eval_logs(folder)
-            if Path(info.name.removeprefix("file://")).resolve() != Path(path).resolve()
+            if Path(local_path(info.name)).resolve() != Path(path).resolve()
             and (other := read_eval_log(info, header_only=True)).eval.task_id == header.eval.task_id
             and str(other.eval.created) > str(header.eval.created)
         ]
         if later and not force:
             raise click.BadParameter(
-                f"{path} was already resumed as {later[-1].removeprefix('file://')}: retry that "
+                f"{path} was already resumed as {local_path(later[-1])}: retry that "
                 "one instead (or use --force)",
                 param_hint="LOGS",
             )

@@ -4,7 +4,7 @@ role, its sweep and planning settings, and the shared model options."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import click
@@ -18,7 +18,7 @@ from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
 from medhalbench.commands._tables import print_table, show_results
 from medhalbench.outputs import system_model
-from medhalbench.registry import Benchmark
+from medhalbench.registry import EXAMPLE_DATASET, Benchmark
 
 CONNECTED = ("cache",)
 """Task arguments that take the value of the model option of the same name (`--cache`)."""
@@ -61,7 +61,12 @@ def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def eval_command(entry: Benchmark) -> click.Command:
     """The `eval` command of a benchmark."""
-    arguments = options_of(entry.task, leave_out=CONNECTED)
+    arguments = [
+        replace(a, help=f"{a.help} '{EXAMPLE_DATASET}': the packaged example.")
+        if a.name == "dataset" and entry.example
+        else a
+        for a in options_of(entry.task, leave_out=CONNECTED)
+    ]
     plan_arguments = options_of(entry.plan_settings) if entry.plan_settings else []
     sweep = entry.sweep
     by_name = {a.name: a for a in options_of(entry.task)}

@@ -12,11 +12,12 @@ from inspect_ai.log import EvalLog
 from medhalbench._secrets import redact
 from medhalbench.commands._errors import INTERRUPTED, USER_ERROR
 from medhalbench.commands._progress import retry_record
+from medhalbench.results import local_path
 
 
 def log_path(log: EvalLog) -> str:
     """A log's file path (inspect names logs it lists by `file://` URI)."""
-    return log.location.removeprefix("file://")
+    return local_path(log.location)
 
 
 # A server that answers, but not as its API promises: rerunning cannot help until the server

@@ -175,8 +175,6 @@ def read_suite(path: str | Path) -> Suite:
 
 def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
     args = dict(run.args)
-    if args.get("dataset") == "example":
-        args["dataset"] = benchmark(run.benchmark).example
     for key, value in args.items():
         # A local path relative to the suite file, made absolute so a rerun from elsewhere finds it.
         if isinstance(value, str) and (suite.path.parent / value).exists():

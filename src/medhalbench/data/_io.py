@@ -145,6 +145,16 @@ def _read_csv(path: Path) -> Iterator[Row]:
             reader = csv.DictReader(f)
             if not reader.fieldnames:
                 raise DataError("CSV file has no header", path=path)
+            if len(reader.fieldnames) == 1 and (
+                separator := next((c for c in ";\t|" if c in reader.fieldnames[0]), None)
+            ):
+                # Spreadsheets in many locales save CSV with semicolons.
+                raise DataError(
+                    f"the header is one column, {reader.fieldnames[0]!r}: the file is separated "
+                    f"by {separator!r}, not commas; save it as comma-separated CSV",
+                    path=path,
+                    line=1,
+                )
             seen = False
             for record in reader:
                 # The header is line 1; reader.line_num is the last physical line read.

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalSample
 
 from medhalbench.registry import benchmark
 from medhalbench.report import collect
-from medhalbench.results import sample_score
+from medhalbench.results import local_path, sample_score
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,11 +26,6 @@ _RUN = ["benchmark", "model", "log"]
 
 def _paths(logs: LogPaths) -> list[str | Path]:
     return [logs] if isinstance(logs, str | Path) else list(logs)
-
-
-def _file(log: str) -> str:
-    """A log's path as a file path (inspect names logs it lists by URI)."""
-    return log.removeprefix("file://")
 
 
 def load_runs(logs: LogPaths) -> pd.DataFrame:
@@ -46,16 +41,18 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
     found = collect(_paths(logs))
     if not found.runs:
         return pd.DataFrame(columns=[*_RUN, "created"])
-    info = evals_df([_file(r.log) for r in found.runs], columns=EvalInfo, quiet=True)
-    created = {_file(log): when for log, when in zip(info["log"], info["created"], strict=True)}
+    info = evals_df([local_path(r.log) for r in found.runs], columns=EvalInfo, quiet=True)
+    created = {
+        local_path(log): when for log, when in zip(info["log"], info["created"], strict=True)
+    }
     rows: list[dict[str, Any]] = []
     for run in found.runs:
         rows.append(
             {
                 "benchmark": run.system,
                 "model": run.model,
-                "log": _file(run.log),
-                "created": created.get(_file(run.log)),
+                "log": local_path(run.log),
+                "created": created.get(local_path(run.log)),
                 **{f"{role}_model": name for role, name in run.roles.items()},
                 **{k: v for k, v in run.arguments.items() if k not in _RUN},
                 **run.metrics,
@@ -125,7 +122,7 @@ def load_samples(logs: LogPaths) -> pd.DataFrame:
         frame = frame.drop(columns=["sample_id", "eval_id", "log"], errors="ignore")
         frame.insert(0, "benchmark", run.system)
         frame.insert(1, "model", run.model)
-        frame.insert(2, "log", _file(run.log))
+        frame.insert(2, "log", local_path(run.log))
         frames.append(frame)
     if not frames:
         return pd.DataFrame(columns=[*_RUN, "id", "epoch", "reply", "verdict", "score"])
@@ -171,7 +168,7 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
             for position, unit in enumerate(units_of(metadata), start=1):
                 rows.append(
                     {
-                        "benchmark": run.system, "model": run.model, "log": _file(run.log),
+                        "benchmark": run.system, "model": run.model, "log": local_path(run.log),
                         "id": sample.id, "epoch": sample.epoch, "question": sample.question,
                         "category": sample.category, "unit": position, "text": unit.text,
                         "verdict": unit.verdict, "p_false": unit.p_false,

@@ -8,7 +8,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, read_eval_log
 
 from medhalbench.medhal._records import MedHalPrediction
-from medhalbench.results import sample_score
+from medhalbench.results import local_path, sample_score
 
 PREDICTIONS_SUFFIX = ".predictions.jsonl"
 
@@ -42,7 +42,7 @@ def write_predictions(log: EvalLog) -> list[Path]:
     nothing for a run with labels."""
     if not log.eval.task_args.get("predict"):
         return []
-    path = Path(log.location.removeprefix("file://")).with_suffix(PREDICTIONS_SUFFIX)
+    path = Path(local_path(log.location)).with_suffix(PREDICTIONS_SUFFIX)
     with path.open("w", encoding="utf-8") as out:
         for row in predictions(log):
             out.write(row.model_dump_json() + "\n")

@@ -3,6 +3,7 @@ tables, published rows, demo), and the command line, the report and the demo loo
 
 from medhalbench.registry._audit import AuditItem, JudgeAudit
 from medhalbench.registry._benchmark import (
+    EXAMPLE_DATASET,
     EXTRACTOR,
     Benchmark,
     Builder,
@@ -33,6 +34,7 @@ __all__ = [
     "AuditItem",
     "JudgeAudit",
     "ENTRY_POINT_GROUP",
+    "EXAMPLE_DATASET",
     "EXTRACTOR",
     "Benchmark",
     "Builder",

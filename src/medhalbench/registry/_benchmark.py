@@ -23,6 +23,9 @@ from medhalbench.registry._audit import JudgeAudit
 from medhalbench.results import PublishedRow, ResultTable, RunResult, read_published
 from medhalbench.statistics import Figure
 
+EXAMPLE_DATASET = "example"
+"""The `dataset` value that names a benchmark's packaged example."""
+
 
 def registered_name(function: Callable[..., Any]) -> str:
     """The name inspect registered a task or scorer under, without its package
@@ -282,7 +285,7 @@ class Benchmark:
             planning settings.
         plan_settings: A dataclass of the settings its plans take (`-P`, `--dry-run`).
         published_csv: The paper's published figures (see `read_published`).
-        example: A small packaged example dataset.
+        example: A small packaged example dataset (`--dataset example`, `dataset: example`).
         demo: The demo's run of this benchmark.
         builder: Its data builder.
         tools: Its other commands.
@@ -334,12 +337,14 @@ class Benchmark:
 
     def make_task(self, arguments: Mapping[str, Any]) -> Task:
         """The benchmark's task with these arguments, each checked against the task's
-        declaration first.
+        declaration first (`dataset="example"` names the packaged example).
 
         Raises:
             ArgumentError: An argument the task does not take, a required one missing, or a
                 value an argument does not take.
         """
+        if arguments.get("dataset") == EXAMPLE_DATASET and self.example is not None:
+            arguments = {**arguments, "dataset": self.example}
         try:
             checked = check_arguments(self.task, arguments)
         except ArgumentError as ex:

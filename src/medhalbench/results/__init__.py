@@ -7,7 +7,7 @@ from medhalbench.results._charts import (
     horizontal_bars,
     line_chart,
 )
-from medhalbench.results._logs import log_paths
+from medhalbench.results._logs import local_path, log_paths
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._runs import (
     MAIN_ROLE,
@@ -48,6 +48,7 @@ from medhalbench.results._tables import (
 )
 
 __all__ = [
+    "local_path",
     "log_paths",
     "AUROC_UNDEFINED",
     "MAIN_ROLE",

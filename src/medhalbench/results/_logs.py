@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from inspect_ai.log import list_eval_logs
 
@@ -18,10 +20,9 @@ def log_paths(paths: Sequence[str | Path]) -> list[str]:
     """
     found: list[str] = []
     for path in paths:
-        # inspect names logs it found by URI (`file:///...`).
-        p = Path(str(path).removeprefix("file://"))
+        p = Path(local_path(str(path)))
         if p.is_dir():
-            found += [info.name for info in list_eval_logs(str(p))]
+            found += [local_path(info.name) for info in list_eval_logs(str(p))]
         elif p.is_file():
             found.append(str(p))
         else:
@@ -29,3 +30,10 @@ def log_paths(paths: Sequence[str | Path]) -> list[str]:
     if not found:
         raise DataError("no inspect logs found", path=", ".join(str(p) for p in paths))
     return found
+
+
+def local_path(name: str) -> str:
+    """A log's name as a plain path where it is a local file (inspect names the logs it
+    finds by URI, `file:///...`, which messages should not show); other URIs unchanged."""
+    parsed = urlparse(name)
+    return url2pathname(parsed.path) if parsed.scheme == "file" else name
