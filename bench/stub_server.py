@@ -62,7 +62,9 @@ Fault = str
 "timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
 "truncated" (a cut-off JSON body, the connection closed early), "cutjson" (a cut-off JSON
 body sent whole), "nonjson" (a 200 with an HTML body), "nochoices" (a 200
-with JSON that is no chat completion), "badtypes" (a 200 chat completion whose fields have the
+with JSON that is no chat completion), "emptychoices" (a chat completion whose `choices` is
+empty), "cutreply" and "filtered" (a reply cut at the token limit, or stopped by a content
+filter), "badtypes" (a 200 chat completion whose fields have the
 wrong types), "echokey" (a 500 whose error repeats the caller's API key)."""
 
 
@@ -270,6 +272,27 @@ class StubHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         elif kind == "nochoices":
             self._send(200, {"id": "x", "object": "chat.completion", "model": "stub"})
+        elif kind == "emptychoices":
+            self._send(
+                200,
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 1,
+                    "model": "stub",
+                    "choices": [],
+                },
+            )
+        elif kind in ("cutreply", "filtered"):
+            content, reason = (
+                ("The answer is", "length") if kind == "cutreply" else ("", "content_filter")
+            )
+            message = {"role": "assistant", "content": content}
+            self._send(
+                200,
+                {"id": "x", "object": "chat.completion", "created": 1, "model": "stub",
+                 "choices": [{"index": 0, "message": message, "finish_reason": reason}]},
+            )  # fmt: skip
         elif kind == "badtypes":
             self._send(
                 200,

@@ -88,6 +88,32 @@ def test_a_malformed_reply_is_retried_then_named_in_one_line(
     assert stub.seen >= 2  # retried: the reply could have been a passing fault
 
 
+def test_replies_that_ended_early_are_counted_and_explained(
+    stubs: list[Stub], tmp_path: Path
+) -> None:
+    kinds = ["cutreply", "ok", "filtered", "cutreply"]
+    stubs.append(stub := Stub(lambda n: kinds[(n - 1) % len(kinds)]))
+    result = medhalbench(*eval_args(stub.base_url, "--max-connections", "1"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    flat = " ".join(result.stdout.split())
+    assert (
+        "openai-api/stub/m (medhallu): 3 of 4 replies ended early: 2 cut at the token limit" in flat
+    )
+    assert "1 stopped by the provider's content filter" in flat
+    assert "4 samples, 3 unparseable" in flat  # counted, not guessed
+
+
+def test_a_chat_completion_without_a_choice_is_named_in_one_line(
+    stubs: list[Stub], tmp_path: Path
+) -> None:
+    stubs.append(stub := Stub(lambda n: "emptychoices"))
+    result = medhalbench(*eval_args(stub.base_url, "--max-retries", "1"), cwd=tmp_path)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1 and "holds no choice" in lines[0] and stub.base_url in lines[0], lines
+    assert "IndexError" not in result.stderr and "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize("retries", [0, 1])
 def test_retries_are_ours_and_counted_once(retries: int, stubs: list[Stub], tmp_path: Path) -> None:
     stubs.append(stub := Stub(lambda n: "500"))

@@ -28,6 +28,7 @@ _MISBEHAVING = [
     ("chat_choices_from", "the server's JSON is not a chat completion (no 'choices', or "
      "fields of the wrong type)"),
     ("ValidationError", "the server's JSON is not a chat completion (fields of the wrong type)"),
+    ("self.choices[0]", "the server's chat completion holds no choice (an empty 'choices')"),
     ("404", "the server has no such endpoint (404)"),
 ]  # fmt: skip
 MISBEHAVING_HINT = "check the server and --model-base-url (OpenAI-compatible APIs end in /v1)"

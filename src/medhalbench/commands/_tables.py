@@ -3,6 +3,7 @@ instead), undefined figures are "–" with the reason below the table."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from inspect_ai.log import EvalLog
@@ -14,6 +15,13 @@ from medhalbench.registry import benchmark
 from medhalbench.results import UNDEFINED, Estimate, ResultTable, RunResult, run_result
 
 TEXT_WIDTH = 24
+
+ENDED_EARLY = {
+    "max_tokens": "cut at the token limit (raise max_tokens; a reasoning model can spend it all thinking)",
+    "model_length": "over the model's context length (the prompt does not fit)",
+    "content_filter": "stopped by the provider's content filter",
+}
+"""Stop reasons of a reply that ended before the model finished it, and what they mean."""
 
 
 def print_table(console: Console, table: ResultTable, *, wide: bool = True) -> None:
@@ -95,13 +103,32 @@ def show_results(
 ) -> list[RunResult]:
     """Print the finished runs of `logs`: one narrow table per run, or (`wide`) each
     benchmark's full tables, with the papers' published rows when `published`."""
-    runs = [run_result(log) for log in logs if log.status == "success"]
+    finished = [log for log in logs if log.status == "success"]
+    runs = [run_result(log) for log in finished]
     if not wide:
         print_runs(console, runs)
-        return runs
-    for name in dict.fromkeys(r.system for r in runs):
-        entry = benchmark(name)
-        of_benchmark = [r for r in runs if r.system == name]
-        for table in entry.tables(of_benchmark, entry.published() if published else []):
-            print_table(console, table)
+    else:
+        for name in dict.fromkeys(r.system for r in runs):
+            entry = benchmark(name)
+            of_benchmark = [r for r in runs if r.system == name]
+            for table in entry.tables(of_benchmark, entry.published() if published else []):
+                print_table(console, table)
+    for log in finished:
+        if note := ended_early(log):
+            console.print(Text(note, style="yellow"))
     return runs
+
+
+def ended_early(log: EvalLog) -> str | None:
+    """A line on the replies of the model under test that ended before the model finished
+    them (they are read as they are, and counted unreadable where they hold no verdict);
+    None when every reply ended normally or the log holds no samples."""
+    samples = log.samples or []
+    reasons = Counter(s.output.stop_reason for s in samples if s.output.stop_reason in ENDED_EARLY)
+    if not reasons:
+        return None
+    how = "; ".join(f"{n} {ENDED_EARLY[reason]}" for reason, n in reasons.most_common())
+    return (
+        f"{log.eval.model} ({log.eval.task.split('/')[-1]}): {reasons.total()} of "
+        f"{len(samples)} replies ended early: {how}"
+    )
