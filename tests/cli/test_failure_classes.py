@@ -156,7 +156,11 @@ def test_prices_must_be_finite_and_not_negative(price: str, tmp_path: Path) -> N
     assert code == 2 and "embedded/smollm2.input" in one_line(err)
 
 
-@pytest.mark.parametrize(("model", "culprit"), [("gpt4", "gpt4"), ("nosuch/model", "nosuch")])
+@pytest.mark.parametrize(
+    ("model", "culprit"),
+    [("gpt4", "gpt4"), ("nosuch/model", "nosuch"), ("openai/", "empty part"),
+     ("openai-api/svc/", "empty part")],
+)  # fmt: skip
 def test_a_plan_checks_model_names(model: str, culprit: str) -> None:
     code, _, err = run(["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--model", model])
     assert code == 2 and culprit in one_line(err)

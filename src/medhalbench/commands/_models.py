@@ -217,6 +217,11 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             key) is wrong; the message names the option and the model.
     """
     model = normalise_model_name(name)
+    if not model.startswith("embedded/") and "" in model.split("/"):
+        raise OptionError(
+            f"{option} {name}: an empty part in the name; expected PROVIDER/MODEL (e.g. "
+            "openai/gpt-4o-mini, openai-api/SERVICE/MODEL)"
+        )
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
     args = dict(via.args)
     if provider_of(model).split("/")[0] in SDK_RETRYING_PROVIDERS:
