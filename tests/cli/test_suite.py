@@ -118,6 +118,21 @@ def test_plan_of_the_packaged_demo_suite_calls_no_model(
             "models: [embedded/smollm2]\nruns: [{benchmark: medhal, args: {colour: red}}]\n",
             "colour",
         ),
+        # Model names are checked by a plan as by `eval --dry-run`.
+        (
+            "models: [openai/]\nruns: [{benchmark: medhal, args: {dataset: example}}]\n",
+            "'models.openai/': name openai/",
+        ),
+        ("models: [nosuch/m]\nruns: [{benchmark: medhal, args: {dataset: example}}]\n", "nosuch"),
+        (
+            "models: [{name: embedded/smollm2, roles: {checker: gpt4}}]\nruns: [{benchmark: dahl, args: {dataset: example}}]\n",
+            "roles.checker gpt4",
+        ),
+        # Role options are named as a suite names them.
+        (
+            "models: [openai/gpt-4o]\nruns: [{benchmark: dahl, args: {dataset: example}}]\n",
+            "give roles.splitter MODEL and roles.checker MODEL, or roles.judge MODEL",
+        ),
     ],
 )
 def test_a_bad_suite_is_one_line_and_exit_2(text: str, culprit: str, tmp_path: Path) -> None:

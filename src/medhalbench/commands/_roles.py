@@ -19,8 +19,8 @@ def is_embedded(name: str) -> bool:
     return normalise_model_name(name).startswith(EMBEDDED_PROVIDER)
 
 
-def _options(roles: Sequence[Role], shared: str) -> str:
-    named = [f"--{r.name} MODEL" for r in roles]
+def _options(roles: Sequence[Role], shared: str, role_option: str) -> str:
+    named = [f"{role_option}{r.name} MODEL" for r in roles]
     listed = " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else named[0]
     both = "both" if len(roles) == 2 else "all" if len(roles) > 2 else "it"
     return f"give {listed}, or {shared} MODEL for {both}"
@@ -33,6 +33,7 @@ def role_names(
     under_test: Sequence[str],
     shared: str | None = None,
     shared_option: str = "--judge",
+    role_option: str = "--",
     shared_covers_all: bool = False,
 ) -> dict[str, list[str]]:
     """Each role's model names.
@@ -47,6 +48,8 @@ def role_names(
         shared: The model `shared_option` names for every unnamed judge role (every unnamed
             role with `shared_covers_all`, as a builder's `--model`).
         shared_option: The option that names `shared`, for messages.
+        role_option: What comes before a role's name in the option naming its model, for
+            messages (`--` on the command line, `roles.` in a suite).
         shared_covers_all: `shared` names every role, not only the judges.
 
     Raises:
@@ -70,7 +73,7 @@ def role_names(
         raise OptionError(
             f"no model is named for the {'role' if len(unnamed) == 1 else 'roles'} "
             f"{', '.join(r.name for r in unnamed)} of a run with {whose}: "
-            f"{_options(unnamed, shared_option)} (the embedded model is used only with "
+            f"{_options(unnamed, shared_option, role_option)} (the embedded model is used only with "
             f"embedded models; {shared_option} {DEFAULT_MODEL} asks for it)"
         )
     for role in unnamed:

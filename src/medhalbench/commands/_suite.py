@@ -33,6 +33,7 @@ from medhalbench.commands._derive import absolute
 from medhalbench.commands._models import (
     ConnectionSettings,
     OptionError,
+    check_model_name,
     connection,
     resolve_model,
     role_connection,
@@ -199,6 +200,7 @@ def _roles(suite: Suite, entry: Benchmark, model: SuiteModel) -> dict[str, str]:
             under_test=[model.name],
             shared=model.roles.get(SHARED_ROLE),
             shared_option=f"roles.{SHARED_ROLE}",
+            role_option="roles.",
         )
     except OptionError as ex:
         raise DataError(str(ex), path=suite.path, field=f"models.{model.name}.roles") from None
@@ -227,15 +229,11 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                     ex.reason, path=suite.path, field=f"runs[{i}].args.{ex.argument}"
                 ) from None
             roles = _roles(suite, entry, model)
+            main = _model(suite, model, None, model.name, resolve)
+            role_models = {
+                role: _model(suite, model, role, n, resolve) for role, n in roles.items()
+            }
             if resolve:
-                options = suite.options(model)
-                main: str | Model = resolve_model(model.name, connection(options), option="name")
-                role_models: dict[str, str | Model] = {
-                    role: resolve_model(
-                        name, role_connection(role, name, options, model.name), option=role
-                    )
-                    for role, name in roles.items()
-                }
                 task = (
                     task_with(task, model=main, model_roles=role_models)
                     if role_models
@@ -243,3 +241,25 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                 )
             found.append(SuiteTask(task, model, roles))
     return found
+
+
+def _model(
+    suite: Suite, model: SuiteModel, role: str | None, name: str, resolve: bool
+) -> str | Model:
+    """A model of a suite's run (the one under test, or a role's), resolved, or only
+    checked as a plan checks it (`resolve` False: no key or endpoint needed).
+
+    Raises:
+        DataError: The name, a model argument or the provider's set-up is wrong, naming
+            the suite's field.
+    """
+    options = suite.options(model)
+    via = connection(options) if role is None else role_connection(role, name, options, model.name)
+    where = "name" if role is None else f"roles.{role}"
+    try:
+        if resolve:
+            return resolve_model(name, via, option=where)
+        check_model_name(name, via, option=where)
+        return name
+    except OptionError as ex:
+        raise DataError(str(ex), path=suite.path, field=f"models.{model.name}") from None
