@@ -33,7 +33,7 @@ _LABEL_LINE = re.compile(rf"^[ \t]*({LABEL_WORDS})[ \t]*[:：]?[ \t]*\n\s*(?=\S)
 
 # An explicit self-correction: the last verdict after one is the reader's answer.
 _CORRECTION = re.compile(
-    r"(?:^|(?<=[.!?:;,)\]\n]))[ \t]*(?:hmm+,?\s*|oh,?\s*|no,?\s*|but\s+)?"
+    r"(?:^|(?<=[.!?:;,)\]\n—–]))[ \t]*(?:hmm+,?\s*|oh,?\s*|no,?\s*|but\s+)?"
     r"(?:wait\b|on\s+second\s+thought|on\s+reflection|on\s+closer\s+(?:look|inspection|reading)"
     r"|(?:upon\s+|after\s+)?re-?reading|looking\s+(?:at\s+it\s+)?again|let\s+me\s+(?:re-?consider"
     r"|re-?check|double[- ]check|look\s+again|correct\s+(?:that|myself))|correction\s*:"

@@ -16,12 +16,16 @@ from medhalbench.judging import Reading, normalise_reply, offers_alternatives, r
 
 _YES = r"yes|s[íi]|oui|ja|sim|是|对"
 _NO = r"no|non|nein|n[ãa]o|否|不是|不"
+# What a label may hold besides yes/no ("Answer: True", "Verdict: not factual").
+_TRUE = r"true|verdader[oa]|vraie?|wahr|verdadeir[oa]|accurate|correct|(?:factual)"
+_FALSE = r"false|fals[oa]|faux|fausse|falsch|inaccurate|incorrect|wrong|(?:not\s+|non-?)factual"
+_LABEL_VALUE = rf"{_YES}|{_NO}|{_FALSE}|{_TRUE}"
 # "Factual: NO", and the answer to the prompt's YES/NO question under another name
 # ("Verdict: NO", "Answer: YES", a "### Verdict" heading, which normalising makes a label).
 _LABEL = re.compile(
     r"(?:\b(?:factual|factuel(?:le)?|f[áa]ctic[oa]|faktisch|verdict|answer|conclusion"
     r"|veredicto|respuesta|r[ée]ponse|antwort|urteil|resposta)|事实性|事实|结论|答案)"
-    rf"\s*[:\-=?—–：]\s*({_YES}|{_NO})(?![^\W\d_])",
+    rf"\s*[:\-=?—–：]\s*({_LABEL_VALUE})(?![^\W\d_])",
     re.IGNORECASE,
 )
 _EXPLANATION_WORDS = (
@@ -38,7 +42,7 @@ _EXPLANATION = re.compile(
 _FIRST_SENTENCE_VERDICTS = [
     re.compile(rf"^()({_YES}|{_NO})(?![^\W\d_])(?!\s*(?:or|/|o|ou|oder)\s*(?:{_YES}|{_NO})\b)"),
     re.compile(
-        r"^(?:the|this)\s+statement\s+(?:is|appears|seems)\s+(?:to\s+be\s+)?"
+        r"^(?:the|this)\s+statement\s+(?:is|appears|seems)\s+(?:to\s+be\s+)?(?:factually\s+)?"
         r"(not\s+|non-?)?(factual|accurate|correct|true|false|inaccurate|incorrect|wrong)\b"
     ),
     re.compile(
@@ -49,12 +53,19 @@ _FIRST_SENTENCE_VERDICTS = [
     ),
     re.compile(r"^(?:该|这个|这一)?(?:陈述|说法)(?:是)?(不)?(正确|错误|真实|虚假)"),
     re.compile(r"^(not\s+|non-?)?(factual)[.!]?$"),
+    # "False." or "True" alone as the first sentence.
+    re.compile(r"^()(true|false|correct|incorrect|accurate|inaccurate)[.!]?$"),
 ]
 _NEGATIVE_WORDS = {
     "false", "inaccurate", "incorrect", "wrong", "falso", "falsa", "incorrecto", "incorrecta",
     "fausse", "faux", "inexacte", "falsch", "incorreto", "incorreta", "错误", "虚假",
 }  # fmt: skip
 _NO_WORD = re.compile(rf"^(?:{_NO})$", re.IGNORECASE)
+# "No" as a determiner ("Answer: no hallucination", "no errors"): the statement is factual.
+_NO_FAULT = re.compile(
+    r"[ \t]+(?:hallucinat\w*|errors?\b|issues?\b|problems?\b|inaccura\w*|mistakes?\b|factual\s+errors?\b)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -77,8 +88,8 @@ def _first_sentence_verdict(sentence: str) -> tuple[bool, int] | None:
     return None
 
 
-def _is_yes(word: str) -> bool:
-    return re.fullmatch(_YES, word, re.IGNORECASE) is not None
+def _label_says_factual(value: str) -> bool:
+    return re.fullmatch(rf"{_YES}|{_TRUE}", value, re.IGNORECASE) is not None
 
 
 def _json_verdict(text: str) -> FactualVerdict | None:
@@ -140,10 +151,11 @@ def _read(text: str) -> Reading[tuple[bool, str | None]]:
     verdicts: list[bool] = []
     verdict_end = 0
     for match in _LABEL.finditer(text):
-        if offers_alternatives(text[match.end() :].lower(), f"{_YES}|{_NO}"):
+        if offers_alternatives(text[match.end() :].lower(), _LABEL_VALUE):
             continue  # the prompt's "Factual: YES or NO"
-        verdicts.append(_is_yes(match.group(1)))
-        verdict_end = verdict_end or match.end()
+        no_fault = _NO_WORD.match(match.group(1)) and _NO_FAULT.match(text, match.end())
+        verdicts.append(bool(no_fault) or _label_says_factual(match.group(1)))
+        verdict_end = verdict_end or (no_fault.end() if no_fault else match.end())
     explanation_match = _EXPLANATION.search(text)
     head = text[: explanation_match.start()] if explanation_match else text
     first = re.split(r"(?<=[.!?。])\s*|\n", head.strip(), maxsplit=1)[0].strip().lower()
@@ -159,7 +171,7 @@ def _read(text: str) -> Reading[tuple[bool, str | None]]:
     if explanation_match:
         explanation = text[explanation_match.end() :].strip()
     else:
-        explanation = text[verdict_end:].lstrip(" .,:;\n-").rstrip()
+        explanation = text[verdict_end:].lstrip(" .,:;\n-—–").rstrip()
     return Reading((verdicts[0], explanation or None), "read")
 
 
