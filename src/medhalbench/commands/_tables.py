@@ -12,7 +12,14 @@ from rich.table import Table
 from rich.text import Text
 
 from medhalbench.registry import benchmark
-from medhalbench.results import UNDEFINED, Estimate, ResultTable, RunResult, run_result
+from medhalbench.results import (
+    UNDEFINED,
+    Estimate,
+    ResultTable,
+    RunResult,
+    benchmark_name,
+    run_result,
+)
 
 TEXT_WIDTH = 24
 
@@ -129,6 +136,6 @@ def ended_early(log: EvalLog) -> str | None:
         return None
     how = "; ".join(f"{n} {ENDED_EARLY[reason]}" for reason, n in reasons.most_common())
     return (
-        f"{log.eval.model} ({log.eval.task.split('/')[-1]}): {reasons.total()} of "
+        f"{log.eval.model} ({benchmark_name(log.eval.task)}): {reasons.total()} of "
         f"{len(samples)} replies ended early: {how}"
     )
