@@ -26,6 +26,7 @@ OUTPUTS = {
             "Which genes are mentioned as risk factors?",
             "Which antibody was used in the assay?",
             "Explain how beta blockers reduce heart rate.",
+            "Statins are first-line drugs.",
         ],
     },
     "P2": {"category": "astrology", "questions": ["How does insulin lower blood glucose?"]},
@@ -62,28 +63,56 @@ def build(papers: Path, out: Path, model, **kwargs):
 def test_questions_kept_dropped_and_counted(papers_jsonl: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     summary = build(papers_jsonl, out, scripted_model(reply_for))
-    assert (summary.kept, summary.dropped, summary.unparseable) == (4, 3, 1)
+    assert (summary.kept, summary.dropped, summary.unparseable) == (5, 3, 1)
+    # "Which antibody was used in the assay?" asks about a method anyone can know: kept by
+    # our rules (the paper's was/were family flags it), and so is the imperative prompt.
     assert dict(summary.dropped_by_rule) == {
-        "demonstrative_study_noun": 1,
-        "context_verb": 1,
-        "was_were_participle": 1,
+        "demonstrative": 1,
+        "paper_reference": 1,
+        "not_a_question": 1,
     }
     with (out / "questions.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [(r["question"], r["category"], r["paper_id"]) for r in rows] == [
         ("What is the first-line treatment of stable angina?", "cardiology", "P1"),
+        ("Which antibody was used in the assay?", "cardiology", "P1"),
         ("Explain how beta blockers reduce heart rate.", "cardiology", "P1"),
         ("How does insulin lower blood glucose?", "other", "P2"),  # not a DAHL category
         ("What are the hallmarks of cancer?", "oncology", "P4"),
     ]
     with (out / "dropped.csv").open() as f:
         dropped = {r["question"]: r["rule"] for r in csv.DictReader(f)}
-    assert dropped["Which antibody was used in the assay?"] == "was_were_participle"
+    assert dropped == {
+        "What did this study find about statins?": "demonstrative",
+        "Which genes are mentioned as risk factors?": "paper_reference",
+        "Statins are first-line drugs.": "not_a_question",
+    }
     records = [json.loads(line) for line in (out / "papers.jsonl").read_text().splitlines()]
     p3 = next(r for r in records if r["paper_id"] == "P3")
     assert p3["status"] == "unparseable" and "cannot write" in p3["raw_output"]
     loaded = load_dahl_questions(out / "questions.csv")
-    assert len(loaded) == 4 and loaded[0].paper_id == "P1"
+    assert len(loaded) == 5 and loaded[0].paper_id == "P1"
+
+
+def test_paper_protocol_keeps_every_question_and_flags_for_review(
+    papers_jsonl: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "paper"
+    summary = build(papers_jsonl, out, scripted_model(reply_for), protocol="paper")
+    # The authors filtered by hand: nothing is dropped, the paper's families only flag.
+    assert (summary.kept, summary.dropped, summary.flagged) == (8, 0, 3)
+    assert dict(summary.flagged_by_rule) == {
+        "demonstrative_study_noun": 1,
+        "context_verb": 1,
+        "was_were_participle": 1,
+    }
+    with (out / "review.csv").open() as f:
+        flagged = {r["question"]: r["rule"] for r in csv.DictReader(f)}
+    assert flagged["Which antibody was used in the assay?"] == "was_were_participle"
+    assert (out / "dropped.csv").read_text().count("\n") == 1  # the header alone
+    lines = summary.summary()
+    assert any("flagged for your review: 3" in line for line in lines)
+    assert any("gpt-4-1106-preview" in line for line in lines)
 
 
 def test_resume_after_failure_redoes_only_the_rest(papers_jsonl: Path, tmp_path: Path) -> None:
@@ -136,7 +165,8 @@ def test_resume_after_failure_redoes_only_the_rest(papers_jsonl: Path, tmp_path:
         (
             "CATEGORY: Dental\nQUESTIONS:\n1. What causes caries?\n2. **Heading**: statement here.",
             "Dental",
-            ["What causes caries?"],
+            # Every item comes back; the checks decide (and count) which are questions.
+            ["What causes caries?", "Heading: statement here."],
         ),
         ("no structure at all", None, []),
     ],

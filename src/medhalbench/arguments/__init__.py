@@ -13,6 +13,7 @@ from medhalbench.arguments._arguments import (
     description,
 )
 from medhalbench.arguments._marks import (
+    BuildProtocol,
     Count,
     DataSource,
     Fraction,
@@ -33,6 +34,7 @@ __all__ = [
     "REQUIRED",
     "Argument",
     "ArgumentError",
+    "BuildProtocol",
     "Count",
     "DataSource",
     "Fraction",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 
 @dataclass(frozen=True)
@@ -101,3 +101,6 @@ InputFile = Annotated[str, LocalPath(dir_okay=False)]
 """A local file the run reads (a prompt, answers written elsewhere)."""
 OutputFolder = Annotated[str, LocalPath(file_okay=False)]
 """A folder a builder writes to."""
+BuildProtocol = Literal["ours", "paper"]
+"""How a builder builds: `ours` (our rules, each difference from the authors' build code
+documented in the benchmark's README) or `paper` (the authors' build code, rule by rule)."""

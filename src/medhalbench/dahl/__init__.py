@@ -13,7 +13,8 @@ from medhalbench.dahl._build import (
     build_dahl_questions,
     parse_generator_output,
 )
-from medhalbench.dahl._filters import FilterMatch, context_dependence
+from medhalbench.dahl._filtering import FilterRequest, FilterResult, filter_questions
+from medhalbench.dahl._filters import FilterMatch, check_question, context_dependence
 from medhalbench.dahl._metrics import dahl_metrics
 from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
 from medhalbench.dahl._papers import Paper, load_papers
@@ -75,7 +76,11 @@ __all__ = [
     "FilterMatch",
     "HumanJudgement",
     "build_dahl_questions",
+    "check_question",
     "context_dependence",
+    "filter_questions",
+    "FilterRequest",
+    "FilterResult",
     "dahl_agreement",
     "parse_generator_output",
     "ResponseScore",

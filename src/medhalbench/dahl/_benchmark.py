@@ -9,6 +9,7 @@ from typing import Any
 from medhalbench.dahl._agreement import AgreementRequest, run_agreement
 from medhalbench.dahl._audit import CHECKER_AUDIT
 from medhalbench.dahl._build import DahlBuild, run_dahl_build
+from medhalbench.dahl._filtering import FilterRequest, run_filter
 from medhalbench.dahl._metrics import headline_figures
 from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
@@ -101,5 +102,6 @@ dahl_benchmark = Benchmark(
     ),
     tools=(
         Tool(("dahl", "agreement"), AgreementRequest, run_agreement, group_help="DAHL utilities."),
+        Tool(("dahl", "filter"), FilterRequest, run_filter, group_help="DAHL utilities."),
     ),
 )

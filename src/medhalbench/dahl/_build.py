@@ -15,8 +15,15 @@ from inspect_ai.util import JSONSchema
 
 from medhalbench._progress import progress_bar
 from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.arguments import Count, InputFile, LocalPath, OutputFolder, Temperature
-from medhalbench.dahl._filters import context_dependence
+from medhalbench.arguments import (
+    BuildProtocol,
+    Count,
+    InputFile,
+    LocalPath,
+    OutputFolder,
+    Temperature,
+)
+from medhalbench.dahl._filters import check_question
 from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._questions import DAHL_CATEGORIES
 from medhalbench.data import ResumableJsonl, run_resumable
@@ -25,16 +32,13 @@ from medhalbench.registry import RoleModels
 PROGRESS_FILE = "papers.jsonl"
 QUESTIONS_FILE = "questions.csv"
 DROPPED_FILE = "dropped.csv"
+REVIEW_FILE = "review.csv"
+AUTHORS_GENERATOR = "gpt-4-1106-preview"
+"""The model DAHL's authors wrote their questions with (their README)."""
 OTHER = "other"
 
 _CATEGORY = re.compile(r"^\s*\**category\**\s*:\s*\**(.+?)\**\s*$", re.IGNORECASE | re.MULTILINE)
 _NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*•]|q\d*[:.)])\s*(.+?)\s*$", re.IGNORECASE)
-# Exam prompts that are not phrased as questions ("Explain the mechanism of ...").
-_IMPERATIVE = re.compile(
-    r"^(?:explain|describe|discuss|compare|contrast|list|outline|define|name|identify|summari[sz]e"
-    r"|differentiate|distinguish|give|state|enumerate|evaluate|justify)\b",
-    re.IGNORECASE,
-)
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 
 BUILD_MAX_TOKENS = 768
@@ -77,11 +81,8 @@ def question_schema() -> ResponseSchema:
 _LEADING_NUMBER = re.compile(r"^\s*(?:\d+[.)]|q\d+[:.)])\s*", re.IGNORECASE)
 _QUESTIONS_ARRAY = re.compile(r'"questions"\s*:\s*\[(.*)', re.DOTALL)
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_PLACEHOLDER = re.compile(r"^<[^<>]*>$")  # the prompt's "<question>" echoed back
 _JSON_CATEGORY = re.compile(r'"category"\s*:\s*"([^"]*)"')
-
-
-def _is_question(text: str) -> bool:
-    return len(text.split()) >= 3 and (text.endswith("?") or bool(_IMPERATIVE.match(text)))
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,9 @@ class ParsedQuestions:
 
 
 def _clean_questions(items: list[object]) -> list[str]:
+    # Every item is kept here: which are questions is the checks' call, and is counted.
     questions = [_LEADING_NUMBER.sub("", q).strip() for q in items if isinstance(q, str)]
-    return list(dict.fromkeys(q for q in questions if _is_question(q)))
+    return list(dict.fromkeys(q for q in questions if q and not _PLACEHOLDER.match(q)))
 
 
 def _parse_json(text: str) -> ParsedQuestions | None:
@@ -119,8 +121,7 @@ def _parse_json(text: str) -> ParsedQuestions | None:
 
 def parse_generator_output(text: str) -> ParsedQuestions:
     """Read the generator's reply: the JSON asked for, else a `CATEGORY:` line and numbered
-    questions. Only real questions (ending in "?") or imperative exam prompts ("Explain
-    ...") are kept; headings and statements are not questions."""
+    items. Every item is returned; the checks (`check_question`) decide which are questions."""
     parsed = _parse_json(text)
     if parsed is not None:
         return parsed
@@ -134,7 +135,7 @@ def parse_generator_output(text: str) -> ParsedQuestions:
     for line in lines:
         match = _NUMBERED.match(line)
         question = match.group(1).replace("**", "").strip() if match else ""
-        if _is_question(question):
+        if question:
             questions.append(question)
     return ParsedQuestions(category, list(dict.fromkeys(questions)))
 
@@ -158,27 +159,49 @@ class DahlBuildSummary:
     kept: int = 0
     dropped: int = 0
     dropped_by_rule: Counter[str] = field(default_factory=Counter)
+    flagged: int = 0
+    flagged_by_rule: Counter[str] = field(default_factory=Counter)
     categories: Counter[str] = field(default_factory=Counter)
     out: str = ""
+    protocol: BuildProtocol = "ours"
+    generator: str = ""
     unreadable: list[str] = field(default_factory=list)
 
     def summary(self) -> list[str]:
         """What the build produced, as lines."""
         out = Path(self.out)
-        rules = ", ".join(f"{r}: {n}" for r, n in sorted(self.dropped_by_rule.items())) or "none"
         left_out = (
             [f"Left out (not UTF-8 text): {len(self.unreadable)} ({', '.join(self.unreadable[:5])}"
              f"{', ...' if len(self.unreadable) > 5 else ''})"]
             if self.unreadable
             else []
         )  # fmt: skip
-        return left_out + [
+        lines = left_out + [
             f"Papers: {self.papers} ({self.skipped_done} already done, {self.processed_now} now; "
             f"{self.unparseable} with unparseable output, see {out / PROGRESS_FILE})",
             f"Questions kept: {self.kept} -> {out / QUESTIONS_FILE}",
-            f"Questions dropped: {self.dropped} ({rules}) -> {out / DROPPED_FILE}",
-            "Categories: " + ", ".join(f"{c}: {n}" for c, n in self.categories.most_common()),
         ]
+        if self.protocol == "paper":
+            rules = _by_rule(self.flagged_by_rule)
+            lines.append(
+                f"Questions flagged for your review: {self.flagged} ({rules}) -> "
+                f"{out / REVIEW_FILE}; the authors filtered their questions by hand: none is "
+                "dropped under --protocol paper"
+            )
+            if self.generator and AUTHORS_GENERATOR not in self.generator:
+                lines.append(
+                    f"The authors' generator was {AUTHORS_GENERATOR}; this build used {self.generator}"
+                )
+        else:
+            rules = _by_rule(self.dropped_by_rule)
+            lines.append(f"Questions dropped: {self.dropped} ({rules}) -> {out / DROPPED_FILE}")
+        return lines + [
+            "Categories: " + ", ".join(f"{c}: {n}" for c, n in self.categories.most_common())
+        ]
+
+
+def _by_rule(counts: Counter[str]) -> str:
+    return ", ".join(f"{r}: {n}" for r, n in sorted(counts.items())) or "none"
 
 
 @dataclass(frozen=True)
@@ -188,6 +211,11 @@ class DahlBuild:
     Attributes:
         papers: Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text.
         out: Output folder.
+        protocol: 'ours' drops what our checks catch (see the README); 'paper' keeps every
+            question, as the authors' hand filter had the last word, and lists what the
+            paper's three rule families flag in review.csv.
+        cases: Also drop references to a case report or its patient ("this patient", "the
+            case presented"); the authors kept such questions (1.1% of their release).
         limit: Use the first N papers.
         questions: Questions asked for per paper.
         max_paper_chars: Characters of each paper given to the generator.
@@ -200,6 +228,8 @@ class DahlBuild:
 
     papers: Annotated[str, LocalPath(must_exist=True)]
     out: OutputFolder
+    protocol: BuildProtocol = "ours"
+    cases: bool = False
     limit: Count | None = None
     questions: Count = 10
     max_paper_chars: Count = 6000
@@ -220,23 +250,33 @@ async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSum
         models.model("generator"), questions_per_paper=request.questions,
         max_paper_chars=request.max_paper_chars, prompt_file=request.prompt, seed=request.seed,
         temperature=request.temperature, concurrency=request.concurrency, cache=request.cache,
+        protocol=request.protocol, cases=request.cases,
     )  # fmt: skip
     summary.unreadable = unreadable
     return summary
 
 
 async def _build_one(
-    paper: Paper, generator: Model, prompt: str, config: GenerateConfig, count: int
+    paper: Paper,
+    generator: Model,
+    prompt: str,
+    config: GenerateConfig,
+    count: int,
+    protocol: BuildProtocol,
+    cases: bool,
 ) -> dict[str, Any]:
     output = await generator.generate(prompt, config=config)
     parsed = parse_generator_output(output.completion)
-    kept, dropped = [], []
+    kept: list[str] = []
+    dropped: list[dict[str, str]] = []
+    flagged: list[dict[str, str]] = []
     for question in parsed.questions[:count]:
-        match = context_dependence(question)
-        if match is None:
+        match = check_question(question, protocol, cases=cases)
+        if match is None or protocol == "paper":
             kept.append(question)
-        else:
-            dropped.append({"question": question, "rule": match.rule, "matched": match.matched})
+        if match is not None:
+            found = {"question": question, "rule": match.rule, "matched": match.matched}
+            (flagged if protocol == "paper" else dropped).append(found)
     return {
         "paper_id": paper.id,
         "title": paper.title,
@@ -245,28 +285,36 @@ async def _build_one(
         "raw_category": parsed.category,
         "questions": kept,
         "dropped": dropped,
+        "flagged": flagged,
+        "protocol": protocol,
         "generator": str(generator),
         "raw_output": output.completion,
         "error": output.error,
     }
 
 
+def _write_matches(path: Path, records: list[dict[str, Any]], key: str) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category", "paper_id", "rule", "matched"])
+        for r in records:
+            for d in r.get(key, []):
+                writer.writerow(
+                    [d["question"], r["category"], r["paper_id"], d["rule"], d["matched"]]
+                )
+
+
 def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
-    """Rewrite the CSVs from the finished records (paper order of the progress file)."""
+    """Rewrite the CSVs from the finished records (paper order of the progress file):
+    `questions.csv`, `dropped.csv` (ours) and `review.csv` (what the paper's families flag)."""
     with (out_dir / QUESTIONS_FILE).open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["question", "category", "paper_id"])
         for r in records:
             for q in r["questions"]:
                 writer.writerow([q, r["category"], r["paper_id"]])
-    with (out_dir / DROPPED_FILE).open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["question", "category", "paper_id", "rule", "matched"])
-        for r in records:
-            for d in r["dropped"]:
-                writer.writerow(
-                    [d["question"], r["category"], r["paper_id"], d["rule"], d["matched"]]
-                )
+    _write_matches(out_dir / DROPPED_FILE, records, "dropped")
+    _write_matches(out_dir / REVIEW_FILE, records, "flagged")
 
 
 async def build_dahl_questions(
@@ -282,6 +330,8 @@ async def build_dahl_questions(
     concurrency: int = 8,
     cache: bool = True,
     show_progress: bool = True,
+    protocol: BuildProtocol = "ours",
+    cases: bool = False,
 ) -> DahlBuildSummary:
     """Write exam questions from papers, dropping those that need the paper's context.
 
@@ -301,12 +351,17 @@ async def build_dahl_questions(
         concurrency: Papers in flight at once (the model's own connection limit also applies).
         cache: Cache generator calls.
         show_progress: Show a progress bar.
+        protocol: `ours` drops what our checks catch; `paper` keeps every question and flags
+            what the paper's three families match (the authors filtered by hand).
+        cases: With `ours`, also drop references to a case report or its patient.
     """
     out = Path(out_dir)
     template = build_prompt(prompt_file)
     categories = ", ".join(DAHL_CATEGORIES)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
-    summary = DahlBuildSummary(papers=len(papers), out=str(out_dir))
+    summary = DahlBuildSummary(
+        papers=len(papers), out=str(out_dir), protocol=protocol, generator=str(generator)
+    )
     config = GenerateConfig(
         temperature=temperature,
         top_p=0.95,
@@ -320,7 +375,9 @@ async def build_dahl_questions(
         prompt = template.format(
             count=questions_per_paper, categories=categories, paper=paper.text[:max_paper_chars]
         )
-        return await _build_one(paper, generator, prompt, config, questions_per_paper)
+        return await _build_one(
+            paper, generator, prompt, config, questions_per_paper, protocol, cases
+        )
 
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
@@ -336,5 +393,7 @@ async def build_dahl_questions(
         summary.kept += len(r["questions"])
         summary.dropped += len(r["dropped"])
         summary.dropped_by_rule.update(d["rule"] for d in r["dropped"])
+        summary.flagged += len(r.get("flagged", []))
+        summary.flagged_by_rule.update(d["rule"] for d in r.get("flagged", []))
         summary.categories[r["category"]] += 1
     return summary

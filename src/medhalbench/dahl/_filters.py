@@ -1,24 +1,245 @@
-"""Rules that drop generated questions which need the source paper to be answered.
+"""Checks that drop generated questions which are not questions or need their source paper.
 
-DAHL's three families: (1) a demonstrative or possessive with a study-type noun ("this
-study", "the authors"), (2) verbs that point at the paper's content ("mentioned",
-"observed"), (3) was/were + past participle, the voice of a paper's methods and results
-("was used", "were identified").
+Two rule sets, chosen by the build protocol:
+
+- `ours` (precise): a question points at its paper when it names the paper or its people
+  ("the study", "the authors", "the case presented"), uses a demonstrative with a study noun
+  whose antecedent is not in the question itself ("this cohort", "these findings"), names a
+  study's groups ("the control group", "the participants"), or reports what was observed
+  ("was observed", "were enrolled"). Tuned to keep the questions DAHL's authors accepted by
+  hand (it drops under 1% of their released questions) while catching those that need the
+  paper; imperative exam prompts ("Analyze...", "Provide...") are questions.
+- `paper`: the three broad families the DAHL paper names: (1) a demonstrative or possessive
+  with a study-type noun, (2) verbs that point at the paper's content ("mentioned",
+  "observed"), (3) was/were + past participle. The authors applied them by hand; the builder
+  under `paper` only flags what they match (see `_build.py`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal, get_args
 
+from medhalbench.arguments import BuildProtocol
+
+OurRule = Literal[
+    "not_a_question",
+    "paper_reference",
+    "demonstrative",
+    "study_group",
+    "study_finding",
+    "case_reference",
+]
+PaperRule = Literal["demonstrative_study_noun", "context_verb", "was_were_participle"]
+RULES: dict[BuildProtocol, tuple[str, ...]] = {
+    "ours": get_args(OurRule),
+    "paper": get_args(PaperRule),
+}
+"""Each protocol's rules, in the order they are tried."""
+
+RULE_HELP: dict[str, str] = {
+    "not_a_question": "neither a question nor an instruction (a statement, an answer, a heading)",
+    "paper_reference": "names the paper, its people or its text (the study, the authors, mentioned)",
+    "demonstrative": "this/these/our + a study noun with no antecedent in the question",
+    "study_group": "names a study's groups or participants (the control group, the participants)",
+    "study_finding": "reports what a study observed (was observed, were found, were enrolled)",
+    "case_reference": "points at a case report or its patient (this patient, the case presented)",
+    "demonstrative_study_noun": "paper family 1: a demonstrative or possessive with a study noun",
+    "context_verb": "paper family 2: a verb that points at the paper's content",
+    "was_were_participle": "paper family 3: was/were + past participle",
+}
+
+
+@dataclass(frozen=True)
+class FilterMatch:
+    """Why a question was dropped (or flagged): the rule and the words that matched."""
+
+    rule: str
+    matched: str
+
+
+# --- ours -----------------------------------------------------------------------------------
+
+_IMPERATIVES = (
+    "analy[sz]e|appraise|argue|assess|calculate|categori[sz]e|characteri[sz]e|clarify|classify"
+    "|comment|compare|consider|construct|contrast|critically|critique|deduce|define|delineate"
+    "|demonstrate|derive|describe|design|detail|determine|develop|diagram|differentiate|discuss"
+    "|distinguish|draw|elaborate|elucidate|enumerate|estimate|evaluate|examine|explain|explore"
+    "|express|formulate|give|highlight|hypothesi[sz]e|identify|illustrate|imagine|indicate|infer"
+    "|interpret|investigate|justify|list|map|mention|name|note|outline|plan|point|predict"
+    "|prioriti[sz]e|propose|provide|rank|recommend|reflect|relate|review|select|show|sketch"
+    "|specify|state|suggest|summari[sz]e|support|trace|walk|write"
+)
+_INTERROGATIVES = (
+    "what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|should"
+    "|would|will|has|have|had|may|might|must|in what|to what"
+)
+# A label before a question ("Q3:", "1.", "-") is not part of it; an answer's label is not a question.
+_LABEL = re.compile(r"^\s*(?:(?:q(?:uestion)?\s*\d*|\d+)\s*[:.)\-]|[-*•])\s*", re.IGNORECASE)
+_ANSWER_LABEL = re.compile(r"^\s*a(?:nswer)?\s*\d*\s*:", re.IGNORECASE)
+_OPENS_AS_ASKING = re.compile(rf"^(?:(?:{_IMPERATIVES})\b|(?:{_INTERROGATIVES})\b)", re.IGNORECASE)
+# A lead-in clause before the instruction: "Based on X, list ...", "Given X, predict ...".
+_LEAD_IN = re.compile(
+    r"^(?:based|given|considering|using|in|with|for|from|after|assuming|taking|according|if|when"
+    r"|as|regarding|beyond|apart|besides|other|focusing|drawing|referring|reflecting)\b[^.?!]*?,\s*",
+    re.IGNORECASE,
+)
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?])\s+)(?=[A-Z\"'(])")
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks something: it opens with a question word or an instruction,
+    directly or after a lead-in clause."""
+    text = sentence.strip().strip("\"'(")
+    if _OPENS_AS_ASKING.match(text):
+        return True
+    lead = _LEAD_IN.match(text)
+    return lead is not None and bool(_OPENS_AS_ASKING.match(text[lead.end() :]))
+
+
+def question_form(question: str) -> FilterMatch | None:
+    """`not_a_question` when the text neither asks (a "?" or a question word) nor instructs
+    ("Explain...", "Based on X, list..."), in any of its sentences; an answer ("A2: ...") or
+    fewer than three words never is a question."""
+    text = _LABEL.sub("", question).strip()
+    if _ANSWER_LABEL.match(text) or len(text.split()) < 3:
+        return FilterMatch("not_a_question", text[:40])
+    if "?" in text:
+        return None
+    sentences = [s for s in _SENTENCE_START.split(text) if s.strip()]
+    if any(_asks(s) for s in sentences):
+        return None
+    return FilterMatch("not_a_question", " ".join(text.split()[:4]))
+
+
+_PAPER_REFERENCE = re.compile(
+    r"\bthe\s+(?:authors?|researchers|investigators|study\s+team|research\s+team"
+    r"|(?:first|second|senior|lead|corresponding)\s+author)\b"
+    r"|\bthe\s+(?:study|paper|article|manuscript|text|passage)\b(?!\s+of\b)"
+    r"|\bthe\s+(?:data|results|findings|figures?|tables?)\s+(?:presented|described|shown|reported|provided|above)\b"
+    r"|\b(?:described|presented|mentioned|reported|shown|discussed|outlined)\s+(?:above|earlier|here|below)\b"
+    r"|\bthe\s+(?:above|aforementioned)\b"
+    # Verbs that only the paper's own content can be the agent of ("are mentioned", "can be
+    # inferred"); "as described by Hanahan" names its source and stays.
+    r"|\b(?:mentioned|inferred)\b"
+    r"|\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:discussed|highlighted|outlined|addressed)\b(?!\s+by\b)",
+    re.IGNORECASE,
+)
+# Words that may stand between a demonstrative and its noun: "this retrospective cohort
+# study", "this single-centre descriptive study" (adjectives, not verbs: "these failures
+# impact patients" is no demonstrative phrase).
+_MODIFIER = (
+    r"(?:[\w]+-[\w-]+|\w+(?:ive|al|ic|ed|ar|ous|ent|ant|ory|ing)|single|multicent(?:er|re)|pilot"
+    r"|cohort|case|large|small|recent|prospective|retrospective|systematic|randomi[sz]ed|meta)"
+)
 _STUDY_NOUNS = (
+    r"stud(?:y|ies)|paper|article|manuscript|trials?|cohorts?|experiments?|investigations?"
+    r"|surveys?|reviews?|meta-analys[ie]s|analys[ie]s|research|findings|results|data(?:set)?"
+    r"|samples?|protocol|participants|subjects|respondents|volunteers"
+)
+_DEMONSTRATIVE = re.compile(
+    rf"\b(?:this|these|the\s+present|the\s+current|our)\s+(?:{_MODIFIER}\s+){{0,2}}?({_STUDY_NOUNS})\b",
+    re.IGNORECASE,
+)
+_CASE_DEMONSTRATIVE = re.compile(
+    rf"\b(?:this|these|the\s+present|our)\s+(?:{_MODIFIER}\s+){{0,2}}?(case\s+reports?|case\s+series"
+    r"|cases?|patients?|child|infant|woman|man|boy|girl|neonate)\b",
+    re.IGNORECASE,
+)
+_CASE_REFERENCE = re.compile(
+    r"\bthe\s+(?:case\s+report|case\s+series)\b"
+    r"|\bthe\s+(?:case|cases|patient|patients|child|woman|man)\s+(?:presented|described|reported|discussed|above)\b"
+    r"|\bthe\s+(?:described|presented|reported|present)\s+(?:case|cases|patient|patients)\b"
+    r"|\b(?:in|from|of)\s+the\s+case\b(?!\s+of\b)"
+    r"|\bthe\s+\d+[- ](?:year|month|week|day)[- ]old\b",
+    re.IGNORECASE,
+)
+_STUDY_GROUP = re.compile(
+    r"\bthe\s+(?:control|intervention|treatment|experimental|placebo|comparison|exposed"
+    r"|unexposed|study)\s+(?:groups?|arms?|cohorts?|population)\b"
+    r"|\bthe\s+(?:participants|respondents|subjects|enrolled|enrollees|interviewees)\b"
+    r"|\bthe\s+(?:tested|studied|surveyed|enrolled|interviewed|sampled|recruited)\s+\w+"
+    r"|\bthe\s+\w+\s+(?:surveyed|studied|investigated|enrolled|recruited|interviewed|sampled)\b",
+    re.IGNORECASE,
+)
+# A study's groups spoken of generically: "the control group in a randomized trial".
+_GENERIC_STUDY = re.compile(
+    r"\b(?:a|an|any)\s+(?:[\w-]+\s+){0,3}?(?:trials?|stud(?:y|ies)|experiments?|rcts?)\b",
+    re.IGNORECASE,
+)
+_STUDY_FINDING = re.compile(
+    r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:observed|noted|found|seen|detected|recorded|documented"
+    r"|enrolled|recruited|randomi[sz]ed|allocated)\b"
+    r"|\bthe\s+observed\s+\w+"
+    r"|\b(?:observed|noted)\s+(?:in|for|among|between|during|after|at)\s+the\b",
+    re.IGNORECASE,
+)
+# Someone introduced by the question itself ("A 45-year-old woman ... this patient").
+_INTRODUCED = re.compile(
+    r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:patients?|child|infant|woman|man|boy|girl|neonate|case)\b"
+    r"|\b(?:a|an)\s+\d+[- ](?:year|month|week|day)[- ]old\b",
+    re.IGNORECASE,
+)
+
+
+def _stem(noun: str) -> str:
+    word = noun.lower().split()[-1]
+    for ending, replacement in (("ies", "y"), ("ses", "sis"), ("s", "")):
+        if word.endswith(ending) and len(word) > 4:
+            return word[: -len(ending)] + replacement
+    return word
+
+
+def _unresolved(pattern: re.Pattern[str], question: str) -> re.Match[str] | None:
+    """A demonstrative whose noun the question has not named before it ("A trial of X ...
+    this trial" is resolved; "in this cohort" alone is not)."""
+    for match in pattern.finditer(question):
+        if match.group(0).lower().startswith("the current") and match.group(1).endswith("s"):
+            continue  # "the current studies": the literature, not the paper
+        noun = _stem(match.group(1))
+        before = question[: match.start()].lower()
+        if not re.search(rf"\b{re.escape(noun)}", before):
+            return match
+    return None
+
+
+def ours_context_dependence(question: str, *, cases: bool = False) -> FilterMatch | None:
+    """The first of our context rules a question breaks, or None.
+
+    Args:
+        question: A generated exam question.
+        cases: Also drop references to a case report or its patient (`case_reference`).
+    """
+    match = _PAPER_REFERENCE.search(question)
+    if match:
+        return FilterMatch("paper_reference", match.group(0))
+    match = _unresolved(_DEMONSTRATIVE, question)
+    if match:
+        return FilterMatch("demonstrative", match.group(0))
+    match = _STUDY_GROUP.search(question)
+    if match and not _GENERIC_STUDY.search(question):
+        return FilterMatch("study_group", match.group(0))
+    match = _STUDY_FINDING.search(question)
+    if match:
+        return FilterMatch("study_finding", match.group(0))
+    if cases and not _INTRODUCED.search(question):
+        match = _CASE_REFERENCE.search(question) or _unresolved(_CASE_DEMONSTRATIVE, question)
+        if match:
+            return FilterMatch("case_reference", match.group(0))
+    return None
+
+
+# --- the paper's three families -------------------------------------------------------------
+
+_PAPER_STUDY_NOUNS = (
     r"stud(?:y|ies)|paper|article|analys[ie]s|research|work|experiments?|trials?|investigations?"
     r"|reports?|reviews?|manuscript|findings|results|data(?:set)?|cohort|samples?|survey"
     r"|authors?|researchers?|investigators?|text|passage|document|model"
 )
-_DEMONSTRATIVE = re.compile(
+_PAPER_DEMONSTRATIVE = re.compile(
     rf"\b(?:this|these|that|those|the\s+present|the\s+current|our|the\s+above|the\s+aforementioned)"
-    rf"\s+(?:\w+\s+)?(?:{_STUDY_NOUNS})\b"
+    rf"\s+(?:\w+\s+)?(?:{_PAPER_STUDY_NOUNS})\b"
     r"|\bthe\s+(?:authors?|researchers?|investigators?|paper|article|manuscript)\b"
     r"|\b(?:in|from|according\s+to|by)\s+the\s+(?:stud(?:y|ies)|paper|article|text|passage|authors?)\b",
     re.IGNORECASE,
@@ -35,22 +256,7 @@ _IRREGULAR_PARTICIPLES = (
 )
 # An -ed/-en word after was/were is a participle unless it is a common adjective.
 _NOT_PARTICIPLES = frozenset(
-    {
-        "red",
-        "bed",
-        "seed",
-        "need",
-        "speed",
-        "often",
-        "open",
-        "even",
-        "hundred",
-        "kindred",
-        "sacred",
-        "naked",
-        "wicked",
-        "rugged",
-    }
+    "red bed seed need speed often open even hundred kindred sacred naked wicked rugged".split()
 )
 _PASSIVE = re.compile(
     rf"\b(?:was|were)\s+(?:(?:not|also|then|first|initially|successfully|significantly|further)\s+)?"
@@ -59,21 +265,9 @@ _PASSIVE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class FilterMatch:
-    """Why a question was dropped: the rule family and the words that matched."""
-
-    rule: str
-    matched: str
-
-
-def context_dependence(question: str) -> FilterMatch | None:
-    """The first rule a question breaks, or None when it stands on its own.
-
-    Args:
-        question: A generated exam question.
-    """
-    match = _DEMONSTRATIVE.search(question)
+def paper_context_dependence(question: str) -> FilterMatch | None:
+    """The first of the paper's three families a question matches, or None."""
+    match = _PAPER_DEMONSTRATIVE.search(question)
     if match:
         return FilterMatch("demonstrative_study_noun", match.group(0))
     match = _CONTEXT_VERBS.search(question)
@@ -83,3 +277,30 @@ def context_dependence(question: str) -> FilterMatch | None:
         if match.group(1).lower() not in _NOT_PARTICIPLES:
             return FilterMatch("was_were_participle", match.group(0))
     return None
+
+
+def context_dependence(
+    question: str, protocol: BuildProtocol = "ours", *, cases: bool = False
+) -> FilterMatch | None:
+    """The first context rule of a protocol a question breaks, or None when it stands alone.
+
+    Args:
+        question: A generated exam question.
+        protocol: `ours` (precise rules) or `paper` (the paper's three families).
+        cases: With `ours`, also drop references to a case report or its patient.
+    """
+    if protocol == "paper":
+        return paper_context_dependence(question)
+    return ours_context_dependence(question, cases=cases)
+
+
+def check_question(
+    question: str, protocol: BuildProtocol = "ours", *, cases: bool = False
+) -> FilterMatch | None:
+    """Every check of a protocol on one question: its form (ours), then its context; None
+    when it is kept."""
+    if protocol == "ours":
+        form = question_form(question)
+        if form is not None:
+            return form
+    return context_dependence(question, protocol, cases=cases)
