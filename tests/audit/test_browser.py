@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,22 +25,22 @@ from medhalbench.cli import cli
 ITEMS, SEED = 6, 3
 
 
-def start(log: Path, port: int) -> subprocess.Popen[str]:
+def start(log: Path, port: int) -> tuple[subprocess.Popen[str], str]:
+    """The page's server, and the address it prints (token included) once it listens."""
     process = subprocess.Popen(
         [sys.executable, "-m", "medhalbench.cli", "audit", str(log), "--annotator", "alice",
          "--port", str(port), "--items", str(ITEMS), "--seed", str(SEED)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/done", timeout=2)
-            return process
-        except OSError:
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.3)
-    process.kill()
-    pytest.fail("the audit page did not start in 120 s")
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()))  # type: ignore[union-attr]
+    reader.start()
+    reader.join(120)
+    found = re.search(rf"http://127\.0\.0\.1:{port}/[\w-]+", lines[0]) if lines else None
+    if found is None:
+        process.kill()
+        pytest.fail(f"the audit page did not start in 120 s: {lines} {process.communicate()}")
+    return process, found.group()
 
 
 def progress(page: Any) -> str:
@@ -52,10 +52,12 @@ def test_audit_by_mouse_and_keyboard_survives_a_killed_server(
 ) -> None:
     # The log comes first: it cannot be written while Playwright's event loop runs.
     page = browser_page
+    refused: list[str] = []  # what the Content-Security-Policy blocked: nothing of ours
+    page.on("console", lambda m: refused.append(m.text) if "Security Policy" in m.text else None)
     port = free_port()
-    server = start(medhal_log, port)
+    server, url = start(medhal_log, port)
     try:
-        page.goto(f"http://127.0.0.1:{port}/")
+        page.goto(f"{url}/")
         assert "Item 1 of 6" in page.inner_text("h1") and progress(page) == "0 of 6 answered"
         assert page.inner_text("section.focus h2").lower() == "statement"  # what is judged
         page.click("button[value=agree]")  # the mouse
@@ -73,19 +75,23 @@ def test_audit_by_mouse_and_keyboard_survives_a_killed_server(
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    server = start(medhal_log, port)
+    server, again = start(medhal_log, port)
+    assert again != url  # a new token at each start
     try:
-        page.goto(f"http://127.0.0.1:{port}/")
+        page.goto(f"{url}/")  # the old address is no longer served
+        assert "token" in page.inner_text("body")
+        page.goto(f"{again}/")
         assert "Item 4 of 6" in page.inner_text("h1") and progress(page) == "3 of 6 answered"
         for key, after in (("a", "Item 5 of 6"), ("a", "Item 6 of 6"), ("d", "All 6 items")):
             page.keyboard.press(key)
             page.wait_for_selector(f"text={after}")
-        page.goto(f"http://127.0.0.1:{port}/item/1")  # an answer given shows when revisited
+        page.goto(f"{again}/item/1")  # an answer given shows when revisited
         assert page.get_attribute("button[value=disagree]", "class") == "given"
     finally:
         server.send_signal(signal.SIGINT)
         out, _ = server.communicate(timeout=30)
     assert server.returncode == 0 and "6 of 6 answered" in out
+    assert refused == []
 
     [log] = audited_logs([medhal_log])
     drawn = draw(log.items, ITEMS, SEED)

@@ -1,18 +1,42 @@
-"""The audit page: a local web server (127.0.0.1) showing one drawn item at a time; each
-answer is saved as it is given, so that a restart continues where the person stopped."""
+"""The audit page: a local web app (Starlette on uvicorn, as inspect's own viewer) showing
+one drawn item at a time; each answer is saved as it is given, so that a restart continues
+where the person stopped.
+
+It serves only the person who started it, and only its own page:
+
+- every address holds a random token made at each start (`/<token>/item/3`, as Jupyter
+  does): a request without it is refused;
+- the Host header must be `127.0.0.1:<port>` or `localhost:<port>`, so that a page on
+  another site that points its own name at 127.0.0.1 (DNS rebinding) is refused;
+- a POST must carry the page's own Origin and the item's form token (CSRF);
+- every template is autoescaped and each page is sent with a Content-Security-Policy that
+  runs only its own script; request bodies and notes are bounded (413), malformed
+  requests get 400 and a body that does not arrive in time 408.
+"""
 
 from __future__ import annotations
 
 import errno
-import re
+import hashlib
+import hmac
+import secrets
+import socket
 import sys
-from dataclasses import dataclass
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, get_args
 from urllib.parse import parse_qs
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+import anyio
+import uvicorn
+from jinja2 import Environment, PackageLoader
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench.audit._answers import Answer, AuditAnswer, answers_path, read_answers, save_answer
@@ -20,10 +44,21 @@ from medhalbench.audit._items import AuditedLog, draw
 from medhalbench.registry import AuditItem
 
 ANSWERS: tuple[Answer, ...] = get_args(Answer)
-_ITEM_PATH = re.compile(r"^/item/(\d+)$")
-_environment = Environment(
-    loader=PackageLoader("medhalbench.audit", "templates"), autoescape=select_autoescape()
-)
+MAX_NOTE_CHARS = 10_000
+"""The longest note kept with an answer."""
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body read (an answer and a note fit many times over)."""
+MAX_HEAD_BYTES = 16 * 1024
+"""The largest request head (its headers) served."""
+BODY_TIMEOUT = 10.0
+"""Seconds a request's body may take to arrive."""
+START_TIMEOUT = 30.0
+"""Seconds the server may take to start listening."""
+_environment = Environment(loader=PackageLoader("medhalbench.audit", "templates"), autoescape=True)
+
+
+class AnswerNotSaved(MedhalbenchError):
+    """An answer that could not be written (the folder became read-only, the disk filled)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +86,11 @@ class AuditSession:
         ]
 
     def answers(self) -> dict[tuple[str, str], AuditAnswer]:
-        """This person's answers on the drawn items, by (log, item key), read from disk."""
+        """This person's answers on the drawn items, by (log, item key), read from disk.
+
+        Raises:
+            DataError: An answer file with a malformed or oversized line, naming it.
+        """
         found = {}
         for log in self.logs:
             for answer in read_answers(log.path):
@@ -67,25 +106,38 @@ class AuditSession:
         )
 
     def save(self, index: int, answer: Answer, note: str) -> None:
-        """Save this person's answer on a drawn item."""
-        drawn = self.drawn[index]
-        save_answer(
-            drawn.log.path,
-            AuditAnswer(
-                benchmark=drawn.log.entry.name, log=drawn.log.name, key=drawn.item.key,
-                verdict=drawn.item.verdict, answer=answer, note=note.strip() or None,
-                annotator=self.annotator, seed=self.seed,
-            ),
-        )  # fmt: skip
+        """Save this person's answer on a drawn item.
 
-    def page(self, index: int | None) -> str:
-        """The page of a drawn item, or the closing page (`index` None)."""
+        Raises:
+            AnswerNotSaved: The answer file cannot be written, naming it and why.
+        """
+        drawn = self.drawn[index]
+        try:
+            save_answer(
+                drawn.log.path,
+                AuditAnswer(
+                    benchmark=drawn.log.entry.name, log=drawn.log.name, key=drawn.item.key,
+                    verdict=drawn.item.verdict, answer=answer, note=note.strip() or None,
+                    annotator=self.annotator, seed=self.seed,
+                ),
+            )  # fmt: skip
+        except OSError as ex:
+            raise AnswerNotSaved(
+                f"{answers_path(drawn.log.path)}: the answer on item {index + 1} was not saved "
+                f"({ex.strerror or ex})"
+            ) from None
+
+    def page(self, index: int | None, **security: str) -> str:
+        """The page of a drawn item, or the closing page (`index` None); `security` holds
+        the page's address prefix (`base`), form token (`csrf`) and script nonce (`nonce`)."""
         answers = self.answers()
         context: dict[str, Any] = {
             "annotator": self.annotator,
             "total": len(self.drawn),
             "answered": sum((d.log.name, d.item.key) in answers for d in self.drawn),
             "files": sorted({str(answers_path(log.path)) for log in self.logs}),
+            "max_note": MAX_NOTE_CHARS,
+            **security,
         }
         if index is not None:
             drawn = self.drawn[index]
@@ -102,73 +154,320 @@ class AuditSession:
         return _environment.get_template("audit.html.j2").render(context)
 
 
-def _handler(session: AuditSession) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            return  # the terminal shows the progress, not each request
+@dataclass(frozen=True)
+class PageGuard:
+    """What a request must show to be served: the address's token, our Host, our Origin
+    (on a POST) and the item's form token."""
 
-        def _send(self, status: HTTPStatus, body: str = "", location: str | None = None) -> None:
-            data = body.encode("utf-8")
-            self.send_response(status)
-            if location:
-                self.send_header("Location", location)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(data)
+    port: int
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    form_key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
 
-        def _index(self) -> int | None:
-            match = _ITEM_PATH.match(self.path)
-            if match and int(match.group(1)) < len(session.drawn):
-                return int(match.group(1))
-            return None
+    @property
+    def base(self) -> str:
+        """The path every page is under."""
+        return f"/{self.token}"
 
-        def do_GET(self) -> None:
-            if self.path == "/":
-                index = session.next_unanswered()
-                self._send(
-                    HTTPStatus.SEE_OTHER, location="/done" if index is None else f"/item/{index}"
-                )
-            elif self.path == "/done":
-                self._send(HTTPStatus.OK, session.page(None))
-            elif (index := self._index()) is not None:
-                self._send(HTTPStatus.OK, session.page(index))
-            else:
-                self._send(HTTPStatus.NOT_FOUND, "no such page")
+    @property
+    def url(self) -> str:
+        """The page's address, token included (what the terminal prints)."""
+        return f"http://127.0.0.1:{self.port}{self.base}/"
 
-        def do_POST(self) -> None:
-            index = self._index()
-            length = int(self.headers.get("Content-Length") or 0)
-            form = parse_qs(self.rfile.read(length).decode("utf-8"))
-            answer = (form.get("answer") or [""])[0]
-            if index is None or answer not in ANSWERS:
-                self._send(HTTPStatus.BAD_REQUEST, "expected an answer on an item")
-                return
-            session.save(index, answer, (form.get("note") or [""])[0])
-            self._send(HTTPStatus.SEE_OTHER, location="/")
+    def hosts(self) -> set[str]:
+        """The Host headers served: our address by IP or by name, with our port."""
+        names = ("127.0.0.1", "localhost")
+        return {f"{n}:{self.port}" for n in names} | (set(names) if self.port == 80 else set())
 
-    return Handler
+    def origins(self) -> set[str]:
+        """The Origin a POST from our own page carries."""
+        return {f"http://{host}" for host in self.hosts()}
+
+    def form_token(self, index: int) -> str:
+        """The form token of an item's page (a POST must send back the one of its item)."""
+        return hmac.new(self.form_key, f"item/{index}".encode(), hashlib.sha256).hexdigest()
+
+    def has_token(self, path: str) -> bool:
+        """Whether a request path is under the page's tokenised prefix."""
+        first = path.split("/", 2)[1] if path.startswith("/") else ""
+        return hmac.compare_digest(first.encode(), self.token.encode())
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A page closed mid-request is no error of ours; anything else is reported.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+def _refusal(status: int, reason: str) -> Response:
+    return PlainTextResponse(reason + "\n", status_code=status, headers=_HEADERS)
 
 
-def audit_server(session: AuditSession, port: int) -> ThreadingHTTPServer:
-    """The audit page's server on 127.0.0.1:`port` (0: any free port).
+_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    # Not no-referrer: with it, browsers send `Origin: null` on the page's own form posts.
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+class GuardMiddleware:
+    """Refuses, before any routing, what is not a request of our own page: a foreign or
+    missing Host (403/400), a path without the token (403), a POST without our Origin
+    (403), headers or a body too large (431/413), a malformed length (400)."""
+
+    def __init__(self, app: ASGIApp, guard: PageGuard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self._refusal(Request(scope))
+        if refusal is not None:
+            await refusal(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    def _refusal(self, request: Request) -> Response | None:
+        if sum(len(k) + len(v) for k, v in request.scope["headers"]) > MAX_HEAD_BYTES:
+            return _refusal(431, f"request headers over {MAX_HEAD_BYTES:,} bytes")
+        host = request.headers.getlist("host")
+        if len(host) != 1:
+            return _refusal(400, "expected one Host header")
+        if host[0].lower() not in self.guard.hosts():
+            return _refusal(403, "this page answers only at 127.0.0.1 or localhost")
+        if not self.guard.has_token(request.url.path):
+            return _refusal(403, "open the address printed in the terminal (it holds a token)")
+        lengths = request.headers.getlist("content-length")
+        if len(lengths) > 1 or (lengths and not lengths[0].strip().isdigit()):
+            return _refusal(400, "malformed Content-Length")
+        if lengths and int(lengths[0]) > MAX_BODY_BYTES:
+            return _refusal(413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        if request.method == "POST" and request.headers.get("origin") not in self.guard.origins():
+            return _refusal(403, "a form may be sent only from the audit page itself")
+        return None
+
+
+async def _read_body(request: Request) -> bytes:
+    """The request's body, at most `MAX_BODY_BYTES` (a chunked body is counted as it
+    comes), within `BODY_TIMEOUT` seconds.
+
+    Raises:
+        _BadRequest: Too large (413) or too slow (408).
+    """
+    body = bytearray()
+    try:
+        with anyio.fail_after(BODY_TIMEOUT):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise _BadRequest(413, f"request body over {MAX_BODY_BYTES:,} bytes")
+    except TimeoutError:
+        raise _BadRequest(
+            408, f"the request's body did not arrive in {BODY_TIMEOUT:.0f} s"
+        ) from None
+    return bytes(body)
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+Warn = Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(f"audit page: {message}", file=sys.stderr, flush=True)
+
+
+def audit_app(session: AuditSession, guard: PageGuard, warn: Warn = _stderr) -> ASGIApp:
+    """The audit page as an ASGI app behind its guard.
+
+    Args:
+        session: The person's audit.
+        guard: The token, host and origin the requests must show.
+        warn: Told of each answer that could not be saved and each answer file that cannot
+            be read (the page shows it too).
+    """
+
+    def html(body: str, status: int = 200, nonce: str = "") -> HTMLResponse:
+        policy = (
+            f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; "
+            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        )
+        return HTMLResponse(
+            body, status_code=status, headers={**_HEADERS, "Content-Security-Policy": policy}
+        )
+
+    def render(index: int | None, status: int = 200) -> HTMLResponse:
+        nonce = secrets.token_urlsafe(16)
+        csrf = guard.form_token(index) if index is not None else ""
+        return html(
+            session.page(index, base=guard.base, csrf=csrf, nonce=nonce), status, nonce=nonce
+        )
+
+    def trouble(status: int, message: str) -> HTMLResponse:
+        warn(message)
+        nonce = secrets.token_urlsafe(16)
+        page = _environment.from_string(_TROUBLE).render(
+            message=message, base=guard.base, nonce=nonce
+        )
+        return html(page, status, nonce=nonce)
+
+    def item_index(request: Request) -> int | None:
+        index = int(request.path_params["index"])
+        return index if index < len(session.drawn) else None
+
+    async def first_unanswered(request: Request) -> Response:
+        index = session.next_unanswered()
+        target = f"{guard.base}/done" if index is None else f"{guard.base}/item/{index}"
+        return RedirectResponse(target, status_code=303, headers=_HEADERS)
+
+    async def done(request: Request) -> Response:
+        return render(None)
+
+    async def show(request: Request) -> Response:
+        index = item_index(request)
+        return _refusal(404, "no such item") if index is None else render(index)
+
+    async def answer(request: Request) -> Response:
+        index = item_index(request)
+        if index is None:
+            return _refusal(404, "no such item")
+        if request.headers.get("content-type", "").split(";")[0].strip() != (
+            "application/x-www-form-urlencoded"
+        ):
+            return _refusal(415, "expected a form (application/x-www-form-urlencoded)")
+        try:
+            form = parse_qs(
+                (await _read_body(request)).decode("utf-8"), max_num_fields=8, errors="strict"
+            )
+        except _BadRequest as ex:
+            return _refusal(ex.status, ex.reason)
+        except (UnicodeDecodeError, ValueError):
+            return _refusal(400, "malformed form")
+        if not hmac.compare_digest(
+            (form.get("csrf") or [""])[0].encode(), guard.form_token(index).encode()
+        ):
+            return _refusal(403, "the form's token does not match this page: reload the page")
+        choice = (form.get("answer") or [""])[0]
+        if choice not in ANSWERS:
+            return _refusal(400, f"expected an answer, one of {', '.join(ANSWERS)}")
+        note = (form.get("note") or [""])[0]
+        if len(note) > MAX_NOTE_CHARS:
+            return _refusal(
+                413, f"the note is over {MAX_NOTE_CHARS:,} characters; shorten it and answer again"
+            )
+        try:
+            session.save(index, choice, note)
+        except AnswerNotSaved as ex:
+            return trouble(500, str(ex))
+        return RedirectResponse(f"{guard.base}/", status_code=303, headers=_HEADERS)
+
+    app = Starlette(
+        routes=[
+            Route(f"{guard.base}/", first_unanswered, methods=["GET"]),
+            Route(f"{guard.base}/done", done, methods=["GET"]),
+            Route(f"{guard.base}/item/{{index:int}}", show, methods=["GET"]),
+            Route(f"{guard.base}/item/{{index:int}}", answer, methods=["POST"]),
+        ],
+        exception_handlers={MedhalbenchError: lambda r, ex: trouble(500, str(ex))},
+    )
+    return GuardMiddleware(app, guard)
+
+
+_TROUBLE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>medhalbench audit: not saved</title>
+<style nonce="{{ nonce }}">body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 1.5rem auto; padding: 0 1rem; }
+.error { color: #a40e26; font-weight: 600; }</style></head>
+<body><p class="error" id="error">{{ message }}</p>
+<p>Nothing else was lost. Fix the cause, then <a href="{{ base }}/">go back to the audit</a> and answer again.</p>
+</body></html>
+"""
+
+
+class AuditServer:
+    """The audit page served by uvicorn on 127.0.0.1, in a thread of its own.
+
+    Args:
+        session: The person's audit.
+        port: The port (0: any free port).
+        warn: Told of each answer that could not be saved.
 
     Raises:
         MedhalbenchError: The port is in use (or cannot be had).
     """
+
+    def __init__(self, session: AuditSession, port: int, warn: Warn = _stderr) -> None:
+        self.socket = _listening_socket(port)
+        self.port = int(self.socket.getsockname()[1])
+        self.guard = PageGuard(self.port)
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                audit_app(session, self.guard, warn),
+                http="h11",  # its bound on a request's head (h11_max_incomplete_event_size)
+                log_level="error",  # a malformed request is answered 400, not logged
+                log_config=None,
+                access_log=False,
+                lifespan="off",
+                server_header=False,
+                date_header=False,
+                timeout_keep_alive=5,
+                timeout_graceful_shutdown=2,
+                limit_concurrency=64,
+                h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+            )
+        )
+        self._thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        """The page's address, token included."""
+        return self.guard.url
+
+    def start(self) -> None:
+        """Serve, returning once the server listens.
+
+        Raises:
+            MedhalbenchError: It did not start.
+        """
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise MedhalbenchError(f"--port {self.port}: the audit page did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop serving (requests in flight finish first) and release the port."""
+        self.server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self.socket.close()
+
+
+def _listening_socket(port: int) -> socket.socket:
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
-        return _Server(("127.0.0.1", port), _handler(session))
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(("127.0.0.1", port))
+        listening.listen(64)
     except OSError as ex:
+        listening.close()
         if ex.errno == errno.EADDRINUSE:
             raise MedhalbenchError(f"--port {port}: in use; choose another with --port") from None
         raise MedhalbenchError(f"--port {port}: cannot serve on it ({ex.strerror})") from None
+    return listening
+
+
+def audit_server(session: AuditSession, port: int, warn: Warn = _stderr) -> AuditServer:
+    """The audit page's server on 127.0.0.1:`port` (0: any free port), not yet started.
+
+    Raises:
+        MedhalbenchError: The port is in use (or cannot be had).
+    """
+    return AuditServer(session, port, warn)

@@ -4,13 +4,22 @@
 from __future__ import annotations
 
 import getpass
+import os
 import signal
 import threading
+from pathlib import Path
 
 import click
 
-from medhalbench.audit import AuditSession, audit_server, audit_tables, audited_logs
-from medhalbench.commands import console, print_table
+from medhalbench._errors import DataError
+from medhalbench.audit import (
+    AuditSession,
+    answers_path,
+    audit_server,
+    audit_tables,
+    audited_logs,
+)
+from medhalbench.commands import OptionError, console, print_table, writable_folder
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
@@ -24,6 +33,21 @@ def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) ->
             f"{value!r}: expected a name without spaces", param_hint="--annotator"
         )
     return name
+
+
+def _writable(path: Path) -> None:
+    """Check that answers can be appended to a file (its folder writable, no folder in its
+    place).
+
+    Raises:
+        DataError: They cannot, naming the file and why.
+    """
+    try:
+        writable_folder(path.parent, "LOGS")
+        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+            raise DataError("cannot write the answers there (not a writable file)", path=path)
+    except OptionError as ex:
+        raise DataError(f"cannot save answers beside the log ({ex})", path=path) from None
 
 
 @click.command(name="audit")
@@ -66,25 +90,30 @@ def audit_command(
     session = AuditSession(found, annotator, items_per_log, seed)
     if not session.drawn:
         raise click.BadParameter("these logs hold no judged item to audit", param_hint="LOGS")
+    try:
+        before = len(session.answers())
+    except DataError as ex:  # a line the page could not read: named, before serving
+        raise DataError(f"{ex}; fix or remove that line, and start again") from None
+    for log in session.logs:  # an answer that cannot be saved is found now, not at the first
+        _writable(answers_path(log.path))
     server = audit_server(session, port)
-    console.print(
-        f"Auditing {len(session.drawn)} items as {annotator} at "
-        f"[bold]http://127.0.0.1:{server.server_port}/[/bold] ({len(session.answers())} "
-        "answered before; Ctrl-C stops, nothing is lost)",
-        highlight=False,
-    )
-    # The signal only sets a flag: the server stops between requests, never inside one
-    # (an interrupt raised within a request could leave a thread half started).
+    # The signal only sets a flag: the server stops between requests, never inside one.
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
-    serving = threading.Thread(target=server.serve_forever, daemon=True)
-    serving.start()
     try:
+        server.start()
+        # Printed once the server listens, so that the address answers when it is shown.
+        console.print(
+            f"Auditing {len(session.drawn)} items as {annotator} at "
+            f"[bold]{server.url}[/bold] ({before} answered before; Ctrl-C stops, nothing is "
+            "lost). The address holds a token: the page answers no one without it.",
+            highlight=False,
+            soft_wrap=True,
+        )
         while not stop.wait(0.5):
             pass
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     answered = len(session.answers())
