@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-.venv/bin/python -m pytest -q "$@"
+# The 15 slowest tests, so that a slow one is seen when it lands.
+.venv/bin/python -m pytest -q --durations=15 "$@"

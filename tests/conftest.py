@@ -5,13 +5,21 @@ headless Chromium page."""
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
+
+# Before anything imports inspect: retry back-offs of milliseconds, here and in every process
+# the tests start (see tests/_fast/sitecustomize.py).
+_FAST = str(Path(__file__).parent / "_fast")
+sys.path.insert(0, _FAST)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_FAST, os.environ.get("PYTHONPATH")]))
+import sitecustomize  # noqa: E402, F401
+
 import shutil
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -1,37 +1,89 @@
-"""Top-level `medhalbench` command group."""
+"""Top-level `medhalbench` command group.
+
+Commands are imported when they run, not when the group is built: `medhalbench --help`
+must answer at once, and inspect, scipy and pandas take seconds to import. Each command is
+named here with its one-line help; `tests/cli/test_imports.py` guards that the entry point
+imports none of the heavy packages.
+"""
 
 from __future__ import annotations
 
+import importlib
 import warnings
-from typing import Any
+from importlib.metadata import entry_points
+from typing import Any, NamedTuple
 
 import click
 
 from medhalbench._version import VERSION
-from medhalbench.cli._audit import audit_command
-from medhalbench.cli._build import build_group
-from medhalbench.cli._compare import compare_command
-from medhalbench.cli._demo import demo_command
-from medhalbench.cli._eval import eval_group, retry_command
-from medhalbench.cli._report import report_command
-from medhalbench.cli._serve import serve_command
-from medhalbench.cli._suite import plan_command, run_command
-from medhalbench.commands import report, tool_commands
-from medhalbench.registry import benchmarks
+
+BENCHMARK_ENTRY_POINTS = "medhalbench.benchmarks"
+
+
+class _Lazy(NamedTuple):
+    """Where a command is defined (`module:attribute`) and its one-line help."""
+
+    target: str
+    short_help: str
+
+
+_COMMANDS: dict[str, _Lazy] = {
+    "eval": _Lazy("medhalbench.cli._eval:eval_group", "Evaluate models on a benchmark."),
+    "build": _Lazy("medhalbench.cli._build:build_group", "Build benchmark data with models."),
+    "retry": _Lazy(
+        "medhalbench.cli._eval:retry_command", "Finish interrupted or failed evaluations."
+    ),
+    "run": _Lazy("medhalbench.cli._suite:run_command", "Run a suite of evaluations."),
+    "plan": _Lazy("medhalbench.cli._suite:plan_command", "Print what a suite will call and cost."),
+    "demo": _Lazy(
+        "medhalbench.cli._demo:demo_command", "Run every benchmark offline on small data."
+    ),
+    "report": _Lazy("medhalbench.cli._report:report_command", "Write the report of finished runs."),
+    "compare": _Lazy("medhalbench.cli._compare:compare_command", "Compare two runs."),
+    "audit": _Lazy("medhalbench.cli._audit:audit_command", "Check a judge's verdicts by hand."),
+    "serve": _Lazy("medhalbench.cli._serve:serve_command", "Serve a GGUF model locally."),
+    "index": _Lazy(
+        "medhalbench.cli._index:index_command", "Index a local corpus as evidence for judges."
+    ),
+}
+
+
+def _load(target: str) -> click.Command:
+    module, _, attribute = target.partition(":")
+    command = getattr(importlib.import_module(module), attribute)
+    assert isinstance(command, click.Command)
+    return command
+
+
+def _benchmark_names() -> list[str]:
+    """The installed benchmarks' names, read from entry points without importing them."""
+    return sorted({point.name for point in entry_points(group=BENCHMARK_ENTRY_POINTS)})
 
 
 class _Group(click.Group):
-    """Adds the tools each registered benchmark brings, and reports every error as one line
-    on stderr (see `commands.report`), never a traceback."""
-
-    def _contributed(self) -> dict[str, click.Command]:
-        return tool_commands([tool for b in benchmarks() for tool in b.tools])
+    """Loads each command on first use, gives each benchmark a group of its tools
+    (`medhalbench dahl agreement`), and reports every error as one line on stderr (see
+    `commands.report`), never a traceback."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *self._contributed()])
+        return sorted({*_COMMANDS, *_benchmark_names()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return super().get_command(ctx, cmd_name) or self._contributed().get(cmd_name)
+        if cmd_name in _COMMANDS:
+            return _load(_COMMANDS[cmd_name].target)
+        from medhalbench.cli._tools import benchmark_tools, legacy_tool
+
+        return benchmark_tools(cmd_name) or legacy_tool(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help from the table, so that listing the commands imports none of them.
+        rows = [(name, lazy.short_help) for name, lazy in sorted(_COMMANDS.items())]
+        tools = [(name, f"Tools of the {name} benchmark.") for name in _benchmark_names()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+        if tools:
+            with formatter.section("Benchmark tools"):
+                formatter.write_dl(tools)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -40,6 +92,8 @@ class _Group(click.Group):
         except BaseException as ex:  # noqa: BLE001 - every error ends as one clear line
             if isinstance(ex, SystemExit):
                 raise
+            from medhalbench.commands._errors import report
+
             report(ex)
 
 
@@ -47,18 +101,6 @@ class _Group(click.Group):
 @click.version_option(VERSION, prog_name="medhalbench")
 def cli() -> None:
     """Measure hallucination of large language models in medicine (DAHL, MedHallu, MedHal)."""
-
-
-cli.add_command(eval_group)
-cli.add_command(build_group)
-cli.add_command(report_command)
-cli.add_command(compare_command)
-cli.add_command(audit_command)
-cli.add_command(retry_command)
-cli.add_command(demo_command)
-cli.add_command(serve_command)
-cli.add_command(run_command)
-cli.add_command(plan_command)
 
 
 def main() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import signal
 import threading
 
@@ -44,13 +46,22 @@ def serve_command(
     http://127.0.0.1:PORT/v1, for `--model openai-api/...` clients. Stops on Ctrl-C."""
     if not model.startswith("embedded/"):
         raise click.BadParameter("serve runs embedded models only", param_hint="--model")
-    settings, _ = embedded_settings(model.removeprefix("embedded/"), parse_model_args(model_args))
+    args = parse_model_args(model_args)
+    settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
+    if settings.parallel > 1 and "n_threads" not in args:
+        # Slots batched together do not repeat exactly anyway: use every core.
+        settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    server = Engine(settings, port=port, alias=alias, api_key=api_key)
+    server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
     console.print(
         f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
     )
+    if settings.parallel > 1:
+        console.print(
+            "Slots are decoded together, so a reply can change with what else is decoded "
+            "beside it; -M parallel=1 gives replies that repeat exactly."
+        )
     stop.wait()
     server.close()

@@ -165,7 +165,7 @@ def tool_command(tool: Tool) -> click.Command:
 
 def tool_commands(tools: Sequence[Tool]) -> dict[str, click.Command]:
     """Top-level commands for tools: a one-word tool is a command, the tools of longer paths
-    are gathered into groups by their first word (`analyze clusters`, `train medhal`)."""
+    are gathered into groups by their first word (`analyze clusters`)."""
     found: dict[str, click.Command] = {}
     for tool in tools:
         if len(tool.path) == 1:

@@ -70,10 +70,9 @@ medhal_benchmark = Benchmark(
     ),
     tools=(
         Tool(
-            ("train", "medhal"),
+            ("medhal", "train"),
             TrainRequest,
             run_training,
-            group_help="Fine-tune small evaluators.",
         ),
     ),
 )

@@ -333,5 +333,5 @@ class TrainRequest:
 
 
 def run_training(request: TrainRequest, models: RoleModels) -> TrainResult:
-    """`medhalbench train medhal`."""
+    """`medhalbench medhal train`."""
     return train_medhal(request.base, request.data, request.out, request.settings)

@@ -2,7 +2,7 @@
 
 from medhalbench.models._default import DEFAULT_MODEL
 from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
-from medhalbench.models._engine import Engine, EngineError, EngineSettings, engine
+from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
 from medhalbench.models._gguf_export import export_gguf
 from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
@@ -15,6 +15,7 @@ __all__ = [
     "EmbeddedModelAPI",
     "Engine",
     "EngineError",
+    "EnginePool",
     "EngineSettings",
     "engine",
     "embedded_settings",

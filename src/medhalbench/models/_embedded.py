@@ -29,10 +29,10 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from medhalbench.models._engine import (
-    AUTO_THREADS,
     DEFAULT_CACHE_RAM_MIB,
     DEFAULT_N_CTX,
-    Engine,
+    DETERMINISTIC_THREADS,
+    EnginePool,
     EngineSettings,
     default_parallel,
     engine,
@@ -106,7 +106,7 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
         path=str(resolve_gguf(model_name).resolve()),
         n_ctx=values.get("n_ctx", DEFAULT_N_CTX),
         parallel=values.get("parallel", default_parallel()),
-        n_threads=values.get("n_threads", AUTO_THREADS),
+        n_threads=values.get("n_threads", DETERMINISTIC_THREADS),
         n_gpu_layers=values.get("n_gpu_layers", 0),
         cache_ram_mib=values.get("cache_ram", DEFAULT_CACHE_RAM_MIB),
     )
@@ -120,12 +120,15 @@ _STOP_REASONS = {"stop": "stop", "length": "max_tokens"}
 class EmbeddedModelAPI(ModelAPI):
     """Runs a GGUF chat model in-process on llama.cpp's server engine (xllamacpp).
 
+    Replies repeat exactly: they do not depend on which calls run at once or on the prompt
+    cache (see `models._engine`).
+
     Model args (`-M name=value`): `n_ctx` (tokens one call may use, default 8192),
-    `parallel` (calls decoded at once, default 2 on up to 4 cores, else 4; inspect's
-    connection limit for this model unless `--max-connections` is given), `n_threads` (default: llama.cpp's choice,
-    the physical cores), `n_gpu_layers` (default 0), `cache_ram` (MiB of cached prompt prefixes,
-    default 256), `seed` (used when the generate config sets none, default 0, so that runs
-    are reproducible).
+    `parallel` (calls decoded at once, one engine replica each: default one per core up
+    to 4; inspect's connection limit for this model unless `--max-connections` is given),
+    `n_threads` (per replica, default 1; more gives up exact repeats), `n_gpu_layers`
+    (default 0), `cache_ram` (MiB of cached prompt prefixes per replica, default 256),
+    `seed` (used when the generate config sets none, default 0).
     """
 
     def __init__(
@@ -155,8 +158,8 @@ class EmbeddedModelAPI(ModelAPI):
         return str(self.settings)
 
     @property
-    def engine(self) -> Engine:
-        """The process-wide engine serving this model."""
+    def engine(self) -> EnginePool:
+        """The process-wide engines serving this model."""
         return engine(self.settings)
 
     async def count_text_tokens(self, text: str) -> int:

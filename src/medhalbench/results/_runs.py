@@ -155,14 +155,31 @@ def benchmark_name(task: str) -> str:
     return task.split("/")[-1]
 
 
+GENERATION_SETTINGS = ("temperature", "max_tokens", "top_p", "seed")
+"""The generation settings a run's settings report, as inspect's effective config of the run
+says they were sent (None where the replies were written elsewhere: nothing was generated)."""
+
+
+def run_settings(log: EvalLog) -> dict[str, Any]:
+    """A run's settings: the task's recorded arguments and what it computed (its metadata),
+    with the generation settings that were sent (inspect's effective `GenerateConfig`,
+    whichever route set them: a task default, `-T`, our options or inspect's)."""
+    settings = dict(log.eval.metadata or {})
+    generated = settings.get("responses") is None
+    for name in GENERATION_SETTINGS:
+        sent = getattr(log.plan.config, name, None) if generated else None
+        if sent is not None or name in ("temperature", "max_tokens"):
+            settings[name] = sent
+    return settings
+
+
 def run_result(log: EvalLog) -> RunResult:
     """The figures and settings of a log of a benchmark task."""
-    metadata = log.eval.metadata or {}
     return RunResult(
         system=benchmark_name(log.eval.task),
         model=log.eval.model,
         metrics=log_metrics(log),
-        settings=dict(metadata),
+        settings=run_settings(log),
         log=log.location,
         status=log.status,
         usage=role_usage(log),
