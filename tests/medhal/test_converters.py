@@ -25,7 +25,7 @@ def converter_reply(prompt: str) -> str:
     if "Option:" in prompt:
         option = prompt.rsplit("Option:", 1)[1].split("\n")[0].strip()
         question = prompt.rsplit("Question:", 1)[1].split("\n")[0].strip()
-        return f"Statement: The answer to '{question[:30]}' is {option}."
+        return f"Statement: The answer to '{question[:30].rstrip('?')}' is {option}."
     if "Field:" in prompt:
         key = prompt.rsplit("Field:", 1)[1].split("\n")[0].strip()
         value = prompt.rsplit("Value:", 1)[1].split("\n")[0].strip()
@@ -126,11 +126,13 @@ def test_qa_layouts_make_paired_statements(fixtures: dict[str, Path], tmp_path: 
     assert (
         rows["medqa-q1-n"]["label"] is False and "Vitamin C" not in rows["medqa-q1-n"]["statement"]
     )
-    assert (
-        rows["medqa-q1-n"]["explanation"] == rows["medqa-q1-f"]["statement"]
-    )  # no dataset explanation
+    # As the authors orient explanations: the factual statement explains the non-factual one;
+    # the dataset's explanation (else "The statement is factual.") the factual one.
+    assert rows["medqa-q1-n"]["explanation"] == rows["medqa-q1-f"]["statement"]
+    assert rows["medqa-q1-f"]["explanation"] == "The statement is factual."
     assert rows["medmcqa-m1-f"]["statement"].endswith("is Ethosuximide.")
-    assert rows["medmcqa-m1-n"]["explanation"] == "Ethosuximide. It blocks T-type calcium channels."
+    assert rows["medmcqa-m1-f"]["explanation"] == "Ethosuximide. It blocks T-type calcium channels."
+    assert rows["medmcqa-m1-n"]["explanation"] == rows["medmcqa-m1-f"]["statement"]
     assert rows["medqa-1-f"]["statement"].endswith("is Metformin.")  # HF MedQA layout, answer_idx
     assert all(r["synthetic"] and r["context"] is None for r in rows.values())
     assert summary.sources["medqa"].samples == 6 and summary.sources["medmcqa"].samples == 2
@@ -146,11 +148,13 @@ def test_nli_entailment_and_contradiction_paired_neutral_dropped(
         ("The patient is afebrile.", False),
     ]
     assert all(
-        r["context"] == "Patient has a temperature of 39.5 C."
-        and r["explanation"] is None
-        and not r["synthetic"]
-        for r in rows
+        r["context"] == "Patient has a temperature of 39.5 C." and not r["synthetic"] for r in rows
     )
+    # The authors' explanations: the entailed hypothesis explains the contradicted one.
+    assert sorted(r["explanation"] for r in rows) == [
+        "The patient has a fever.",
+        "The statement is factual.",
+    ]
     assert summary.sources["mednli"].dropped == {"neutral": 1, "unpaired": 1}
 
 
@@ -181,17 +185,20 @@ def test_summarization_rewrites_one_long_sentence_in_place(
 ) -> None:
     summary = build(fixtures, tmp_path / "out", [("sumpubmed", str(fixtures["sumpubmed"]))])
     rows = {r["id"]: r for r in samples(tmp_path / "out")}
-    factual, altered = rows["sumpubmed-text_1-f"], rows["sumpubmed-text_1-n"]
+    factual, altered = (
+        rows["sumpubmed-text_1:text-abstract-f"],
+        rows["sumpubmed-text_1:text-abstract-n"],
+    )
     assert factual["context"].startswith("Full text of paper one.") and not factual["synthetic"]
     assert altered["statement"].startswith("Background is short. REWRITTEN") and altered[
         "statement"
     ].endswith("Conclusions are short.")
     assert "decreased threefold" in altered["statement"]
     assert (
-        altered["explanation"].startswith("In the treated cohort")
+        altered["explanation"].startswith("According to the context, In the treated cohort")
         and "increased" in altered["explanation"]
     )
-    assert summary.sources["sumpubmed"].dropped == {"no_long_sentence": 1, "no_summary": 1}
+    assert summary.sources["sumpubmed"].dropped == {"no_sentence_to_rewrite": 1, "no_summary": 1}
 
 
 def test_budget_drops_whole_pairs(fixtures: dict[str, Path], tmp_path: Path) -> None:

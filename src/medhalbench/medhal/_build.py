@@ -14,7 +14,15 @@ from typing import Annotated, Any
 from inspect_ai.model import Model
 
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import ArgumentError, Count, OutputFolder, Parse, Share, Spelling
+from medhalbench.arguments import (
+    ArgumentError,
+    BuildProtocol,
+    Count,
+    OutputFolder,
+    Parse,
+    Share,
+    Spelling,
+)
 from medhalbench.data import ResumableJsonl, run_resumable
 from medhalbench.medhal._convert import (
     Conversion,
@@ -26,6 +34,7 @@ from medhalbench.medhal._convert import (
     estimate_tokens,
 )
 from medhalbench.medhal._records import medhal_features, medhal_fields
+from medhalbench.medhal._rules import within_paper_length
 from medhalbench.medhal._sources import (
     SOURCES,
     NLIItem,
@@ -103,9 +112,13 @@ class MedHalBuild:
         sources: NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn
             (Augmented Clinical Notes), sumpubmed (folder).
         out: Output folder.
+        protocol: 'ours' or 'paper' (the authors' build code rule by rule: their MedMCQA
+            filter and contexts, sample-wise sentence and length filters, their synthetic
+            flags; see the README's table).
         limit: Use the first N items of each source.
         max_tokens: Token budget (estimated at 4 characters a token) of context + statement;
-            larger pairs are dropped and counted.
+            larger pairs are dropped and counted (with 'paper': their 30,000-character limit
+            on each sample instead).
         facts_per_note: Key-values used per clinical note.
         nli: Also require each QA statement to be entailed by its question and option:
             'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL' or a
@@ -120,6 +133,7 @@ class MedHalBuild:
         list[tuple[SourceName, str]], Parse(parse_source, "NAME=PATH"), Spelling(flag="--source")
     ]
     out: OutputFolder
+    protocol: BuildProtocol = "ours"
     limit: Count | None = None
     max_tokens: Count = 8192
     facts_per_note: Count = 2
@@ -150,7 +164,7 @@ async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBu
         request.sources, request.out, models.model("converter"), limit=request.limit,
         max_tokens=request.max_tokens, facts_per_note=request.facts_per_note,
         seed=request.seed, concurrency=request.concurrency, cache=request.cache, nli=nli,
-        nli_threshold=request.nli_threshold,
+        nli_threshold=request.nli_threshold, protocol=request.protocol,
     )  # fmt: skip
 
 
@@ -173,9 +187,17 @@ async def _convert(
     raise TypeError(f"unknown item {type(item).__name__}")
 
 
-def _apply_budget(conversion: Conversion, budget: int) -> Conversion:
-    """Drop whole pairs (factual and non-factual together) whose sample is over budget."""
+def _apply_budget(conversion: Conversion, budget: int, protocol: BuildProtocol) -> Conversion:
+    """Drop whole pairs (factual and non-factual together) whose sample is over budget;
+    with `paper`, each sample of 30,000 characters or more on its own (theirs)."""
     kept, dropped = [], Counter(conversion.dropped)
+    if protocol == "paper":
+        for s in conversion.samples:
+            if within_paper_length(s["context"], s["statement"]):
+                kept.append(s)
+            else:
+                dropped["over_length"] += 1
+        return Conversion(kept, dict(dropped), conversion.raw)
     for f, n in zip(conversion.samples[::2], conversion.samples[1::2], strict=True):
         if max(estimate_tokens(s["context"], s["statement"]) for s in (f, n)) > budget:
             dropped["over_budget"] += 2
@@ -251,6 +273,7 @@ async def build_medhal(
     show_progress: bool = True,
     nli: NLIModel | None = None,
     nli_threshold: float = 0.5,
+    protocol: BuildProtocol = "ours",
 ) -> MedHalBuildSummary:
     """Build the MedHal dataset from sources.
 
@@ -269,11 +292,14 @@ async def build_medhal(
         nli: NLI judge that must also find each QA statement entailed by its question and
             option (besides naming the option); None: the word match alone.
         nli_threshold: Entailment probability a QA statement needs.
+        protocol: `ours` or `paper` (the authors' rules; see `_rules`).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     done = ResumableJsonl(out / ITEMS_FILE, key="item_key")
-    converter = Converter(converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold)
+    converter = Converter(
+        converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold, protocol=protocol
+    )
     summary = MedHalBuildSummary(out=str(out_dir))
     wanted: set[str] = set()
     with progress_bar(disable=not show_progress) as progress:
@@ -296,7 +322,7 @@ async def build_medhal(
                 key = item_key(source, item)
                 rng = random.Random(f"{seed}:{key}")
                 conversion = await _convert(item, source, converter, rng, values, facts_per_note)
-                conversion = _apply_budget(conversion, max_tokens)
+                conversion = _apply_budget(conversion, max_tokens, protocol)
                 return {
                     "item_key": key,
                     "source": source,
@@ -332,6 +358,7 @@ async def build_medhal(
                 },
                 "splits": summary.splits,
                 "max_tokens": max_tokens,
+                "protocol": protocol,
                 "seed": seed,
                 "converter": str(converter_model),
             },

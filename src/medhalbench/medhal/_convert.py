@@ -10,13 +10,23 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model
 
 from medhalbench._prompts import read_prompt
+from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal._records import MedHalRecord
+from medhalbench.medhal._rules import (
+    FACTUAL_EXPLANATION,
+    PAPER_CONVERTER_MAX_TOKENS,
+    medmcqa_rejection,
+    one_sentence,
+    paper_explanation,
+    qa_context,
+    remove_keywords,
+    rewrite_candidates,
+)
 from medhalbench.medhal._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
 from medhalbench.text import split_sentences
 
 CONVERTER_MAX_TOKENS = 160
-MIN_REWRITE_CHARS = 100
 
 # "Ans. is 'c' i.e., ...", "Answer is c)", "Ans: B", "(Option D)", "option b is correct"
 _OPTION_REFERENCES = re.compile(
@@ -95,6 +105,7 @@ class Converter:
     cache: bool = True
     nli: NLIModel | None = None
     nli_threshold: float = 0.5
+    protocol: BuildProtocol = "ours"
 
     def __post_init__(self) -> None:
         self.qa = read_prompt(__package__, "qa_statement.txt")
@@ -106,7 +117,12 @@ class Converter:
         output = await self.model.generate(
             prompt,
             config=GenerateConfig(
-                temperature=0.0, max_tokens=CONVERTER_MAX_TOKENS, seed=seed, cache=self.cache
+                temperature=0.0,
+                max_tokens=PAPER_CONVERTER_MAX_TOKENS
+                if self.protocol == "paper"
+                else CONVERTER_MAX_TOKENS,
+                seed=seed,
+                cache=self.cache,
             ),
         )
         return ConverterReply(
@@ -147,63 +163,74 @@ class Conversion:
 async def convert_qa(
     item: QAItem, source: str, converter: Converter, rng: random.Random
 ) -> Conversion:
-    """Question + correct option -> factual; question + a seeded wrong option -> non-factual."""
+    """Question + correct option -> factual; question + a seeded wrong option -> non-factual.
+
+    Both protocols: MedMCQA's question filter and the authors' contexts (`_rules`); the
+    factual sample is explained by the dataset's explanation (else "The statement is
+    factual."), the non-factual one by the factual statement. Ours also filters MedQA, drops a
+    pair whose statement is not one sentence or does not state its own option, and marks the
+    statements synthetic (written by the converter); theirs drops each sample of several
+    sentences on its own and marks QA samples not synthetic.
+    """
+    protocol = converter.protocol
+    if protocol == "ours" or source == "medmcqa":
+        rejection = medmcqa_rejection(item.question, item.options, protocol)
+        if rejection is not None:
+            return Conversion([], {rejection: 1}, [])
+    split = qa_context(item.question, source, protocol)
+    if split is None:
+        return Conversion([], {"no_final_question": 1}, [])
+    context, question = split
     wrong = sorted(k for k, v in item.options.items() if k != item.answer and v.strip())
     if not wrong:
         return Conversion([], {"no_wrong_option": 1}, [])
     wrong_letter = rng.choice(wrong)
     seed = rng.randrange(2**31)
     true_reply = await converter.ask(
-        converter.qa.format(question=item.question, option=item.options[item.answer]), seed
+        converter.qa.format(question=question, option=item.options[item.answer]), seed
     )
     false_reply = await converter.ask(
-        converter.qa.format(question=item.question, option=item.options[wrong_letter]), seed
+        converter.qa.format(question=question, option=item.options[wrong_letter]), seed
     )
     raw = [true_reply.raw, false_reply.raw]
     true_statement, false_statement = true_reply.statement, false_reply.statement
     if not true_statement or not false_statement:
         return Conversion([], {failed(true_reply, false_reply): 1}, raw)
+    dataset_explanation = (
+        paper_explanation(item.explanation)
+        if protocol == "paper"
+        else clean_explanation(item.explanation)
+    )
+    factual = _sample(
+        source, item.inner_id, "f", context=context, statement=true_statement, label=True,
+        explanation=dataset_explanation or FACTUAL_EXPLANATION, synthetic=protocol == "ours",
+    )  # fmt: skip
+    non_factual = _sample(
+        source, item.inner_id, "n", context=context, statement=false_statement, label=False,
+        explanation=true_statement, synthetic=protocol == "ours", wrong_option=wrong_letter,
+    )  # fmt: skip
+    if protocol == "paper":
+        # Their filter takes each sample on its own: a pair can lose one of its two.
+        kept = [s for s in (factual, non_factual) if one_sentence(s["statement"])]
+        dropped = {"multi_sentence": 2 - len(kept)} if len(kept) < 2 else {}
+        return Conversion(kept, dropped, raw)
+    if not (one_sentence(true_statement) and one_sentence(false_statement)):
+        return Conversion([], {"multi_sentence": 1}, raw)
     # A statement must state its own option: the correct one in the factual statement, the
     # drawn wrong one in the other (a converter may write the wrong answer, or the same one twice).
     if content_words(true_statement) == content_words(false_statement):
         return Conversion([], {"same_statement": 1}, raw)
-    if not await converter.states(item.question, item.options[item.answer], true_statement):
+    if not await converter.states(question, item.options[item.answer], true_statement):
         return Conversion([], {"factual_lacks_correct_option": 1}, raw)
-    if not await converter.states(item.question, item.options[wrong_letter], false_statement):
+    if not await converter.states(question, item.options[wrong_letter], false_statement):
         return Conversion([], {"non_factual_lacks_its_option": 1}, raw)
-    explanation = clean_explanation(item.explanation) or true_statement
-    return Conversion(
-        [
-            _sample(
-                source,
-                item.inner_id,
-                "f",
-                context=None,
-                statement=true_statement,
-                label=True,
-                explanation=None,
-                synthetic=True,
-            ),
-            _sample(
-                source,
-                item.inner_id,
-                "n",
-                context=None,
-                statement=false_statement,
-                label=False,
-                explanation=explanation,
-                synthetic=True,
-                wrong_option=wrong_letter,
-            ),
-        ],
-        {},
-        raw,
-    )
+    return Conversion([factual, non_factual], {}, raw)
 
 
 def convert_nli(item: NLIItem, source: str) -> Conversion:
-    """Entailed hypotheses -> factual, contradicted -> non-factual, paired per premise;
-    neutral ones and unpaired leftovers are dropped and counted."""
+    """Entailed hypotheses -> factual, contradicted -> non-factual, paired per premise (the
+    entailed hypothesis explains its contradicted pair, as theirs does); neutral ones and
+    unpaired leftovers are dropped and counted."""
     pairs = min(len(item.entailed), len(item.contradicted))
     samples = []
     for (e_id, entailed), (c_id, contradicted) in zip(
@@ -218,7 +245,7 @@ def convert_nli(item: NLIItem, source: str) -> Conversion:
                 context=item.premise,
                 statement=entailed,
                 label=True,
-                explanation=None,
+                explanation=FACTUAL_EXPLANATION,
                 synthetic=False,
             )
         )
@@ -231,7 +258,8 @@ def convert_nli(item: NLIItem, source: str) -> Conversion:
                 context=item.premise,
                 statement=contradicted,
                 label=False,
-                explanation=None,
+                # Theirs (`from_mednli`): the entailed hypothesis explains the contradiction.
+                explanation=entailed,
                 synthetic=False,
             )
         )
@@ -281,7 +309,7 @@ async def convert_note(
                 context=item.note,
                 statement=true_sentence,
                 label=True,
-                explanation=None,
+                explanation=FACTUAL_EXPLANATION,
                 synthetic=True,
             )
         )
@@ -304,46 +332,54 @@ async def convert_note(
 async def convert_summary(
     item: SummaryItem, source: str, converter: Converter, rng: random.Random
 ) -> Conversion:
-    """The summary -> factual; the summary with one long sentence rewritten to contradict
-    the source -> non-factual, explained by the original sentence."""
-    sentences = split_sentences(item.summary)
-    long_ones = [i for i, s in enumerate(sentences) if len(s) >= MIN_REWRITE_CHARS]
-    if not long_ones:
-        return Conversion([], {"no_long_sentence": 1}, [])
-    index = rng.choice(long_ones)
-    reply = await converter.ask(
-        converter.contradict.format(sentence=sentences[index]), rng.randrange(2**31)
-    )
-    rewritten, raw = reply.statement, reply.raw
-    if not rewritten:
-        return Conversion([], {failed(reply): 1}, [raw])
-    if rewritten.strip() == sentences[index].strip():
-        return Conversion([], {"same_statement": 1}, [raw])
-    altered = " ".join(rewritten if i == index else s for i, s in enumerate(sentences))
-    return Conversion(
-        [
+    """Per pairing of the document (text-abstract, text-shorter abstract, abstract-shorter
+    abstract; keywords removed from the summary): the summary -> factual; the summary with one
+    sentence rewritten to contradict it -> non-factual, explained by "According to the
+    context, " and the original sentence. Theirs keeps every factual summary, with or without
+    its non-factual pair, rewrites any sentence but the last and lower-cases the rewrite; ours
+    rewrites a sentence of at least 100 characters (the last included), keeps pairs only and
+    lower-cases a rewrite only in a summary without capitals (SumPubMed's)."""
+    protocol = converter.protocol
+    samples: list[dict[str, Any]] = []
+    dropped: dict[str, int] = {}
+    raw: list[str] = []
+    for name, document, full_summary in item.pairings():
+        summary = remove_keywords(full_summary).strip()
+        key = f"{item.inner_id}:{name}"
+        factual = _sample(
+            source, item.inner_id, "f", key=key, context=document, statement=summary,
+            label=True, explanation=FACTUAL_EXPLANATION, synthetic=False,
+        )  # fmt: skip
+        sentences = split_sentences(summary)
+        candidates = rewrite_candidates(sentences, protocol)
+        if not candidates:
+            dropped["no_sentence_to_rewrite"] = dropped.get("no_sentence_to_rewrite", 0) + 1
+            samples += [factual] if protocol == "paper" else []
+            continue
+        index = rng.choice(candidates)
+        reply = await converter.ask(
+            converter.contradict.format(sentence=sentences[index]), rng.randrange(2**31)
+        )
+        raw.append(reply.raw)
+        rewritten = reply.statement
+        reason = (
+            failed(reply) if not rewritten
+            else "same_statement" if rewritten.strip() == sentences[index].strip()
+            else None
+        )  # fmt: skip
+        if reason is not None or rewritten is None:
+            dropped[reason or "unparseable"] = dropped.get(reason or "unparseable", 0) + 1
+            samples += [factual] if protocol == "paper" else []
+            continue
+        if protocol == "paper" or not any(c.isupper() for c in summary):
+            rewritten = rewritten.lower().strip()
+        altered = " ".join([*sentences[:index], rewritten, *sentences[index + 1 :]])
+        samples += [
+            factual,
             _sample(
-                source,
-                item.inner_id,
-                "f",
-                context=item.text,
-                statement=item.summary,
-                label=True,
-                explanation=None,
-                synthetic=False,
+                source, item.inner_id, "n", key=key, context=document, statement=altered,
+                label=False, explanation=f"According to the context, {sentences[index]}",
+                synthetic=protocol == "ours", rewritten_sentence=index, pairing=name,
             ),
-            _sample(
-                source,
-                item.inner_id,
-                "n",
-                context=item.text,
-                statement=altered,
-                label=False,
-                explanation=sentences[index],
-                synthetic=True,
-                rewritten_sentence=index,
-            ),
-        ],
-        {},
-        [raw],
-    )
+        ]  # fmt: skip
+    return Conversion(samples, dropped, raw)

@@ -7,8 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from medhalbench._prompts import read_prompt
+from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal._build import MedHalBuild
-from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS, MIN_REWRITE_CHARS
+from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS
+from medhalbench.medhal._rules import (
+    PAPER_CONVERTER_MAX_TOKENS,
+    remove_keywords,
+    rewrite_candidates,
+)
 from medhalbench.medhal._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
 from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
@@ -23,6 +29,7 @@ def medhal_build_plan(
     limit: int | None = None,
     facts_per_note: int = 2,
     nli_judge: str | None = None,
+    protocol: BuildProtocol = "ours",
 ) -> Plan:
     """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items; an
     item the converter fails on still costs its calls, so these are what the build sends."""
@@ -43,13 +50,15 @@ def medhal_build_plan(
                 for key in sorted(item.facts)[:facts_per_note]:
                     prompts += [kv.format(key=key, value=item.facts[key])] * 2
             elif isinstance(item, SummaryItem):
-                long = [s for s in split_sentences(item.summary) if len(s) >= MIN_REWRITE_CHARS]
-                prompts += [contradict.format(sentence=long[0])] if long else []
+                for _, _, summary in item.pairings():
+                    sentences = split_sentences(remove_keywords(summary))
+                    chosen = rewrite_candidates(sentences, protocol)
+                    prompts += [contradict.format(sentence=sentences[chosen[0]])] if chosen else []
     calls = len(prompts)
+    most = PAPER_CONVERTER_MAX_TOKENS if protocol == "paper" else CONVERTER_MAX_TOKENS
     roles = [
         RoleEstimate(
-            "converter", calls, sum(count_tokens(prompts)), CONVERTER_MAX_TOKENS * calls,
-            model=converter,
+            "converter", calls, sum(count_tokens(prompts)), most * calls, model=converter,
         )
     ]  # fmt: skip
     if nli_judge:
@@ -71,5 +80,5 @@ def plan_medhal_build(request: MedHalBuild, models: RoleModels) -> Plan:
     )
     return medhal_build_plan(
         request.sources, models.names["converter"][0], limit=request.limit,
-        facts_per_note=request.facts_per_note, nli_judge=judge,
+        facts_per_note=request.facts_per_note, nli_judge=judge, protocol=request.protocol,
     )  # fmt: skip

@@ -50,11 +50,23 @@ class NoteItem:
 
 @dataclass(frozen=True)
 class SummaryItem:
-    """A full text and its summary."""
+    """A full text, its abstract and (where present) its shorter abstract."""
 
     inner_id: str
     text: str
     summary: str
+    shorter: str | None = None
+
+    def pairings(self) -> list[tuple[str, str, str]]:
+        """The (name, document, summary) pairs the authors build from one document: text
+        with abstract, text with shorter abstract, abstract with shorter abstract."""
+        pairs = [("text-abstract", self.text, self.summary)]
+        if self.shorter:
+            pairs += [
+                ("text-shorter", self.text, self.shorter),
+                ("abstract-shorter", self.summary, self.shorter),
+            ]
+        return pairs
 
 
 @dataclass
@@ -212,13 +224,13 @@ def read_clinical_notes(path: Path, report: ReadReport) -> list[NoteItem]:
 
 
 def read_sumpubmed(folder: Path, report: ReadReport) -> list[SummaryItem]:
-    """SumPubMed: `text/text_N.txt` with `abstract/abstract_N.txt` (or `abst_N.txt`)."""
+    """SumPubMed: `text/text_N.txt` with `abstract/abstract_N.txt` (or `abst_N.txt`) and,
+    where present, `shorter_abstract/abst_N.txt`."""
     text_dir = folder / "text" if (folder / "text").is_dir() else folder
     if not text_dir.is_dir():
         raise DataError("not a SumPubMed folder (expected text/ and abstract/)", path=folder)
-    summary_dirs = [
-        d for d in (folder / "abstract", folder / "shorter_abstract", folder) if d.is_dir()
-    ]
+    summary_dirs = [d for d in (folder / "abstract", folder) if d.is_dir()]
+    shorter_dir = folder / "shorter_abstract"
     items = []
     texts = sorted(text_dir.glob("text_*.txt"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
     if not texts:
@@ -252,8 +264,22 @@ def read_sumpubmed(folder: Path, report: ReadReport) -> list[SummaryItem]:
         if not text or not summary:
             report.skip("empty")
             continue
-        items.append(SummaryItem(f"text_{number}", text, summary))
+        shorter = _read_shorter(shorter_dir, number)
+        items.append(SummaryItem(f"text_{number}", text, summary, shorter))
     return items
+
+
+def _read_shorter(folder: Path, number: str) -> str | None:
+    """A document's shorter abstract (`abst_N.txt` or `abstract_N.txt`), if readable."""
+    for prefix in ("abst", "abstract"):
+        path = folder / f"{prefix}_{number}.txt"
+        if path.is_file():
+            try:
+                text = path.read_text(encoding="utf-8").strip()
+            except UnicodeDecodeError:
+                return None
+            return text if text and "\x00" not in text else None
+    return None
 
 
 def read_source(name: str, path: str | Path, report: ReadReport) -> list[Any]:

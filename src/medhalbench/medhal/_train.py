@@ -13,7 +13,14 @@ from typing import Annotated, Any
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import Count, DataSource, Internal, OutputFolder, Positive
+from medhalbench.arguments import (
+    BuildProtocol,
+    Count,
+    DataSource,
+    Internal,
+    OutputFolder,
+    Positive,
+)
 from medhalbench.medhal._data import load_medhal
 from medhalbench.medhal._records import MedHalRecord
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
@@ -21,36 +28,104 @@ from medhalbench.models import DEFAULT_MODEL, export_gguf
 from medhalbench.registry import RoleModels
 
 IGNORE_INDEX = -100
-LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
+ATTENTION = ["q_proj", "k_proj", "v_proj", "o_proj"]
+ALL_PROJECTIONS = [*ATTENTION, "gate_proj", "up_proj", "down_proj"]
+LORA_TARGETS = ATTENTION
 
 
 @dataclass
 class TrainSettings:
-    """Fine-tuning knobs (defaults fit SmolLM2-135M on 2 CPU cores).
+    """Fine-tuning knobs; a knob left unset takes the protocol's value (`ours`: sized for
+    SmolLM2-135M on 2 CPU cores; `paper`: the authors' `configs/train_example.yaml`).
 
     Attributes:
-        steps: Optimiser steps.
-        batch_size: Examples per step.
-        learning_rate: AdamW learning rate.
-        lora_r: LoRA rank.
-        lora_alpha: LoRA scaling.
-        lora_dropout: LoRA dropout.
-        max_length: Tokens per example (long contexts are cut).
+        steps: Optimiser steps (ours: 200; paper: from the epochs).
+        epochs: Passes over the training split (paper: 1); sets the steps when given.
+        batch_size: Examples per forward pass (ours: 4; paper: 8).
+        accumulation: Passes accumulated per optimiser step (ours: 1; paper: 4).
+        learning_rate: AdamW learning rate (both: 2e-4).
+        weight_decay: AdamW weight decay (ours: 0; paper: 0.01).
+        lora_r: LoRA rank (ours: 16; paper: 64).
+        lora_alpha: LoRA scaling (ours: 32; paper: 16).
+        lora_dropout: LoRA dropout (ours: 0.05; paper: 0).
+        all_projections: LoRA on all seven projections, the MLP's too (paper), else on the
+            attention projections (ours).
+        max_length: Tokens per example, long contexts cut (ours: 768; paper: 8192).
         seed: Seed of the example order and the adapter's initialisation.
         limit: Use the first N training samples.
         log_every: Steps between loss reports.
     """
 
-    steps: Count = 200
-    batch_size: Count = 4
+    steps: Count | None = None
+    epochs: Count | None = None
+    batch_size: Count | None = None
+    accumulation: Count | None = None
     learning_rate: Positive = 2e-4
-    lora_r: Count = 16
-    lora_alpha: Count = 32
-    lora_dropout: Annotated[float, Internal()] = 0.05
-    max_length: Count = 768
+    weight_decay: Annotated[float, Internal()] | None = None
+    lora_r: Count | None = None
+    lora_alpha: Count | None = None
+    lora_dropout: Annotated[float, Internal()] | None = None
+    all_projections: bool | None = None
+    max_length: Count | None = None
     seed: int = 42
     limit: Count | None = None
     log_every: Annotated[int, Internal()] = 10
+
+
+@dataclass(frozen=True)
+class TrainRecipe:
+    """Settings with every knob decided (what a run used, written to training.json)."""
+
+    protocol: BuildProtocol
+    steps: int
+    batch_size: int
+    accumulation: int
+    learning_rate: float
+    weight_decay: float
+    lora_r: int
+    lora_alpha: int
+    lora_dropout: float
+    targets: list[str]
+    schedule: str
+    max_length: int
+    seed: int
+
+
+_DEFAULTS: dict[BuildProtocol, dict[str, Any]] = {
+    "ours": dict(
+        steps=200, batch_size=4, accumulation=1, weight_decay=0.0, lora_r=16, lora_alpha=32,
+        lora_dropout=0.05, all_projections=False, max_length=768, schedule="cosine",
+    ),
+    # configs/train_example.yaml and src/training/med_hal_trainer.py: one epoch, batch 8 x 4
+    # accumulated, AdamW 2e-4 with weight decay 0.01 and a linear decay, LoRA r 64 / alpha 16
+    # / dropout 0 on q, k, v, o, gate, up and down projections, 8,192 tokens.
+    "paper": dict(
+        epochs=1, batch_size=8, accumulation=4, weight_decay=0.01, lora_r=64, lora_alpha=16,
+        lora_dropout=0.0, all_projections=True, max_length=8192, schedule="linear",
+    ),
+}  # fmt: skip
+
+
+def recipe(settings: TrainSettings, protocol: BuildProtocol, examples: int) -> TrainRecipe:
+    """The knobs a run uses: the settings given, the protocol's values for the rest; with
+    epochs (given, or the paper's), the steps cover them: ceil(examples / (batch x accumulation))
+    per epoch."""
+    base = _DEFAULTS[protocol]
+
+    def pick(name: str) -> Any:
+        value = getattr(settings, name)
+        return base.get(name) if value is None else value
+
+    batch, accumulation = pick("batch_size"), pick("accumulation")
+    epochs = settings.epochs or (base.get("epochs") if settings.steps is None else None)
+    steps = epochs * math.ceil(examples / (batch * accumulation)) if epochs else pick("steps")
+    return TrainRecipe(
+        protocol=protocol, steps=max(1, steps), batch_size=batch, accumulation=accumulation,
+        learning_rate=settings.learning_rate, weight_decay=pick("weight_decay"),
+        lora_r=pick("lora_r"), lora_alpha=pick("lora_alpha"), lora_dropout=pick("lora_dropout"),
+        targets=ALL_PROJECTIONS if pick("all_projections") else ATTENTION,
+        schedule=base["schedule"], max_length=pick("max_length"), seed=settings.seed,
+    )  # fmt: skip
 
 
 @dataclass
@@ -205,6 +280,7 @@ def train_medhal(
     out_dir: str | Path,
     settings: TrainSettings | None = None,
     *,
+    protocol: BuildProtocol = "ours",
     show_progress: bool = True,
 ) -> TrainResult:
     """LoRA fine-tune of a causal LM as a MedHal evaluator on the training split.
@@ -216,7 +292,7 @@ def train_medhal(
     both can be evaluated by the same runtime, in-process with `embedded/PATH.gguf`.
     """
     import torch
-    from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+    from peft import get_peft_model, prepare_model_for_kbit_training
 
     settings = settings or TrainSettings()
     out = Path(out_dir)
@@ -244,47 +320,40 @@ def train_medhal(
         model.to(device)
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
+    plan = recipe(settings, protocol, len(records))
     system, template = judge_prompts()
-    examples = [
-        encode_example(r, tokenizer, system, template, settings.max_length) for r in records
-    ]
-    model = get_peft_model(
-        model,
-        LoraConfig(
-            r=settings.lora_r,
-            lora_alpha=settings.lora_alpha,
-            lora_dropout=settings.lora_dropout,
-            target_modules=LORA_TARGETS,
-            task_type="CAUSAL_LM",
-        ),
-    )
+    examples = [encode_example(r, tokenizer, system, template, plan.max_length) for r in records]
+    model = get_peft_model(model, lora_config(plan))
     optimizer = torch.optim.AdamW(
-        [p for p in model.parameters() if p.requires_grad], lr=settings.learning_rate
+        [p for p in model.parameters() if p.requires_grad],
+        lr=plan.learning_rate,
+        weight_decay=plan.weight_decay,
     )
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: 0.5 * (1 + math.cos(math.pi * step / settings.steps))
-    )
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: decay(plan, step))
     rng = random.Random(settings.seed)
     order: list[int] = []
     losses: list[float] = []
     started = time.perf_counter()
     model.train()
     with progress_bar(disable=not show_progress) as progress:
-        bar = progress.add_task("Fine-tuning", total=settings.steps)
-        for _ in range(settings.steps):
-            while len(order) < settings.batch_size:
-                order += rng.sample(range(len(examples)), len(examples))
-            batch = _batch(
-                [examples[i] for i in order[: settings.batch_size]], tokenizer.pad_token_id
-            )
-            del order[: settings.batch_size]
-            loss = model(**{k: v.to(device) for k, v in batch.items()}).loss
-            loss.backward()
+        bar = progress.add_task("Fine-tuning", total=plan.steps)
+        for _ in range(plan.steps):
+            step_loss = 0.0
+            for _ in range(plan.accumulation):
+                while len(order) < plan.batch_size:
+                    order += rng.sample(range(len(examples)), len(examples))
+                batch = _batch(
+                    [examples[i] for i in order[: plan.batch_size]], tokenizer.pad_token_id
+                )
+                del order[: plan.batch_size]
+                loss = model(**{k: v.to(device) for k, v in batch.items()}).loss
+                (loss / plan.accumulation).backward()
+                step_loss += float(loss.detach()) / plan.accumulation
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
             schedule.step()
             optimizer.zero_grad()
-            losses.append(float(loss.detach()))
+            losses.append(step_loss)
             progress.update(
                 bar,
                 advance=1,
@@ -299,13 +368,32 @@ def train_medhal(
         export_gguf(merged.state_dict(), gguf, out / "merged.gguf")
     result = TrainResult(
         data=str(data),
-        base=base, examples=len(examples), steps=settings.steps, seconds=seconds, losses=losses, quantized=quantize,
+        base=base, examples=len(examples), steps=plan.steps, seconds=seconds, losses=losses, quantized=quantize,
         adapter_dir=str(out / "adapter"), merged_dir=str(out / "merged"), base_dir=base_dir,
     )  # fmt: skip
     (out / "training.json").write_text(
-        json.dumps({**asdict(result), "settings": asdict(settings)}, indent=2)
+        json.dumps({**asdict(result), "settings": asdict(plan)}, indent=2)
     )
     return result
+
+
+def lora_config(plan: TrainRecipe) -> Any:
+    """The peft LoRA configuration of a recipe."""
+    from peft import LoraConfig
+
+    return LoraConfig(
+        r=plan.lora_r,
+        lora_alpha=plan.lora_alpha,
+        lora_dropout=plan.lora_dropout,
+        target_modules=list(plan.targets),
+        task_type="CAUSAL_LM",
+    )
+
+
+def decay(plan: TrainRecipe, step: int) -> float:
+    """The learning rate's factor at a step: cosine (ours) or linear (theirs) to 0."""
+    done = min(1.0, step / plan.steps)
+    return 1.0 - done if plan.schedule == "linear" else 0.5 * (1 + math.cos(math.pi * done))
 
 
 def _has_bitsandbytes() -> bool:
@@ -323,15 +411,21 @@ class TrainRequest:
         out: Output folder (adapter/, merged/, base/, training.json).
         base: Base model: embedded/smollm2 (dequantised from its GGUF), embedded/PATH.gguf,
             a local folder or a hub name.
+        protocol: The defaults of the knobs not given: 'ours' (sized for a small model on a
+            CPU) or 'paper' (the authors' training config: LoRA r 64 / alpha 16 on all seven
+            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01).
         settings: The fine-tune's knobs.
     """
 
     data: DataSource
     out: OutputFolder
     base: str = DEFAULT_MODEL
+    protocol: BuildProtocol = "ours"
     settings: TrainSettings = field(default_factory=TrainSettings)
 
 
 def run_training(request: TrainRequest, models: RoleModels) -> TrainResult:
     """`medhalbench medhal train`."""
-    return train_medhal(request.base, request.data, request.out, request.settings)
+    return train_medhal(
+        request.base, request.data, request.out, request.settings, protocol=request.protocol
+    )
