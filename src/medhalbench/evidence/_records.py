@@ -1,0 +1,156 @@
+"""What a corpus holds and what a search returns: documents, their passages, and passages
+found for a query with their scores."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from dataclasses import fields as dataclass_fields
+from typing import Any, Literal
+
+from medhalbench.arguments import ArgumentError, Count, NonNegative, Positive, Share
+
+
+@dataclass(frozen=True)
+class Document:
+    """One text of a corpus, before it is cut into passages.
+
+    Attributes:
+        id: The document's id in its corpus (a PubMed id, a file name, the `id` field).
+        text: Its text.
+        title: Its title ("" where it has none).
+    """
+
+    id: str
+    text: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A part of a document, as indexed and as shown to a judge.
+
+    Attributes:
+        id: The passage's id: `<document id>#<n>`, n counting the document's passages from 0.
+        source_id: The id of the document it was cut from.
+        text: The passage: exactly `document.text[start:end]`.
+        start: Where it starts in the document's text (characters).
+        end: Where it ends in the document's text (characters, exclusive).
+        title: The document's title.
+    """
+
+    id: str
+    source_id: str
+    text: str
+    start: int
+    end: int
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class RetrievedPassage:
+    """A passage found for a query.
+
+    Attributes:
+        passage: The passage.
+        score: The score it was ranked by (BM25, or the dense cosine similarity when re-ranked).
+        rank: Its place in the results, from 1.
+        bm25: Its BM25 score, where BM25 found it.
+        dense: Its cosine similarity to the query, where a dense model re-ranked it.
+    """
+
+    passage: Passage
+    score: float
+    rank: int
+    bm25: float | None = None
+    dense: float | None = None
+
+    def as_metadata(self) -> dict[str, Any]:
+        """The passage and its scores as one flat, JSON-ready record (for logs)."""
+        return {
+            "rank": self.rank,
+            "score": self.score,
+            "bm25": self.bm25,
+            "dense": self.dense,
+            **asdict(self.passage),
+        }
+
+    @classmethod
+    def from_metadata(cls, record: Mapping[str, Any]) -> RetrievedPassage:
+        """A passage back from the record `as_metadata` wrote (as a log holds it)."""
+        fields = {f.name for f in dataclass_fields(Passage)}
+        return cls(
+            Passage(**{k: v for k, v in record.items() if k in fields}),
+            float(record["score"]),
+            int(record["rank"]),
+            bm25=record.get("bm25"),
+            dense=record.get("dense"),
+        )
+
+
+Stopwords = Literal["en", "none"]
+"""Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    """How a corpus is cut into passages and tokenised for BM25.
+
+    Attributes:
+        passage_words: Words per passage; a longer document is cut into overlapping
+            passages of this many words.
+        overlap_words: Words that consecutive passages of one document share (a fact that
+            spans a cut is whole in one of them).
+        stemmer: Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming).
+        stopwords: Stop words left out of BM25's tokens.
+        k1: BM25's term-frequency saturation.
+        b: BM25's length normalisation.
+    """
+
+    passage_words: Count = 100
+    overlap_words: NonNegative = 20
+    stemmer: str = "english"
+    stopwords: Stopwords = "en"
+    k1: Positive = 1.5
+    b: Share = 0.75
+
+    def __post_init__(self) -> None:
+        if self.overlap_words >= self.passage_words:
+            raise ArgumentError(
+                "overlap_words",
+                f"{self.overlap_words} is not below passage_words ({self.passage_words})",
+            )
+
+
+@dataclass(frozen=True)
+class IndexManifest:
+    """What an index folder holds and how it was made (its `manifest.json`).
+
+    Attributes:
+        format: The folder layout's version.
+        medhalbench: The medhalbench version that built it.
+        sources: The corpora it was built from (paths as given).
+        source_fingerprints: Each source's content hash, in order.
+        documents: Documents read.
+        passages: Passages indexed.
+        mean_passage_chars: Mean passage length in characters.
+        settings: How passages were cut and tokenised.
+        build_seconds: Wall time of the build.
+        created: When it was built (ISO 8601, UTC).
+        vocabulary: Distinct BM25 tokens.
+        notes: What the readers noticed (documents skipped as empty, parts of a layout
+            left out).
+    """
+
+    format: int
+    medhalbench: str
+    sources: list[str]
+    source_fingerprints: list[str | None]
+    documents: int
+    passages: int
+    mean_passage_chars: float
+    settings: IndexSettings
+    build_seconds: float
+    created: str
+    vocabulary: int = 0
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,105 @@
+"""`medhalbench index`: builds an index from corpora; a corpus it cannot read, or a folder it
+cannot write, ends in one line naming the culprit, exit code 2, and no index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from corpora import write_csv, write_jsonl, write_sumpubmed, write_txt_folder
+
+from medhalbench.cli import cli
+from medhalbench.evidence import PassageIndex
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["index", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_index_builds_one_index_from_several_corpora(tmp_path: Path) -> None:
+    jsonl = write_jsonl(tmp_path / "c.jsonl")
+    folder = write_sumpubmed(tmp_path / "sumpubmed")
+    code, out, err = run(str(jsonl), str(folder), "--out", str(tmp_path / "idx"), "--no-progress")
+    assert code == 0, err
+    assert "Indexed 8 passages of 8 documents" in out
+    index = PassageIndex(tmp_path / "idx")
+    assert {index.passage(i).source_id for i in range(len(index))} >= {"metformin", "text_2"}
+    assert index.manifest.sources == [str(jsonl), str(folder)]
+
+
+def test_settings_come_from_the_options(tmp_path: Path) -> None:
+    corpus = write_csv(tmp_path / "c.csv")
+    out = tmp_path / "idx"
+    code, _, err = run(
+        str(corpus), "--out", str(out), "--passage-words", "12", "--overlap-words", "4",
+        "--stemmer", "none", "--stopwords", "none", "--no-progress",
+    )  # fmt: skip
+    assert code == 0, err
+    settings = json.loads((out / "manifest.json").read_text())["settings"]
+    assert settings["passage_words"] == 12 and settings["stemmer"] == "none"
+    assert PassageIndex(out).manifest.passages > 4
+
+
+def _bad_jsonl(t: Path) -> Path:
+    (t / "c.jsonl").write_text('{"id": "a", "text": "fine"}\n{"id": "b", "text": \n')
+    return t / "c.jsonl"
+
+
+def _no_text_csv(t: Path) -> Path:
+    (t / "c.csv").write_text("id,title\n1,a title\n")
+    return t / "c.csv"
+
+
+def _empty_folder(t: Path) -> Path:
+    (t / "empty").mkdir()
+    return t / "empty"
+
+
+def _latin1_txt(t: Path) -> Path:
+    folder = write_txt_folder(t / "texts")
+    (folder / "bad.txt").write_bytes("caf\xe9 au lait".encode("latin-1"))
+    return folder
+
+
+def _text_not_text(t: Path) -> Path:
+    (t / "c.jsonl").write_text('{"id": "a", "text": ["a", "list"]}\n')
+    return t / "c.jsonl"
+
+
+BAD_CORPORA = {
+    "missing": (lambda t: t / "nope.jsonl", "nope.jsonl: no such file or folder"),
+    "malformed JSONL": (_bad_jsonl, "c.jsonl, line 2: malformed JSON"),
+    "no text column": (_no_text_csv, "c.csv, line 2, field 'text': no text"),
+    "empty folder": (_empty_folder, "empty: the folder holds no .txt files"),
+    "not UTF-8": (_latin1_txt, "bad.txt: not UTF-8 text (byte 0xe9"),
+    "text of another type": (_text_not_text, "field 'text': expected text, got list"),
+    "unknown type": (lambda t: t / "c.xml", "unknown corpus file type '.xml'"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_CORPORA))
+def test_a_bad_corpus_ends_in_one_line_and_leaves_no_index(tmp_path: Path, case: str) -> None:
+    make, expected = BAD_CORPORA[case]
+    corpus = make(tmp_path)
+    if case == "unknown type":
+        corpus.write_text("<corpus/>")
+    code, out, err = run(str(corpus), "--out", str(tmp_path / "idx"), "--no-progress")
+    assert code == 2, out
+    [line] = err.strip().splitlines()
+    assert expected in line and "Traceback" not in err
+    assert not (tmp_path / "idx").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".idx")]
+
+
+def test_an_index_is_no_corpus_and_is_not_overwritten_unasked(tmp_path: Path) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl")
+    assert run(str(corpus), "--out", str(tmp_path / "idx"), "--no-progress")[0] == 0
+    code, _, err = run(str(tmp_path / "idx"), "--out", str(tmp_path / "other"))
+    assert code == 2 and "idx: is an index folder, not a corpus" in err
+    code, _, err = run(str(corpus), "--out", str(tmp_path / "idx"))
+    assert code == 2 and "already holds an index (give --overwrite to replace it)" in err
+    code, _, err = run(str(corpus), "--out", str(tmp_path / "idx"), "--overlap-words", "100")
+    assert code == 2 and "--overlap-words" in err and "not below passage_words" in err
