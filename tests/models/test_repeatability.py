@@ -20,7 +20,10 @@ pytestmark = pytest.mark.slow
 
 
 def _requests() -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in Path(illustrative("medhallu_illustrative.jsonl")).read_text().splitlines()][:4]
+    rows = [
+        json.loads(line)
+        for line in Path(illustrative("medhallu_illustrative.jsonl")).read_text().splitlines()
+    ][:4]
     requests = []
     for row in rows:
         knowledge = " ".join(row["Knowledge"])
@@ -68,3 +71,26 @@ def test_replies_do_not_depend_on_concurrency_order_or_cache() -> None:
     finally:
         alone.close()
         together.close()
+
+
+def test_the_same_command_gives_the_same_replies(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from inspect_ai.log import read_eval_log
+
+    from medhalbench.cli import cli
+
+    replies = []
+    for run in ("first", "second"):
+        log_dir = tmp_path / run
+        args = [
+            "eval", "medhallu", "--dataset", "example", "--limit", "3", "--knowledge",
+            "--temperature", "0.8", "--max-tokens", "24", "--no-cache", "--log-dir", str(log_dir),
+        ]  # fmt: skip
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        [path] = log_dir.glob("*.eval")
+        log = read_eval_log(str(path))
+        assert log.samples and len(log.samples) == 6
+        assert "exact" in log.eval.metadata["repeatability"]["embedded/smollm2"]
+        replies.append({s.id: s.output.completion for s in log.samples})
+    assert replies[0] == replies[1]

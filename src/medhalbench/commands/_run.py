@@ -29,7 +29,7 @@ from medhalbench.commands._models import (
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
-from medhalbench.models import DEFAULT_MODEL, writes_nothing
+from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED, repeatability, writes_nothing
 
 PIPED_WIDTH = 160
 BATCH_SAMPLE_RETRIES = 2
@@ -117,6 +117,7 @@ def run_eval(
         for role, name in (roles or {}).items():
             console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
     display = options.get("display")
+    seed = options.get("reply_seed", DEFAULT_REPLY_SEED)
     started = time.time()
     try:
         with interruptible(), progress_display(console, enabled=display is None):
@@ -125,6 +126,8 @@ def run_eval(
                     tasks,
                     model=resolved or "none/none",
                     model_roles=role_models or None,
+                    seed=seed,
+                    metadata={"repeatability": _repeatability(resolved, role_models, seed)},
                     log_dir=options["log_dir"],
                     display=display or "none",
                     cache=options["cache"],
@@ -160,6 +163,14 @@ def run_eval(
         if isinstance(cause, MedhalbenchError):
             raise cause from None
         raise
+
+
+def _repeatability(
+    models: Sequence[Model], roles: Mapping[str, Model], seed: int | None
+) -> dict[str, str]:
+    """What each model of the run promises about repeating its replies (the log's record)."""
+    found = {str(m): repeatability(m, seed) for m in models if not writes_nothing(str(m))}
+    return found | {f"{role} {m}": repeatability(m, seed) for role, m in roles.items()}
 
 
 def redacted_logs(logs: list[EvalLog]) -> list[EvalLog]:

@@ -5,9 +5,12 @@ from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
 from medhalbench.models._gguf_export import export_gguf
+from medhalbench.models._repeatability import DEFAULT_REPLY_SEED, repeatability
 from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
 
 __all__ = [
+    "DEFAULT_REPLY_SEED",
+    "repeatability",
     "SYSTEM_PROVIDER",
     "SystemModelAPI",
     "writes_nothing",
