@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from medhalbench._errors import DataError
-from medhalbench.data import check_input_file, read_rows
+from medhalbench.data import max_field_chars, read_rows
 from medhalbench.evidence._records import Document
 
 CorpusKind = Literal["rows", "txt", "pubmedqa", "sumpubmed", "medhallu"]
@@ -117,7 +117,13 @@ def _medhallu_documents(path: Path) -> Iterator[Document]:
 
 
 def _text_file(file: Path, root: Path) -> Document:
-    check_input_file(file, what="corpus text file")
+    size = file.stat().st_size
+    if size > 4 * max_field_chars():
+        raise DataError(
+            f"the file is {size:,} bytes, more than the limit of {4 * max_field_chars():,} "
+            "(set MEDHALBENCH_MAX_FIELD_CHARS to raise it)",
+            path=file,
+        )
     try:
         text = file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as ex:
