@@ -22,9 +22,25 @@ from pydantic import Field
 
 from medhalbench._errors import DataError
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import Count, DataSource, LocalPath, OutputFolder, Parse, Spelling
+from medhalbench.arguments import (
+    BuildProtocol,
+    Count,
+    DataSource,
+    LocalPath,
+    OutputFolder,
+    Parse,
+    Spelling,
+)
 from medhalbench.data import PubMedQARecord, Record, ResumableJsonl, load_pubmedqa, run_resumable
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhallu._paper_build import (
+    PAPER_NLI_THRESHOLD,
+    PaperPrompts,
+    difficulty,
+    nli_label,
+    paper_attempts,
+    require_three,
+)
 from medhalbench.medhallu._records import Difficulty
 from medhalbench.medhallu._steps import (
     Attempt,
@@ -59,9 +75,11 @@ class BuildProvenance(Record):
     model_calls: int
     seed: int
     tau: float
-    length_tolerance: float
+    length_tolerance: float | None
     models: dict[str, Any]
     fallback_similarities: dict[int, float] | None = None
+    protocol: BuildProtocol = "ours"
+    nli: dict[str, Any] | None = None
 
 
 class MedHalluBuildRow(Record):
@@ -116,13 +134,7 @@ async def build_question(
         seed=settings.seed,
         tau=settings.tau,
         length_tolerance=settings.length_tolerance,
-        models={
-            "generator": str(roles.generator),
-            "discriminators": [str(m) for m in roles.discriminators],
-            "refiner": str(roles.refiner),
-            "nli": roles.nli.name,
-            "embedder": roles.embedder.name,
-        },
+        models=_models(roles),
     )
     chosen = passed
     if chosen is None:
@@ -144,6 +156,58 @@ async def build_question(
         chosen_attempt=None if chosen is None else chosen.attempt,
         provenance=provenance,
     )
+
+
+async def build_question_paper(
+    record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: PaperPrompts
+) -> MedHalluBuildRow:
+    """Build one row as the authors' code does (see `_paper_build`): the first candidate
+    that fools a discriminator, else the recorded answer closest to the truth as easy; then
+    their NLI label of the kept answer (recorded, nothing dropped)."""
+    truth = record.long_answer
+    attempts, chosen, pool, calls = await paper_attempts(
+        record, roles, prompts, settings.cache, settings.seed
+    )
+    similarities: dict[int, float] | None = None
+    answer: str | None = None
+    level: Difficulty | None = None
+    if chosen is not None:
+        answer, level = chosen.answer, difficulty(chosen.votes)
+    elif pool:
+        vectors = roles.embedder.encode([truth, *pool])
+        scores = [float(vectors[0] @ vectors[i + 1]) for i in range(len(pool))]
+        best = max(range(len(pool)), key=lambda i: scores[i])
+        similarities = dict(enumerate(scores, start=1))
+        answer, level = pool[best], "easy"
+    nli: dict[str, Any] | None = None
+    if answer is not None:
+        forward, backward = await roles.nli.entailment_batch([(answer, truth), (truth, answer)])
+        calls += 2 if roles.nli.name.startswith("llm:") else 0
+        nli = {"forward": forward, "backward": backward, "label": nli_label(forward, backward)}
+    provenance = BuildProvenance(
+        attempts=attempts, model_calls=calls, seed=settings.seed, tau=PAPER_NLI_THRESHOLD,
+        length_tolerance=None, models=_models(roles), fallback_similarities=similarities,
+        protocol="paper", nli=nli,
+    )  # fmt: skip
+    return MedHalluBuildRow(
+        pubid=record.pubid, question=record.question, knowledge=record.contexts,
+        ground_truth=truth, difficulty=level, hallucinated_answer=answer,
+        # Their code names no category (the published data's comes from elsewhere).
+        category=None if answer is None else UNSPECIFIED,
+        status="no_candidate" if answer is None else "passed" if chosen else "fallback",
+        fallback=answer is not None and chosen is None,
+        chosen_attempt=len(attempts) if chosen else None, provenance=provenance,
+    )  # fmt: skip
+
+
+def _models(roles: BuildRoles) -> dict[str, Any]:
+    return {
+        "generator": str(roles.generator),
+        "discriminators": [str(m) for m in roles.discriminators],
+        "refiner": str(roles.refiner),
+        "nli": roles.nli.name,
+        "embedder": roles.embedder.name,
+    }
 
 
 @dataclass
@@ -267,6 +331,7 @@ async def build_medhallu(
     *,
     concurrency: int = 4,
     show_progress: bool = True,
+    protocol: BuildProtocol = "ours",
 ) -> MedHalluBuildSummary:
     """Build MedHallu rows for PubMedQA entries, resumably.
 
@@ -275,12 +340,19 @@ async def build_medhallu(
     from all finished questions of this run's selection.
     """
     settings = settings or BuildSettings()
+    if protocol == "paper":
+        require_three([str(m) for m in roles.discriminators])
     prompts = BuildPrompts.load(settings)
+    paper_prompts = PaperPrompts.load()
     out = Path(out_dir)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
 
     async def build(record: PubMedQARecord) -> dict[str, Any]:
-        return (await build_question(record, roles, settings, prompts)).published()
+        if protocol == "paper":
+            row = await build_question_paper(record, roles, settings, paper_prompts)
+        else:
+            row = await build_question(record, roles, settings, prompts)
+        return row.published()
 
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
@@ -342,6 +414,9 @@ class MedHalluBuild:
     Attributes:
         pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
         out: Output folder.
+        protocol: 'ours' or 'paper' (the authors' generation.py rule by rule: three
+            discriminators named in their order, a fresh and a TextGrad-rewritten candidate per
+            attempt, their vote reading and NLI label; see the README's table).
         nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
             transformers NLI model name/path (e.g. microsoft/deberta-large-mnli).
         embedder: Sentence-transformers model for the fallback's similarity.
@@ -353,6 +428,7 @@ class MedHalluBuild:
 
     pubmedqa: DataSource
     out: OutputFolder
+    protocol: BuildProtocol = "ours"
     nli: str = "llm"
     embedder: str = DEFAULT_EMBEDDER
     settings: BuildSettings = field(default_factory=BuildSettings)
@@ -382,9 +458,11 @@ def build_roles(request: MedHalluBuild, models: RoleModels) -> BuildRoles:
 
 async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedHalluBuildSummary:
     """`medhalbench build medhallu`: the build with the command's models."""
+    if request.protocol == "paper":  # before any work: a clear refusal
+        require_three(models.names.get("discriminator", []))
     return await build_medhallu(
         request.records(), request.out, build_roles(request, models), request.settings,
-        concurrency=request.concurrency,
+        concurrency=request.concurrency, protocol=request.protocol,
     )  # fmt: skip
 
 

@@ -6,8 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from medhalbench.arguments import BuildProtocol
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._build import MedHalluBuild
+from medhalbench.medhallu._paper_build import (
+    PAPER_ATTEMPTS,
+    PAPER_DISCRIMINATOR_CONFIGS,
+    PAPER_GENERATOR,
+    PAPER_REFINER,
+    PAPER_TEXTGRAD_STEPS,
+    PaperPrompts,
+    generation_prompt,
+    require_three,
+)
 from medhalbench.medhallu._steps import (
     DISCRIMINATOR_MAX_TOKENS,
     REFINER_MAX_TOKENS,
@@ -27,6 +38,8 @@ def medhallu_build_plan(
     settings: BuildSettings,
     models: Mapping[str, str],
     discriminators: Sequence[str],
+    *,
+    protocol: BuildProtocol = "ours",
 ) -> Plan:
     """The builder's calls and tokens per role, from the first attempt passing to every
     attempt failing; a candidate is counted as long as the true answer.
@@ -36,7 +49,11 @@ def medhallu_build_plan(
         settings: The build settings (attempts, prompt files).
         models: The generator, refiner and (an `llm:` judge's) NLI model by role.
         discriminators: The discriminator models.
+        protocol: `ours`, or `paper` (per attempt: two generator calls and two votes per
+            discriminator, six refiner calls, five attempts; one NLI check per question).
     """
+    if protocol == "paper":
+        return _paper_plan(records, models, discriminators)
     prompts = BuildPrompts.load(settings)
     generate, vote, refine, nli = [], [], [], []
     out = 0
@@ -94,7 +111,10 @@ def medhallu_build_plan(
 
 
 def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
-    """The build's calls and tokens per role."""
+    """The build's calls and tokens per role (with `paper`: their attempt of a fresh and a
+    rewritten candidate, the refiner's three critique-and-rewrite steps between)."""
+    if request.protocol == "paper":
+        require_three(models.names.get("discriminator", []))
     judge = models.name_for("nli", llm_judge(request.nli)) if is_llm_judge(request.nli) else None
     names = {
         "generator": models.names["generator"][0],
@@ -102,5 +122,61 @@ def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
         **({"nli": judge} if judge else {}),
     }
     return medhallu_build_plan(
-        request.records(), request.settings, names, models.names["discriminator"]
-    )
+        request.records(), request.settings, names, models.names["discriminator"],
+        protocol=request.protocol,
+    )  # fmt: skip
+
+
+def _paper_plan(
+    records: Sequence[PubMedQARecord], models: Mapping[str, str], discriminators: Sequence[str]
+) -> Plan:
+    """At least one fresh candidate voted on per question; at most five attempts of a fresh
+    and a rewritten candidate, each voted on, with three critique-and-rewrite steps between."""
+    prompts = PaperPrompts.load()
+    n = len(records)
+    generate = [f"{prompts.generate_system}\n\n{generation_prompt(r)}" for r in records]
+    votes = [
+        prompts.discriminate_user.format(
+            question=r.question, option_1=r.long_answer, option_2=r.long_answer,
+            justification=r.long_answer,
+        )
+        for r in records
+    ]  # fmt: skip
+    refine = [
+        prompts.critique.format(question=r.question, text=g)
+        for r, g in zip(records, generate, strict=True)
+    ]
+    gen_in, vote_in, refine_in = (sum(count_tokens(x)) for x in (generate, votes, refine))
+    top = PAPER_ATTEMPTS
+    gen_out = PAPER_GENERATOR.max_tokens or 0
+    roles = [
+        RoleEstimate(
+            "generator", n, gen_in, gen_out * n, calls_max=2 * top * n,
+            input_tokens_max=2 * top * gen_in, output_tokens_max=2 * top * gen_out * n,
+            model=models.get("generator"),
+        )
+    ]  # fmt: skip
+    for name, config in zip(discriminators, PAPER_DISCRIMINATOR_CONFIGS, strict=True):
+        out = config.max_tokens or 0
+        roles.append(
+            RoleEstimate(
+                "discriminator", n, vote_in, out * n, calls_max=2 * top * n,
+                input_tokens_max=2 * top * vote_in, output_tokens_max=2 * top * out * n,
+                model=name,
+            )
+        )  # fmt: skip
+    steps = 2 * PAPER_TEXTGRAD_STEPS * top
+    refine_out = PAPER_REFINER.max_tokens or 0
+    roles.append(
+        RoleEstimate(
+            "refiner", 0, 0, 0, calls_max=steps * n, input_tokens_max=steps * refine_in,
+            output_tokens_max=steps * refine_out * n, model=models.get("refiner"),
+        )
+    )  # fmt: skip
+    if models.get("nli"):
+        nli = [nli_prompt(r.long_answer, r.long_answer) for r in records]
+        tokens = sum(count_tokens(nli))
+        roles.append(
+            RoleEstimate("nli", 2 * n, 2 * tokens, 2 * LLM_NLI_MAX_TOKENS * n, model=models["nli"])
+        )
+    return Plan("MedHallu build (paper protocol)", n, roles, unit="questions")

@@ -132,7 +132,8 @@ class BuildRoles:
 
 @dataclass(frozen=True)
 class BuildSettings:
-    """Knobs of a build (defaults are MedHallu's).
+    """Knobs of our protocol's build (`--protocol paper` uses the authors' values instead:
+    five attempts, temperature 0.8, NLI threshold 0.5, no length check).
 
     Attributes:
         attempts: Attempts per question before the fallback keeps the closest candidate.
@@ -424,8 +425,10 @@ def fallback_step(
     attempts: list[Attempt], truth: str, embedder: Embedder
 ) -> tuple[Attempt, dict[int, float]] | None:
     """The candidate closest to the truth by embedding cosine, and every candidate's
-    similarity; None when no attempt produced a candidate."""
-    candidates = [a for a in attempts if a.answer]
+    similarity; None when no attempt produced a candidate that was not found equivalent to
+    the truth."""
+    # A candidate found to say the same as the truth is no hallucinated answer.
+    candidates = [a for a in attempts if a.answer and a.status != "equivalent"]
     if not candidates:
         return None
     vectors = embedder.encode([truth, *(a.answer or "" for a in candidates)])
