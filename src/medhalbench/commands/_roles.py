@@ -8,15 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from medhalbench.commands._models import OptionError, normalise_model_name
-from medhalbench.models import DEFAULT_MODEL
+from medhalbench.models import DEFAULT_MODEL, embedded_may_judge, is_embedded
 from medhalbench.registry import Role
-
-EMBEDDED_PROVIDER = "embedded/"
-
-
-def is_embedded(name: str) -> bool:
-    """Whether a model name names an embedded (in-process GGUF) model."""
-    return normalise_model_name(name).startswith(EMBEDDED_PROVIDER)
 
 
 def _options(roles: Sequence[Role], shared: str, role_option: str) -> str:
@@ -64,11 +57,11 @@ def role_names(
             chosen = [normalise_model_name(shared)]
         if chosen:
             names[role.name] = chosen
-    real = [m for m in [*under_test, *(n for v in names.values() for n in v)] if not is_embedded(m)]
-    if under_test and not [m for m in under_test if not is_embedded(m)]:
-        real = []  # embedded models under test: unnamed roles are embedded too
+    under_test = [normalise_model_name(m) for m in under_test]
+    involved = under_test or [n for v in names.values() for n in v]
     unnamed = [r for r in roles if r.name not in names and not r.optional and r.option]
-    if unnamed and real:
+    if unnamed and not embedded_may_judge(involved):
+        real = [m for m in involved if not is_embedded(m)]
         whose = ", ".join(under_test) if under_test else ", ".join(dict.fromkeys(real))
         raise OptionError(
             f"no model is named for the {'role' if len(unnamed) == 1 else 'roles'} "

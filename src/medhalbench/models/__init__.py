@@ -1,6 +1,6 @@
 """Model layer: inspect's providers plus our in-process embedded provider."""
 
-from medhalbench.models._default import DEFAULT_MODEL
+from medhalbench.models._default import DEFAULT_MODEL, embedded_may_judge, is_embedded
 from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
@@ -9,6 +9,8 @@ from medhalbench.models._repeatability import DEFAULT_REPLY_SEED, repeatability
 from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
 
 __all__ = [
+    "embedded_may_judge",
+    "is_embedded",
     "DEFAULT_REPLY_SEED",
     "repeatability",
     "SYSTEM_PROVIDER",
