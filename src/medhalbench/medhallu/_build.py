@@ -75,7 +75,7 @@ class BuildProvenance(Record):
     model_calls: int
     seed: int
     tau: float
-    length_tolerance: float | None
+    length_tolerance: float | None = None
     models: dict[str, Any]
     fallback_similarities: dict[int, float] | None = None
     protocol: BuildProtocol = "ours"
