@@ -7,8 +7,11 @@ from collections.abc import Sequence
 
 from inspect_ai.log import EvalSample
 
+from medhalbench.evidence import logged_passages_text
 from medhalbench.registry import AuditItem, JudgeAudit
 from medhalbench.results import sample_score
+
+EVIDENCE_HEADING = "Passages the checker was given"
 
 
 def checker_items(sample: EvalSample) -> list[AuditItem]:
@@ -22,13 +25,24 @@ def checker_items(sample: EvalSample) -> list[AuditItem]:
     question = str(sample.metadata.get("question", ""))
     units = list(metadata.get("units_text") or [])
     verdicts = list(metadata.get("verdicts") or [])
+    # A grounded run keeps each unit's passages: shown beside the unit, as the checker read them.
+    passages = list(metadata.get("unit_passages") or [])
     return [
         AuditItem(
             str(sample.id),
             sample.epoch,
             position,
             str(verdict),
-            (("Question", question), ("Answer", answer), ("Atomic unit", unit)),
+            (
+                ("Question", question),
+                ("Answer", answer),
+                ("Atomic unit", unit),
+                *(
+                    [(EVIDENCE_HEADING, logged_passages_text(passages[position - 1]))]
+                    if position <= len(passages)
+                    else []
+                ),
+            ),
         )  # fmt: skip
         for position, (unit, verdict) in enumerate(zip(units, verdicts, strict=False), start=1)
         if verdict is not None

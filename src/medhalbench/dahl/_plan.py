@@ -13,6 +13,7 @@ from inspect_ai import Task
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import Positive
 from medhalbench.dahl._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
+from medhalbench.dahl._evidence import GROUNDED_PROMPT, passage_tokens
 from medhalbench.dahl._papers import Paper, load_papers
 from medhalbench.dahl._questions import DAHL_CATEGORIES
 from medhalbench.dahl._scorer import (
@@ -72,6 +73,10 @@ def dahl_plan(
     system = _template_tokens("check_system.txt", None)
     verdict_tokens = int(meta.get("check_max_tokens") or CHECKER_MAX_TOKENS)
     unit_template = _template_tokens("check_user.txt", meta.get("check_prompt"))
+    if meta.get("evidence"):  # the grounded prompt, with each unit's passages in it
+        unit_template = _template_tokens(
+            GROUNDED_PROMPT, meta.get("evidence_prompt")
+        ) + passage_tokens(meta)
     if meta.get("check_mode") == "batch":
         check_calls = answers
         template = _template_tokens("check_batch_user.txt", meta.get("check_batch_prompt"))

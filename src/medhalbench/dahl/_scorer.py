@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Literal, get_args
 
@@ -22,6 +23,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench.dahl._evidence import EVIDENCE_K, unit_evidence
 from medhalbench.dahl._metrics import dahl_metrics
 from medhalbench.dahl._paper import paper_clean, paper_judge, paper_units
 from medhalbench.dahl._scoring import (
@@ -72,10 +74,13 @@ def _score(result: ResponseScore, **details: object) -> Score:
     )
 
 
-def _unit_messages(system: str, template: str, unit: str) -> list[ChatMessage]:
+def _unit_messages(
+    system: str, template: str, unit: str, passages: str = ""
+) -> list[ChatMessage]:
+    # A closed-book template has no {passages}: format leaves the blank passages unused.
     return [
         ChatMessageSystem(content=system),
-        ChatMessageUser(content=template.format(statement=unit)),
+        ChatMessageUser(content=template.format(statement=unit, passages=passages)),
     ]
 
 
@@ -91,6 +96,7 @@ async def check_units(
     structured: bool = False,
     probabilities: bool = False,
     max_tokens: int = CHECKER_MAX_TOKENS,
+    passages: Sequence[str] | None = None,
 ) -> tuple[list[TruthVerdict | None], list[str], list[float | None]]:
     """Judge units: one concurrent call per unit, or all in one call (`batch`).
 
@@ -106,6 +112,8 @@ async def check_units(
             constrained decoding (unit mode).
         probabilities: Ask for log-probabilities and compute P(false) per unit.
         max_tokens: Token limit of one unit's verdict.
+        passages: Each unit's evidence passages for the template's `{passages}` (unit
+            mode; none for a closed-book check).
 
     Returns:
         The verdicts (None: a reply that cannot be read), the checker's raw replies, and
@@ -125,8 +133,8 @@ async def check_units(
         )
         outputs: list[ModelOutput] = await asyncio.gather(
             *(
-                checker.generate(_unit_messages(system, unit_template, u), config=unit_config)
-                for u in units
+                checker.generate(_unit_messages(system, unit_template, u, p), config=unit_config)
+                for u, p in zip(units, passages or [""] * len(units), strict=True)
             )
         )
         replies = [o.completion for o in outputs]
@@ -186,6 +194,9 @@ def dahl_factuality(
     answer_instruction: str = "",
     paper_protocol: bool = True,
     extract_template: str = "",
+    evidence: str | None = None,
+    evidence_k: int = EVIDENCE_K,
+    evidence_rerank: bool = False,
 ) -> Scorer:
     """Score a long answer by the share of its atomic facts judged true.
 
@@ -231,15 +242,16 @@ def dahl_factuality(
         text = paper_clean(response, question, answer_instruction)
         reply = await split(text) if text else ""
         units = paper_units(reply)
+        passages, found = await unit_evidence(evidence, evidence_rerank, evidence_k, units)
         outputs = await asyncio.gather(
             *(
                 role_model("checker").generate(
-                    _unit_messages(check_system, check_template, u),
+                    _unit_messages(check_system, check_template, u, p),
                     config=GenerateConfig(
                         temperature=0.0, max_tokens=check_max_tokens, cache=cache
                     ),
                 )
-                for u in units
+                for u, p in zip(units, passages, strict=True)
             )
         )
         replies = [o.completion for o in outputs]
@@ -248,6 +260,7 @@ def dahl_factuality(
             "paper": judged.as_metadata(),
             "paper_units": units,
             "paper_checker_replies": replies,
+            **({"paper_unit_passages": found} if found is not None else {}),
         }
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -280,6 +293,7 @@ def dahl_factuality(
             )
         splitter_reply = await split(cleaned.text)
         units = normalise_units(splitter_reply, normalise=normalise)
+        passages, found = await unit_evidence(evidence, evidence_rerank, evidence_k, units.units)
         strict, replies, p_false = (
             await check_units(
                 role_model("checker"),
@@ -292,6 +306,7 @@ def dahl_factuality(
                 structured=structured,
                 probabilities=probabilities,
                 max_tokens=check_max_tokens,
+                passages=passages,
             )
             if units.units
             else ([], [], [])
@@ -317,6 +332,8 @@ def dahl_factuality(
             list_intros_dropped=units.list_intros_dropped,
             **cleaning,
             **details,
+            # What the checker was shown with each unit, for a reader of the log.
+            **({"unit_passages": found} if found is not None else {}),
             **authors,
         )
 

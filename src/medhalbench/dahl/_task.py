@@ -21,6 +21,7 @@ from medhalbench.arguments import (
     NonNegative,
     Temperature,
 )
+from medhalbench.dahl._evidence import EVIDENCE_K, evidence_record, grounded_template
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._questions import load_dahl_questions
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
@@ -107,6 +108,10 @@ def dahl(
     probabilities: bool = False,
     bootstrap: NonNegative = DEFAULT_RESAMPLES,
     extract_prompt: InputFile | None = None,
+    evidence: DataSource | None = None,
+    evidence_k: Count = EVIDENCE_K,
+    evidence_rerank: bool = False,
+    evidence_prompt: InputFile | None = None,
     cache: bool = True,
 ) -> Task:
     """DAHL: long answers split into atomic facts, each judged true or false.
@@ -149,6 +154,14 @@ def dahl(
         extract_prompt: File replacing the extractor's prompt ({question}, {choices},
             {reply}); the extractor reads the checker's replies the strict reader cannot,
             when the extractor role names a model.
+        evidence: Ground the checker in a local corpus: an index folder (medhalbench
+            index), a corpus (indexed for the run) or SCHEME:ADDRESS of a retriever
+            plug-in; each unit's best passages go into the checker's prompt and the log.
+        evidence_k: Passages per unit with evidence.
+        evidence_rerank: Re-rank the evidence's BM25 candidates by all-MiniLM-L6-v2
+            embeddings (offline).
+        evidence_prompt: File replacing the grounded checker prompt ({statement},
+            {passages}).
         cache: Cache splitter and checker calls.
     """
     if responses is not None:
@@ -168,6 +181,11 @@ def dahl(
     check_placeholders(
         batch_template, {"statements"}, source=check_batch_prompt or "batch check prompt"
     )
+    grounded = grounded_template(
+        evidence, evidence_k=evidence_k, evidence_rerank=evidence_rerank,
+        evidence_prompt=evidence_prompt, check_prompt=check_prompt, check_mode=check_mode,
+    )  # fmt: skip
+    check_template = grounded if grounded is not None else check_template
     answer_text = read_prompt(__package__, "answer_system.txt", answer_prompt)
     wanted = categories or None
     if responses is not None:
@@ -219,6 +237,9 @@ def dahl(
             answer_instruction=answer_text,
             paper_protocol=paper_protocol,
             extract_template=extractor_template(extract_prompt),
+            evidence=evidence,
+            evidence_k=evidence_k,
+            evidence_rerank=evidence_rerank,
         ),
         metrics=[dahl_metrics(resamples=bootstrap)],
         epochs=Epochs(epochs, reducer=dahl_epochs()),
@@ -236,10 +257,12 @@ def dahl(
                     check_prompt,
                     check_batch_prompt,
                     extract_prompt,
+                    evidence_prompt,
                 )
                 if f
             ],
             "dataset_fingerprint": dataset_fingerprint(responses or dataset),
+            "evidence_index": evidence_record(evidence, evidence_rerank),
             "prompts": {
                 "answer": text_hash(answer_text),
                 "split": text_hash(split_template),

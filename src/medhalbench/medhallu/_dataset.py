@@ -9,6 +9,7 @@ from typing import Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
+from medhalbench.medhallu._evidence import RetrievedKnowledge
 from medhalbench.medhallu._records import MedHalluRecord
 from medhalbench.medhallu._verdicts import DetectionLabel
 
@@ -31,6 +32,7 @@ def detection_samples(
     pairing: Pairing = "both",
     seed: int = 42,
     source: str = "",
+    retrieved: Sequence[RetrievedKnowledge] | None = None,
 ) -> MemoryDataset:
     """Build the detection samples: the true answer (label 0) and the hallucinated one
     (label 1) of each row, or one of the two drawn at random with `pairing="random"`
@@ -47,6 +49,8 @@ def detection_samples(
         pairing: `both` answers of every row, or one `random` answer per row.
         seed: Seed of the shuffle and of the random pairing.
         source: Name of the dataset, kept in each sample's metadata.
+        retrieved: Knowledge retrieved for each record (in the records' order), given in
+            place of the gold abstract and kept in each sample's metadata.
     """
     rng = random.Random(seed)
     rows = list(enumerate(records))
@@ -71,7 +75,11 @@ def detection_samples(
                             content=user_template.format(
                                 question=record.question,
                                 answer=answer,
-                                knowledge=record.knowledge_text if knowledge else "",
+                                knowledge=retrieved[index].text
+                                if retrieved
+                                else record.knowledge_text
+                                if knowledge
+                                else "",
                             )
                         ),
                     ],
@@ -84,6 +92,14 @@ def detection_samples(
                         "category": record.category,
                         "question": record.question,
                         "answer": answer,
+                        **(
+                            {
+                                "knowledge_passages": retrieved[index].passages,
+                                "gold_in_knowledge": retrieved[index].gold_found,
+                            }
+                            if retrieved
+                            else {}
+                        ),
                     },
                 )
                 for kind, answer, label in answers

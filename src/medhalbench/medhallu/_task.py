@@ -19,9 +19,16 @@ from medhalbench.arguments import (
     Temperature,
 )
 from medhalbench.data import read_rows, validate_row
+from medhalbench.evidence import evidence_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._data import MEDHALLU_HUB, MedHalluConfig, load_medhallu
 from medhalbench.medhallu._dataset import Pairing, detection_samples
+from medhalbench.medhallu._evidence import (
+    EVIDENCE_K,
+    RETRIEVED_TEMPLATE,
+    check_evidence,
+    retrieved_knowledge,
+)
 from medhalbench.medhallu._metrics import detection_metrics
 from medhalbench.medhallu._records import DetectorOutput, Difficulty
 from medhalbench.medhallu._scorer import detection_verdict
@@ -119,6 +126,9 @@ def medhallu(
     probabilities: bool = False,
     bootstrap: NonNegative = DEFAULT_RESAMPLES,
     extract_prompt: InputFile | None = None,
+    evidence: DataSource | None = None,
+    evidence_k: Count = EVIDENCE_K,
+    evidence_rerank: bool = False,
 ) -> Task:
     """MedHallu hallucination detection: each row's true and hallucinated answers.
 
@@ -148,6 +158,12 @@ def medhallu(
         extract_prompt: File replacing the extractor's prompt ({question}, {choices},
             {reply}); the extractor reads what the strict reader cannot, when the
             extractor role names a model.
+        evidence: With knowledge, give the detector passages retrieved for the question
+            instead of the gold abstract: an index folder (medhalbench index), a corpus
+            (indexed for the run) or SCHEME:ADDRESS of a retriever plug-in.
+        evidence_k: Passages retrieved per question with evidence.
+        evidence_rerank: Re-rank the evidence's BM25 candidates by all-MiniLM-L6-v2
+            embeddings (offline).
     """
     if responses is not None:
         nothing_generated(
@@ -163,8 +179,17 @@ def medhallu(
     system_prompt = read_prompt(
         __package__, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
     )
+    check_evidence(
+        evidence, knowledge=knowledge, evidence_k=evidence_k, evidence_rerank=evidence_rerank
+    )
     user_template = read_prompt(
-        __package__, "detect_user_knowledge.txt" if knowledge else "detect_user.txt", template
+        __package__,
+        RETRIEVED_TEMPLATE
+        if evidence is not None
+        else "detect_user_knowledge.txt"
+        if knowledge
+        else "detect_user.txt",
+        template,
     )
     check_placeholders(
         user_template,
@@ -185,6 +210,11 @@ def medhallu(
         records = records[:limit]
     if not records:
         raise DataError("no rows left after the difficulty filter", path=dataset)
+    retrieved = (
+        retrieved_knowledge(records, evidence, k=evidence_k, rerank=evidence_rerank)
+        if evidence is not None
+        else None
+    )
     samples = detection_samples(
         records,
         system_prompt=system_prompt,
@@ -193,6 +223,7 @@ def medhallu(
         pairing=pairing,
         seed=seed,
         source=str(dataset),
+        retrieved=retrieved,
     )
     unmatched = 0
     if responses is not None:
@@ -222,6 +253,9 @@ def medhallu(
             "temperature": None if responses else temperature,
             "max_tokens": None if responses else max_tokens,
             "rows": len(records),
+            "evidence_index": evidence_summary(evidence, rerank=evidence_rerank)
+            if evidence is not None
+            else None,
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },
     )
