@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -78,5 +80,41 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         log_dir=str(folder),
         display="none",
     )
+    # A detector's verdicts written elsewhere, on the rows of the first MedHallu run.
+    rows = [json.loads(line) for line in open(illustrative("medhallu_illustrative.jsonl"))]
+    verdicts = folder / "detector.jsonl"
+    verdicts.write_text(
+        "".join(
+            json.dumps({"id": f"{r['pubid']}-{kind}", "verdict": int(kind == "hallucinated")})
+            + "\n"
+            for r in rows
+            for kind in ("ground_truth", "hallucinated")
+        )
+    )
+    logs += eval(
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), responses=str(verdicts)),
+        model="system/acme-detector",
+        log_dir=str(folder),
+        display="none",
+    )
     assert all(log.status == "success" for log in logs), [log.error for log in logs]
     return folder
+
+
+@pytest.fixture
+def summary_fits() -> Callable[[Any], None]:
+    """A check that a page's summary, every fold open, fits the window's 1280 pixels: the
+    page does not scroll sideways, nor does any summary table within it."""
+
+    def check(page: Any) -> None:
+        for d in page.locator("#section-summary details").all():
+            d.evaluate("e => e.open = true")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        cut = page.eval_on_selector_all(
+            "#section-summary .scroll",
+            "ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1)"
+            ".map(s => [s.firstElementChild.id, s.scrollWidth])",
+        )
+        assert cut == []
+
+    return check

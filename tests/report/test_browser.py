@@ -35,7 +35,7 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
     assert published.count() > 10 and not published.first.is_visible()
     browser_page.locator("summary", has_text="The paper's published figures").first.click()
     assert published.first.is_visible()
-    assert browser_page.locator("#provenance tbody tr").count() == 5
+    assert browser_page.locator("#provenance tbody tr").count() == 6
 
 
 def test_at_1280_px_the_summary_comes_first_and_no_row_is_taller_than_a_few_lines(
@@ -70,25 +70,44 @@ def _chart(page, title: str) -> list[str]:
 def test_every_chart_shows_the_categories_and_series_of_the_data(
     browser_page, report_logs: Path, tmp_path: Path
 ) -> None:
-    from medhalbench.dahl._report import dahl_settings
-    from medhalbench.medhallu._report import medhallu_settings
-    from medhalbench.report import collect
-    from medhalbench.results import run_labels
+    from medhalbench.report import collect, run_names
 
     [page_file] = write_report([report_logs], tmp_path / "report.html")
     browser_page.goto(page_file.as_uri())
     results = collect([report_logs])
     medhallu_runs = results.of("medhallu")
     texts = _chart(browser_page, "MedHallu F1 by difficulty")
-    for label in run_labels(medhallu_runs, medhallu_settings):  # every run, once
+    for label in run_names(medhallu_runs, title=False):  # every run, once, by its name
         assert texts.count(label) == 1
     assert [t for t in texts if t in ("easy", "medium", "hard")] == ["easy", "medium", "hard"]
+    # Each bar says how many samples it is over, and the key says what the marks are.
+    counts = [t for t in texts if t.isdigit()]
+    assert counts and set(counts) <= {
+        str(int(r.metrics[f"{d}_samples"]))
+        for r in medhallu_runs
+        for d in ("easy", "medium", "hard")
+    }
+    assert any("95% intervals" in t and "paper protocol" in t for t in texts)
     dahl_runs = results.of("dahl")
-    for run, label in zip(dahl_runs, run_labels(dahl_runs, dahl_settings), strict=True):
+    for run, label in zip(dahl_runs, run_names(dahl_runs, title=False), strict=True):
         texts = _chart(browser_page, f"DAHL score by category: {label}")
         categories = run.prefixed("category")
         assert categories and [t for t in texts if t in categories] == categories  # once each
         for c in categories:
-            assert f"{run.metrics[f'category/{c}']:.3f}" in texts
+            n = int(run.metrics[f"category/{c}/scored"])
+            assert f"{run.metrics[f'category/{c}']:.3f} (n={n})" in texts
     curve = _chart(browser_page, "DAHL score by answering temperature")
     assert "mockllm/model" in curve and {"0.2", "0.8"} <= set(curve)
+
+
+def test_at_1280_px_the_summary_shows_every_run_without_scrolling(
+    browser_page, summary_fits, report_logs: Path, tmp_path: Path
+) -> None:
+    [page_file] = write_report([report_logs], tmp_path / "report.html")
+    browser_page.goto(page_file.as_uri())
+    summary_fits(browser_page)
+    figures = browser_page.eval_on_selector_all(
+        "#section-summary table:not([id$='_paper']) td.num",
+        "cells => cells.filter(c => c.innerText.trim()).length",
+    )
+    assert figures == 6  # every run once: 3 MedHallu (one written elsewhere), 2 DAHL, 1 MedHal

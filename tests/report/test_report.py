@@ -13,6 +13,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from medhalbench import DataError
 from medhalbench.registry import benchmark
 from medhalbench.report import collect, write_report
+from medhalbench.results import run_result
 
 
 class Tables(HTMLParser):
@@ -51,7 +52,8 @@ def metrics_by_system(folder: Path) -> dict[str, list]:
     for info in list_eval_logs(str(folder)):
         log = read_eval_log(info)
         m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
-        out.setdefault(log.eval.task.split("/")[-1], []).append((log.eval.metadata, m))
+        # The run's settings as the report reads them (generation settings as sent).
+        out.setdefault(log.eval.task.split("/")[-1], []).append((run_result(log).settings, m))
     return out
 
 
@@ -68,10 +70,14 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
     runs = parser.tables["medhallu_all"]
     published = parser.tables["medhallu_published"]
     assert all("(published)" not in r["Model"] for r in runs)
-    assert len(runs) == 2 and len(published) == len(benchmark("medhallu").published())
-    assert len(parser.tables["medhallu"]) == 2
+    assert len(runs) == 3 and len(published) == len(benchmark("medhallu").published())
+    assert len(parser.tables["medhallu"]) == 3
     for metadata, m in logs["medhallu"]:
-        row = next(r for r in runs if r["Knowledge"] == ("yes" if metadata["knowledge"] else "no"))
+        row = next(
+            r for r in runs
+            if r["Knowledge"] == ("yes" if metadata["knowledge"] else "no")
+            and (r["Model"] == "system/acme-detector") == bool(metadata["responses"])
+        )  # fmt: skip
         assert row["F1"] == with_interval(m, "f1") and row["Hard F1"] == f"{m['hard_f1']:.3f}"
         assert row["Paper F1"] == with_interval(m, "paper_f1")
         # Not computed without the not-sure option: empty, not "–" and not 0.
@@ -145,13 +151,26 @@ def test_runs_that_differ_in_one_thing_are_compared_and_named_by_it(
     html = unescape(page.read_text())
     parser = Tables()
     parser.feed(html)
+    compared = {s: r for s, r in parser.tables.items() if s.startswith("compare_")}
+    assert sorted(compared) == ["compare_dahl_1", "compare_medhallu_1"]
     # The two DAHL runs judged the same questions and differ in temperature alone.
-    [(slug, rows)] = [(s, r) for s, r in parser.tables.items() if s.startswith("compare_")]
-    assert slug == "compare_dahl_1"
-    assert [r["Figure"] for r in rows] == ["dahl_score", "paper_dahl_score"]
+    assert [r["Figure"] for r in compared["compare_dahl_1"]] == ["dahl_score", "paper_dahl_score"]
     assert "DAHL, temperature: 0.2 vs 0.8: A = mockllm/model · temperature 0.2" in html
-    # The MedHallu runs differ in knowledge and not-sure at once: no single cause, not compared.
-    assert "Not compared: 1 pair(s) that differ in more than one thing." in html
+    # The detector's verdicts written elsewhere are compared with the model's run on the
+    # same rows: they differ in what made the replies alone.
+    assert (
+        "MedHallu, model: mockllm/model vs system/acme-detector: A = mockllm/model" in html
+        or "MedHallu, model: system/acme-detector vs mockllm/model" in html
+    )
+    medhallu = compared["compare_medhallu_1"]
+    assert medhallu[-1]["Figure"].startswith("McNemar")
+    # Every p-value is adjusted for the comparisons made (Holm), and says over what.
+    p_values = [float(r["p"]) for r in medhallu]
+    adjusted = [float(r["p (Holm)"]) for r in medhallu]
+    assert all(a >= p - 1e-12 for a, p in zip(adjusted, p_values, strict=True))
+    assert f"over the {len(medhallu)} tests of this comparison" in html
+    # The other MedHallu pairs differ in two things or more: no single cause, not compared.
+    assert "Not compared: 2 pair(s) that differ in more than one thing." in html
 
 
 def test_the_summary_comes_first_with_each_key_figure_and_the_published_range(
@@ -162,44 +181,92 @@ def test_the_summary_comes_first_with_each_key_figure_and_the_published_range(
     assert html.index('id="section-summary"') < html.index('id="section-medhallu"')
     parser = Tables()
     parser.feed(html)
-    [ours, published] = parser.tables["summary"]
     logs = metrics_by_system(report_logs)
+    # MedHallu: a column per condition; the detector's outputs written elsewhere share the
+    # column of the model's run in the same condition, on a row of their own.
+    medhallu = {r["Run"]: r for r in parser.tables["summary_medhallu"]}
+    acme = next(m for meta, m in logs["medhallu"] if meta["responses"])
+    plain = next(
+        m for meta, m in logs["medhallu"] if not meta["responses"] and not meta["knowledge"]
+    )
+    assert medhallu["system/acme-detector · outputs written elsewhere"][
+        "knowledge no · not sure no"
+    ] == with_interval(acme, "f1")
+    assert medhallu["mockllm/model"]["knowledge no · not sure no"] == with_interval(plain, "f1")
+    assert (
+        medhallu["system/acme-detector · outputs written elsewhere"].get(
+            "knowledge yes · not sure yes", ""
+        )
+        == ""
+    )
+    # The paper protocol's figure (folded) beside the range the paper published in the
+    # same condition, as two rows of numbers.
+    paper = parser.tables["summary_medhallu_paper"]
+    published = [r.metrics["paper_f1"] for r in benchmark("medhallu").published()
+                 if r.settings["knowledge"] == "no" and r.settings["not_sure"] == "no"]  # fmt: skip
+    lowest, highest = (r for r in paper if r["Run"].startswith("Published"))
+    assert lowest["knowledge no · not sure no"] == f"{min(published):.3f}"
+    assert highest["knowledge no · not sure no"] == f"{max(published):.3f}"
+    # DAHL: one column per condition (the runs differ only in temperature: one), the judges
+    # named under the table, and the two temperatures as rows.
+    dahl = parser.tables["summary_dahl"]
+    assert sorted(r["Run"] for r in dahl) == [
+        "mockllm/model · temperature 0.2",
+        "mockllm/model · temperature 0.8",
+    ]
+    assert "Judged by mockllm/model (splitter, checker) in every run." in unescape(html)
     [(_, medhal)] = logs["medhal"]
-    # Columns are grouped by benchmark and setting: two cells per group (ours, paper).
-    assert ours["Model"] == "mockllm/model"
-    gpt = [r.metrics["paper_f1"] for r in benchmark("medhallu").published()
-           if r.settings["knowledge"] == "no" and r.settings["not_sure"] == "no"]  # fmt: skip
-    group = "MedHallu F1 · knowledge no · not sure no: Paper protocol"
-    assert published[group] == f"{min(gpt):.3f}–{max(gpt):.3f} ({len(gpt)})"
-    assert ours["MedHal F1: Ours"] == with_interval(medhal, "f1")
+    [row] = parser.tables["summary_medhal"]
+    assert row["MedHal F1"] == with_interval(medhal, "f1")
 
 
-def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
+def test_csv_tables_have_plain_names_and_whole_counts_and_the_long_table_is_typed(
+    report_logs: Path, tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    from medhalbench.report import FIGURE_COLUMNS
+
     files = write_report([report_logs], tmp_path / "r.csv", "csv")
     names = sorted(p.name for p in files)
-    assert names == [
-        "r_compare_dahl_1.csv",
-        "r_dahl.csv",
-        "r_dahl_categories.csv",
-        "r_dahl_temperatures.csv",
-        "r_medhal.csv",
-        "r_medhallu.csv",
-        "r_summary.csv",
-    ]
-    with (tmp_path / "r_medhallu.csv").open() as f:
-        rows = [r for r in csv.DictReader(f) if not r["Published"]]
+    assert {"r_summary_medhallu.csv", "r_summary_medhallu_paper.csv", "r_medhallu.csv",
+            "r_dahl.csv", "r_medhal.csv", "r_figures.csv"} <= set(names)  # fmt: skip
+    assert any(n.startswith("r_compare_medhallu") for n in names)
     logs = metrics_by_system(report_logs)
-    assert sorted(float(r["F1"]) for r in rows) == pytest.approx(
+    with (tmp_path / "r_medhallu.csv").open() as f:
+        reader = csv.DictReader(f)
+        header = reader.fieldnames or []
+        rows = [r for r in reader if not r["published"]]
+    # Plain names, intervals in columns of their own, counts as whole numbers.
+    assert all(re.fullmatch(r"[a-z0-9_]+", h) for h in header), header
+    assert {"f1", "f1_ci_low", "f1_ci_high", "paper_f1", "samples"} <= set(header)
+    assert sorted(float(r["f1"]) for r in rows) == pytest.approx(
         sorted(m["f1"] for _, m in logs["medhallu"]), abs=1e-6
     )
-    assert sorted(float(r["F1 CI low"]) for r in rows) == pytest.approx(
-        sorted(m["f1_ci_low"] for _, m in logs["medhallu"]), abs=1e-6
-    )
+    assert {r["samples"] for r in rows} == {"24"}
     with (tmp_path / "r_medhal.csv").open() as f:
-        overall = next(r for r in csv.DictReader(f) if r["Source"] == "all" and not r["Published"])
-    assert overall["Recall"] != "NaN" and overall["FM precision"] == "0.000000"
-    by_source = {r["Source"]: r for r in csv.DictReader((tmp_path / "r_medhal.csv").open())}
-    assert by_source["sumpubmed"]["Recall"] == "NaN"  # undefined: NaN for CSV readers, never 0
+        by_source = {r["source"]: r for r in csv.DictReader(f) if not r["published"]}
+    assert by_source["all"]["fm_precision"] == "0.000000"
+    assert by_source["sumpubmed"]["recall"] == "NaN"  # undefined: NaN for CSV readers, never 0
+    # The summary's published range: numbers in numeric columns, never a text range.
+    paper = pd.read_csv(tmp_path / "r_summary_medhallu_paper.csv")
+    assert paper.select_dtypes("number").shape[1] == paper.shape[1] - 2  # run, published
+    # The long table: one row per run and figure, typed as declared.
+    figures = pd.read_csv(tmp_path / "r_figures.csv").astype(FIGURE_COLUMNS)
+    ours = figures[~figures.published]
+    assert set(ours.benchmark) == {"medhallu", "dahl", "medhal"}
+    f1 = ours[(ours.benchmark == "medhallu") & (ours.figure == "f1")]
+    assert sorted(f1.value) == pytest.approx(sorted(m["f1"] for _, m in logs["medhallu"]))
+    assert set(f1.n) == {24} and set(f1.paper_figure) == {"paper_f1"}
+    hard = ours[(ours.benchmark == "medhallu") & (ours.figure == "hard_f1")]
+    assert set(hard.n) == {
+        int(m["hard_samples"]) for _, m in logs["medhallu"]
+    }  # the difficulty's own count
+    assert figures[figures.published].source.str.contains("paper, Table").all()
+    [parquet] = write_report([report_logs], tmp_path / "figures.parquet", "parquet")
+    loaded = pd.read_parquet(parquet)
+    assert dict(loaded.dtypes.astype(str)) == FIGURE_COLUMNS
+    assert len(loaded) == len(figures)
     [md] = write_report([report_logs], tmp_path / "r.md", "markdown")
     text = md.read_text()
     medhallu = text.split("### MedHallu detection")[1]
@@ -213,7 +280,7 @@ def test_csv_and_markdown(report_logs: Path, tmp_path: Path) -> None:
 
 def test_provenance_and_skips(report_logs: Path, tmp_path: Path) -> None:
     results = collect([report_logs])
-    assert len(results.provenance) == 5
+    assert len(results.provenance) == 6
     medhallu = next(p for p in results.provenance if p.system == "medhallu")
     assert (
         len(medhallu.prompts["system"]) == 12

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import get_args
+
 import click
 
 from medhalbench.commands import console, print_table
-from medhalbench.report import compare_logs, comparison_table
+from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
 
@@ -20,10 +23,42 @@ from medhalbench.statistics import DEFAULT_RESAMPLES
     help="Resamples of the paired bootstrap and of the permutation test.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
-def compare_command(log_a: str, log_b: str, bootstrap: int, seed: int) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(get_args(ComparisonFormat)),
+    default="text",
+    show_default=True,
+    help="text: a table for the terminal; csv, markdown, json: for analysis and papers.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file instead of the terminal (csv, markdown, json).",
+)
+def compare_command(
+    log_a: str, log_b: str, bootstrap: int, seed: int, fmt: ComparisonFormat, out: str | None
+) -> None:
     """Compare two runs of one benchmark on the same samples (matched by sample id): each
-    headline figure's difference A - B with its paired-bootstrap 95% interval and a paired
-    permutation p-value, and McNemar's exact test on per-sample correctness (MedHallu,
-    MedHal). Unmatched samples are counted and left out."""
+    headline figure's difference A - B with its paired-bootstrap 95% interval, a paired
+    permutation p-value and its Holm adjustment over the comparison's tests, and McNemar's
+    exact test on per-sample correctness (MedHallu, MedHal). Unmatched samples are counted
+    and left out."""
+    if fmt == "text" and out is not None:
+        raise click.BadParameter("--out needs --format csv, markdown or json", param_hint="--out")
     comparison = compare_logs(log_a, log_b, resamples=bootstrap, seed=seed)
-    print_table(console, comparison_table(comparison))
+    if fmt == "text":
+        print_table(console, comparison_table(comparison))
+        return
+    text = comparison_text(comparison, fmt)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as ex:
+        raise click.BadParameter(
+            f"cannot write {out}: {ex.strerror or ex}", param_hint="--out"
+        ) from None
+    console.print(f"Wrote {out}")

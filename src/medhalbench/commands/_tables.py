@@ -32,61 +32,85 @@ ENDED_EARLY = {
 
 
 def print_table(console: Console, table: ResultTable, *, wide: bool = True) -> None:
-    """Print a result table within the terminal's width: a table too wide for it is printed
-    as several, each with the first column and as many others as fit (no number is cut)."""
+    """Print a result table within the terminal's width: text columns wrap first; a table
+    still too wide is printed as several, each with the first column and as many others as
+    fit. No number is ever cut."""
     shown = table if wide else table.narrow()
     parts = fitted(shown, console.width)
-    for i, part in enumerate(parts, start=1):
+    for i, (part, widths) in enumerate(parts, start=1):
         if len(parts) > 1:
             part.title = f"{shown.title} (part {i} of {len(parts)})".lstrip()
         if i < len(parts):
             part.notes = []  # the notes once, under the last part
-        console.print(rich_table(part))
+        console.print(rich_table(part, widths))
 
 
-def _width(table: ResultTable, i: int) -> int:
-    """The characters column `i` needs: its longest figure whole, text up to a readable
-    width, the header's longest word; plus the borders and padding."""
-    column = table.columns[i]
+MIN_TEXT_WIDTH = 12
+"""The narrowest a text column is made to fit a terminal (longer words fold)."""
+BORDER = 3
+"""Characters a column adds to its content: a border and a space each side."""
+
+
+def _numeric(table: ResultTable, i: int) -> bool:
+    return any(isinstance(row[i], float | Estimate) for row in table.rows)
+
+
+def _content_width(table: ResultTable, i: int, *, text_width: int = TEXT_WIDTH) -> int:
+    """The characters column `i`'s content needs: its longest figure whole (numbers never
+    wrap), text up to `text_width`, the header's longest word."""
     texts = [table.formatted(row)[i] for row in table.rows]
-    numeric = any(isinstance(row[i], float | Estimate) for row in table.rows)
     longest = max([len(t) for t in texts] + [1])
-    header = max(len(word) for word in column.heading.split() or [""])
-    return max(header, longest if numeric else min(longest, TEXT_WIDTH)) + 3
+    header = max(len(word) for word in table.columns[i].heading.split() or [""])
+    return max(header, longest if _numeric(table, i) else min(longest, text_width))
 
 
-def fitted(table: ResultTable, width: int) -> list[ResultTable]:
-    """The table as parts that each fit `width` characters: the first column repeated, the
-    others in order (one table when it fits)."""
-    widths = [_width(table, i) for i in range(len(table.columns))]
-    if sum(widths) + 1 <= width or len(widths) < 3:
-        return [table]
+def _widths(table: ResultTable, width: int) -> list[int]:
+    """Content widths of every column, text columns narrowed (down to `MIN_TEXT_WIDTH`) as
+    far as needed to fit `width`."""
+    widths = [_content_width(table, i) for i in range(len(table.columns))]
+    for text_width in range(TEXT_WIDTH - 1, MIN_TEXT_WIDTH - 1, -1):
+        if _needs(widths) <= width:
+            break
+        widths = [_content_width(table, i, text_width=text_width) for i in range(len(widths))]
+    return widths
+
+
+def _needs(widths: list[int]) -> int:
+    return sum(widths) + BORDER * len(widths) + 1
+
+
+def fitted(table: ResultTable, width: int) -> list[tuple[ResultTable, list[int]]]:
+    """The table as parts that each fit `width` characters, with each column's content
+    width: one part where narrower text columns make it fit; else the first column repeated
+    beside as many others as fit, in order (text narrowed within a part only as needed)."""
+    narrowed = _widths(table, width)
+    if _needs(narrowed) <= width or len(narrowed) < 3:
+        return [(table, narrowed)]
+    full = [_content_width(table, i) for i in range(len(table.columns))]
     groups: list[list[int]] = [[]]
-    used = widths[0] + 1
-    for i in range(1, len(widths)):
-        if groups[-1] and used + widths[i] > width:
+    for i in range(1, len(full)):
+        if groups[-1] and _needs([full[0], *(full[j] for j in groups[-1]), full[i]]) > width:
             groups.append([])
-            used = widths[0] + 1
         groups[-1].append(i)
-        used += widths[i]
-    return [table.subset([0, *group]) for group in groups]
+    parts = [table.subset([0, *g]) for g in groups]
+    return [(part, _widths(part, width)) for part in parts]
 
 
-def rich_table(table: ResultTable) -> Group:
-    """A rich table for a result table, with its title above and the reasons for its
-    undefined cells and its notes below."""
+def rich_table(table: ResultTable, widths: list[int] | None = None) -> Group:
+    """A rich table for a result table (each column at its given content width, if any),
+    with its title above and the reasons for its undefined cells and its notes below."""
     texts = [table.formatted(row) for row in table.rows]
     rendered = Table(expand=False)
     for i, column in enumerate(table.columns):
-        numeric = any(isinstance(row[i], float | Estimate) for row in table.rows)
-        longest = max([len(t[i]) for t in texts] + [1])
+        numeric = _numeric(table, i)
         rendered.add_column(
             column.heading,
             justify="right" if numeric else "left",
-            no_wrap=numeric,
             overflow="fold",
-            # Numbers keep their full width; names wrap past a readable width.
-            min_width=longest if numeric else min(longest, TEXT_WIDTH),
+            # A fixed width: numbers keep theirs whole, text and headers wrap within theirs.
+            width=widths[i] if widths else None,
+            no_wrap=numeric and not widths,
+            min_width=None if widths else max([len(t[i]) for t in texts] + [1]),
         )
     for row_texts, source in zip(texts, table.published, strict=True):
         rendered.add_row(*row_texts, style="italic dim" if source else None)

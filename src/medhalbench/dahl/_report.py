@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from medhalbench.results import (
+    Bar,
     Cell,
     Column,
     FigureRow,
     PublishedRow,
     ResultTable,
     RunResult,
-    defined_metric,
+    bar_of,
     figure_rows,
     format_cell,
     horizontal_bars,
     line_chart,
     published_figure,
     results_table,
-    run_labels,
     run_title,
     varying_settings,
     yes_no,
@@ -85,7 +86,9 @@ def dahl_settings(settings: Mapping[str, Any]) -> list[str]:
 
 def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
     """DAHL score per category (rows) and run (columns)."""
-    names = run_labels(runs, dahl_settings)
+    from medhalbench.report import run_names
+
+    names = run_names(runs, title=False)
     table = ResultTable(
         "DAHL score by category",
         "dahl_categories",
@@ -197,30 +200,45 @@ def dahl_tables(
 
 
 def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
-    """Scores by category per run, and by answering temperature when runs differ in it."""
+    """Scores by category per run, and by answering temperature when runs differ in it: each
+    with its 95% interval and the responses it is over, the paper protocol's score where
+    computed, and the paper's published score of the same model."""
+    from medhalbench.registry import benchmark
+    from medhalbench.report import published_of, run_names
+
+    published = benchmark(runs[0].system).published() if runs else []
     svgs = []
-    for label, r in zip(run_labels(runs, dahl_settings), runs, strict=True):
-        categories = [
-            c for c in r.prefixed("category") if defined_metric(r, f"category/{c}") is not None
-        ]
+    for name, r in zip(run_names(runs, title=False), runs, strict=True):
+        categories = r.prefixed("category")
         if categories:
             svgs.append(
                 horizontal_bars(
-                    f"DAHL score by category: {label}",
+                    f"DAHL score by category: {name}",
                     categories,
-                    [r.metrics[f"category/{c}"] for c in categories],
+                    [bar_of(r, f"category/{c}", n=f"category/{c}/scored") for c in categories],
+                    unit="scored responses",
                 )
             )
     if len({r.settings.get("temperature") for r in runs}) > 1:
-        curves: dict[str, list[tuple[float, float]]] = {}
+        curves: dict[str, list[tuple[float, Bar]]] = {}
         # One curve per model and judges (its points: the temperatures).
         judges = varying_settings(runs, lambda settings: [])
         for r, judged_by in zip(runs, judges, strict=True):
-            score = defined_metric(r, "dahl_score")
-            if score is not None:
-                curve = " · ".join(filter(None, [r.model, judged_by]))
-                curves.setdefault(curve, []).append((temperature_of(r.settings), score))
+            if math.isnan(temperature_of(r.settings)):
+                continue  # answers written elsewhere: no temperature
+            row = published_of(published, r)
+            point = replace(
+                bar_of(r, "dahl_score", n="scored", paper="paper_dahl_score"),
+                published=row.metrics.get("paper_dahl_score") if row else None,
+            )
+            curve = " · ".join(filter(None, [r.model, judged_by]))
+            curves.setdefault(curve, []).append((temperature_of(r.settings), point))
         svgs.append(
-            line_chart("DAHL score by answering temperature", curves, x_label="temperature")
+            line_chart(
+                "DAHL score by answering temperature",
+                curves,
+                x_label="temperature",
+                unit="scored responses",
+            )  # fmt: skip
         )
     return svgs

@@ -204,7 +204,8 @@ def dahl_scores(
         and `strict_dahl_score` (where computed), each with `_ci_low`/`_ci_high`;
         `responses`, `scored`, `excluded` and `excluded_<kind>` counts, `paper_good`;
         `mean_units` and `mean_length` (characters) over scored responses;
-        `category/<name>` scores with intervals. Undefined figures (nothing scored) are NaN.
+        `category/<name>` scores with intervals and `category/<name>/scored` (the scored
+        responses each is over). Undefined figures (nothing scored) are NaN.
     """
     responses = [j.ours for j in judged]
     clusters = list(questions) if questions is not None else list(range(len(responses)))
@@ -219,6 +220,8 @@ def dahl_scores(
         counts[f"excluded_{kind}"] = float(sum(r.status == kind for r in responses))
     if any(j.paper is not None for j in judged):
         counts["paper_good"] = float(sum(j.paper is not None and j.paper.good for j in judged))
+    for category in sorted({r.category for r in responses}):  # n of each category's score
+        counts[f"category/{category}/scored"] = float(sum(r.category == category for r in kept))
     counts["mean_units"] = _mean([r.units for r in kept])
     counts["mean_length"] = _mean([r.length for r in kept])
     return {**counts, **values}

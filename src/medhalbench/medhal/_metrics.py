@@ -224,14 +224,24 @@ def paper_figures(
     return figures
 
 
+PAPER_FAILURES = (
+    "no reply holds a yes/no word (scikit-learn refuses an empty set of predictions)",
+    "no sample is non-factual both by their reading and by the gold label (the mean "
+    "similarity of no explanation pair: an empty array)",
+)
+"""Why MedHal's `evaluate` stops with an error; a run's `paper_failure` metric is the
+1-based position of its reason here."""
+
+
 def paper_failure(outcomes: Sequence[StatementOutcome]) -> str | None:
-    """Why MedHal's `evaluate` would stop with an error on these replies, or None: with no
-    reply holding a yes/no word scikit-learn refuses empty input; with no pair of
-    non-factual explanations their similarity fails (`sum(axis=1)` on an empty array)."""
+    """Why MedHal's `evaluate` would stop with an error on these replies (one of
+    `PAPER_FAILURES`), or None: with no reply holding a yes/no word scikit-learn refuses
+    empty input; with no pair of non-factual explanations their similarity fails
+    (`sum(axis=1)` on an empty array)."""
     if not any(o.paper_predicted is not None for o in outcomes):
-        return "no reply holds a yes/no word"
+        return PAPER_FAILURES[0]
     if not any(o.paper_pair for o in outcomes):
-        return "no sample both they and the gold call non-factual"
+        return PAPER_FAILURES[1]
     return None
 
 
@@ -246,8 +256,8 @@ def statement_scores(
         as positive (`factual_pos_*`); the authors' figures (see `paper_figures`):
         `format_matching_{precision,recall,f1,accuracy,rate}`,
         `paper_explanation_similarity` and `format_matching_task/<task>/f1`, all NaN with
-        `<name>_script_fails` where their script stops with an error (see
-        `paper_failure`); ours: explanation `bleu` (0-1), `rouge1`, `rouge2` and
+        `<name>_script_fails` where their script stops with an error (and `paper_failure`,
+        the position of the reason in `PAPER_FAILURES`); ours: explanation `bleu` (0-1), `rouge1`, `rouge2` and
         `explanation_similarity` over samples where gold and our reading are both
         non-factual and both explanations exist; each with a 95% interval over source
         items. Counts `samples`, `unparseable` and `read_by_extractor` (with samples it read,
@@ -283,6 +293,7 @@ def statement_scores(
     values = estimate(figures, resamples=resamples, seed=seed)
     failure = paper_failure(outcomes)
     if failure is not None:  # their script prints none of its figures
+        counts["paper_failure"] = float(PAPER_FAILURES.index(failure) + 1)
         for name in [f.name for f in figures if f.name.startswith(PAPER_PREFIXES)]:
             for key in (name, f"{name}_ci_low", f"{name}_ci_high"):
                 values[key] = math.nan

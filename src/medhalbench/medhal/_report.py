@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from medhalbench.medhal._metrics import PAPER_PREFIXES
+from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
 from medhalbench.results import (
     AUROC_UNDEFINED,
     EXPLANATION_UNDEFINED,
@@ -87,11 +88,13 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
             *(published_figure(row, n) for n in _MEDHAL_FIGURES), row.source,
         ]  # fmt: skip
 
-    return results_table(
+    table = results_table(
         "MedHal (non-factual = positive; FM = the authors' factual-positive figures on format-matching replies)",
         "medhal", MEDHAL_COLUMNS, runs, cells, published,
         published_cells,
     )  # fmt: skip
+    table.notes += [note for run in runs if (note := paper_failure_note(run))]
+    return table
 
 
 def medhal_settings(settings: Mapping[str, Any]) -> list[str]:
@@ -133,6 +136,25 @@ _COUNTS = {
 }
 
 
+def paper_failure_note(run: RunResult) -> str | None:
+    """Why the paper's figures of a run are missing ("§"), where its code stops with an
+    error on the run's replies (None where it does not, or an older log does not say)."""
+    code = run.metrics.get("paper_failure")
+    if not code or not 1 <= code <= len(PAPER_FAILURES):
+        return None
+    none_positive = code == 2 and math.isnan(run.metrics.get("precision", 0.0))
+    return (
+        f"§ {run.model}: MedHal's evaluate stops with an error on these replies, so the "
+        f"paper protocol has no figure: {PAPER_FAILURES[int(code) - 1]}"
+        + (
+            "; by our reading too, the judge called no statement non-factual"
+            if none_positive
+            else ""
+        )
+        + ". Our figures do not depend on it."
+    )
+
+
 def _predict_only(run: RunResult) -> bool:
     return bool(run.settings.get("predict"))
 
@@ -165,6 +187,8 @@ def medhal_summary(run: RunResult) -> ResultTable:
           for part in parts),
     ]  # fmt: skip
     table = figure_rows(run, rows)
+    if note := paper_failure_note(run):
+        table.notes.append(note)
     table.title = run_title(
         "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)",
         run,

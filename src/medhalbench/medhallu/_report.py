@@ -20,13 +20,12 @@ from medhalbench.results import (
     PublishedRow,
     ResultTable,
     RunResult,
-    defined_metric,
+    bar_of,
     figure_rows,
     grouped_bars,
     prompt_files,
     published_figure,
     results_table,
-    run_labels,
     run_title,
     sample_counts,
     yes_no,
@@ -182,9 +181,21 @@ def medhallu_tables(
 
 
 def medhallu_charts(runs: Sequence[RunResult]) -> list[str]:
-    """F1 by difficulty per run, as the paper plots it."""
-    series = {
-        label: [defined_metric(r, f"{d}_f1") for d in DIFFICULTIES]
-        for label, r in zip(run_labels(runs, medhallu_settings), runs, strict=True)
-    }
+    """F1 by difficulty per run, as the paper plots it: each bar with its 95% interval and
+    the samples it is over, the paper protocol's F1 on the same replies and, where the
+    paper published the same model in the same setting, its figure."""
+    from medhalbench.registry import benchmark
+    from medhalbench.report import published_of, run_names
+
+    published = benchmark(runs[0].system).published() if runs else []
+    series = {}
+    for name, run in zip(run_names(runs, title=False), runs, strict=True):
+        row = published_of(published, run)
+        series[name] = [
+            replace(
+                bar_of(run, f"{d}_f1", n=f"{d}_samples", paper=f"paper_{d}_f1"),
+                published=row.metrics.get(f"paper_{d}_f1") if row else None,
+            )
+            for d in DIFFICULTIES
+        ]
     return [grouped_bars("MedHallu F1 by difficulty", list(DIFFICULTIES), series, y_label="F1")]

@@ -2,28 +2,51 @@
 benchmark's tables, charts and paired comparisons, from inspect logs of any of our tasks."""
 
 from medhalbench.report._collect import CollectedResults, collect
-from medhalbench.report._compare import Comparison, compare_logs, comparison_table
+from medhalbench.report._compare import (
+    Comparison,
+    ComparisonFormat,
+    compare_logs,
+    comparison_table,
+    comparison_text,
+)
 from medhalbench.report._contrasts import Contrasts, Difference, contrasts, differences
 from medhalbench.report._html import render_html
-from medhalbench.report._page import Page, Section, build_page, summary_table
+from medhalbench.report._multiple import holm
+from medhalbench.report._page import Page, Section, build_page
+from medhalbench.report._published import published_of, same_model
+from medhalbench.report._settings import RunSettings, settings_of
+from medhalbench.report._summary import BenchmarkSummary, place, run_names, summary_tables
+from medhalbench.report._tidy import FIGURE_COLUMNS, figures_frame
 from medhalbench.report._write import ReportFormat, tables, write_report
 
 __all__ = [
+    "BenchmarkSummary",
     "CollectedResults",
     "Comparison",
+    "ComparisonFormat",
     "Contrasts",
     "Difference",
+    "FIGURE_COLUMNS",
     "Page",
     "ReportFormat",
+    "RunSettings",
     "Section",
     "build_page",
     "collect",
     "compare_logs",
     "comparison_table",
+    "comparison_text",
     "contrasts",
     "differences",
+    "figures_frame",
+    "holm",
+    "place",
+    "published_of",
+    "same_model",
     "render_html",
-    "summary_table",
+    "run_names",
+    "settings_of",
+    "summary_tables",
     "tables",
     "write_report",
 ]

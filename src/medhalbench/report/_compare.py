@@ -4,9 +4,13 @@ per-sample correctness for the detection tasks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
@@ -14,7 +18,11 @@ from inspect_ai.scorer import SampleScore
 from medhalbench._errors import DataError
 from medhalbench.registry import benchmark_of
 from medhalbench.report._contrasts import differences
-from medhalbench.results import Column, Estimate, ResultTable, run_labels, run_result
+from medhalbench.report._export import csv_frame, markdown
+from medhalbench.report._multiple import holm
+from medhalbench.report._settings import settings_of
+from medhalbench.report._summary import run_names
+from medhalbench.results import Column, Estimate, ResultTable, run_result
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     McNemar,
@@ -39,6 +47,8 @@ class Comparison:
         only_b: Samples scored in B only.
         differences: Each headline figure's paired difference (A - B).
         mcnemar: McNemar's exact test on per-sample correctness (detection tasks).
+        adjusted: Holm-adjusted p-values of `tests`, in their order, over `family`.
+        family: What the adjustment is over ("the 4 tests of this comparison").
     """
 
     system: str
@@ -51,6 +61,19 @@ class Comparison:
     only_b: int
     differences: list[PairedDifference]
     mcnemar: McNemar | None
+    adjusted: tuple[float, ...] = ()
+    family: str = ""
+
+    @property
+    def tests(self) -> list[float]:
+        """The p-values of the comparison: each figure's, then McNemar's."""
+        return [d.p_value for d in self.differences] + (
+            [self.mcnemar.p_value] if self.mcnemar else []
+        )
+
+    def adjusted_over(self, adjusted: Sequence[float], family: str) -> Comparison:
+        """The comparison with its p-values adjusted over a larger family of tests."""
+        return replace(self, adjusted=tuple(adjusted), family=family)
 
 
 def _read(path: str | Path) -> EvalLog:
@@ -120,26 +143,42 @@ def compare_logs(
             [scores_b[k][0].score.value == 1 for k in keys],
         )
     run_a, run_b = run_result(a), run_result(b)
-    label_a, label_b = run_labels([run_a, run_b], entry.describe)
+    label_a, label_b = run_names([run_a, run_b], title=False)
     found = differences(run_a, run_b)
-    return Comparison(
+    sa, sb = settings_of(run_a), settings_of(run_b)
+    selection = [
+        f"{k.replace('_', ' ')} {sa.samples.get(k)} vs {sb.samples.get(k)}"
+        for k in dict.fromkeys([*sa.samples, *sb.samples])
+        if sa.samples.get(k) != sb.samples.get(k)
+    ]
+    comparison = Comparison(
         system=entry.title,
         a=label_a,
         b=label_b,
         logs=(Path(a.location).name, Path(b.location).name),
-        differs="; ".join(map(str, found)) or "nothing: the same settings (a rerun)",
+        differs="; ".join(map(str, found))
+        or (
+            f"only in their samples ({'; '.join(selection)}; compared on those both scored)"
+            if selection
+            else "nothing: the same settings (a rerun)"
+        ),
         matched=len(keys),
         only_a=len(scores_a) - len(keys),
         only_b=len(scores_b) - len(keys),
         differences=paired,
         mcnemar=mcnemar,
     )
+    tests = [p for p in comparison.tests if not math.isnan(p)]
+    return comparison.adjusted_over(
+        holm(comparison.tests), f"the {len(tests)} tests of this comparison"
+    )
 
 
 def comparison_table(comparison: Comparison) -> ResultTable:
     """A comparison as a table: each headline figure in A and B, A - B with its 95% paired
-    interval and p-value, and McNemar's test as a last row; notes say which run is which,
-    and why an interval and a p-value that disagree do."""
+    interval, its p-value and the Holm-adjusted one, and McNemar's test as a last row;
+    notes say which run is which, what the adjustment is over, and why an interval and a
+    p-value that disagree do."""
     c = comparison
     table = ResultTable(
         f"{c.system}, {c.differs}: A = {c.a}; B = {c.b}",
@@ -150,20 +189,28 @@ def comparison_table(comparison: Comparison) -> ResultTable:
             Column("B", undefined="see the runs' tables"),
             Column("A - B", undefined="undefined in A or B", interval=True),
             Column("p", undefined="undefined in A or B"),
+            Column("p (Holm)", undefined="undefined in A or B"),
         ],
     )
-    for d in c.differences:
-        table.add([d.name, d.a, d.b, Estimate(d.difference, d.ci_low, d.ci_high), d.p_value])
+    adjusted = list(c.adjusted) or [math.nan] * len(c.tests)
+    for d, p in zip(c.differences, adjusted, strict=False):
+        table.add([d.name, d.a, d.b, Estimate(d.difference, d.ci_low, d.ci_high), d.p_value, p])
     if c.mcnemar is not None:
         m = c.mcnemar
         table.add(
             [f"McNemar (right only in A: {m.a_only}, only in B: {m.b_only})", None, None, None,
-             m.p_value]
+             m.p_value, adjusted[-1]]
         )  # fmt: skip
     table.notes.append(
         f"{c.matched} samples scored in both runs (left out: {c.only_a} only in A, "
         f"{c.only_b} only in B). A: {c.logs[0]}; B: {c.logs[1]}."
     )
+    if c.family:
+        table.notes.append(
+            f"p (Holm): adjusted for multiple comparisons over {c.family} (Holm's step-down "
+            "method; reject where it is below 0.05 to keep the chance of any false finding "
+            "among them at 5%)."
+        )
     for d in c.differences:
         if d.disagree:
             table.notes.append(_disagreement(d))
@@ -184,3 +231,31 @@ def _disagreement(d: PairedDifference) -> str:
         f"{coarse}. With few clusters the bootstrap interval is too narrow and the two "
         "disagree: trust neither alone, and compare on more samples."
     )
+
+
+ComparisonFormat = Literal["text", "csv", "markdown", "json"]
+"""How `compare` writes a comparison: a table for the terminal, CSV (plain column names),
+Markdown, or JSON (every field of `Comparison`; NaN as null)."""
+
+
+def comparison_text(comparison: Comparison, fmt: ComparisonFormat) -> str:
+    """A comparison as CSV, Markdown or JSON text (`text` is the terminal's table, printed
+    by the command line)."""
+    table = comparison_table(comparison)
+    if fmt == "csv":
+        return str(csv_frame(table).to_csv(index=False))
+    if fmt == "markdown":
+        return markdown([table])
+    if fmt == "json":
+        return json.dumps(_json_safe(dataclasses.asdict(comparison)), indent=2) + "\n"
+    raise ValueError(f"no text form for {fmt!r}: the terminal prints the table")
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value

@@ -1,20 +1,18 @@
 """Which runs the report compares: runs on the same samples that differ in one thing (the
-model, a judge, or a setting such as knowledge, not-sure or temperature), each comparison
-named by that difference. Identical reruns are not compared; runs that differ in two
-things at once are not either (their difference has no single cause)."""
+model, a judge, or a setting such as knowledge, not-sure or temperature; a run on outputs
+written elsewhere against a model's run), each comparison named by that difference.
+Identical reruns are not compared; runs that differ in two things at once are not either
+(their difference has no single cause)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
-from medhalbench.registry import benchmark
-from medhalbench.results import RunResult, setting_text
-
-NOT_SETTINGS = ("dataset", "limit", "bootstrap", "cache")
-"""Task arguments that do not change what a run measures (the data is compared by its
-fingerprint; the bootstrap only sets the intervals)."""
+from medhalbench.report._settings import settings_of
+from medhalbench.results import RunResult
 
 
 @dataclass(frozen=True)
@@ -35,30 +33,38 @@ class Difference:
         return f"{self.name}: {self.a} vs {self.b}"
 
 
+def _differing(a: Mapping[str, str], b: Mapping[str, str]) -> list[Difference]:
+    return [
+        Difference(name.replace("_", " "), a.get(name, "none"), b.get(name, "none"))
+        for name in dict.fromkeys([*a, *b])
+        if a.get(name) != b.get(name)
+    ]
+
+
 def differences(a: RunResult, b: RunResult) -> list[Difference]:
-    """What two runs of one benchmark differ in: model, judges and task settings (those that
-    select the samples and those that do not change the measure left out)."""
+    """What two runs of one benchmark differ in: what made the replies (the model, and how
+    it made them where both runs generated theirs; a run on outputs written elsewhere is
+    set against a model's run by the model alone), the judges, and what the benchmark asked."""
+    sa, sb = settings_of(a), settings_of(b)
     found = [Difference("model", a.model, b.model)] if a.model != b.model else []
-    for role in sorted({*a.roles, *b.roles}):
-        if a.roles.get(role) != b.roles.get(role):
-            found.append(
-                Difference(role, setting_text(a.roles.get(role)), setting_text(b.roles.get(role)))
-            )
-    skipped = {*benchmark(a.system).same_samples, *NOT_SETTINGS}
-    for name in [*a.arguments, *(n for n in b.arguments if n not in a.arguments)]:
-        value_a, value_b = a.arguments.get(name), b.arguments.get(name)
-        if name not in skipped and value_a != value_b:
-            found.append(
-                Difference(name.replace("_", " "), setting_text(value_a), setting_text(value_b))
-            )
+    if sa.written_elsewhere is None and sb.written_elsewhere is None:
+        found += _differing(sa.replies, sb.replies)
+    elif a.model == b.model and sa.written_elsewhere != sb.written_elsewhere:
+        found.append(
+            Difference("outputs", _file(sa.written_elsewhere), _file(sb.written_elsewhere))
+        )
+    found += _differing(sa.judges, sb.judges)
+    found += _differing(sa.condition, sb.condition)
     return found
+
+
+def _file(path: str | None) -> str:
+    return Path(path).name if path else "generated"
 
 
 def same_samples(a: RunResult, b: RunResult) -> bool:
     """Whether two runs are of one benchmark on the same samples."""
-    return a.system == b.system and all(
-        str(a.settings.get(k)) == str(b.settings.get(k)) for k in benchmark(a.system).same_samples
-    )
+    return a.system == b.system and settings_of(a).samples == settings_of(b).samples
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     environment.globals["table_view"] = table_view
+    environment.globals["zip"] = zip
     environment.filters["shorten"] = shorten
     return environment
 

@@ -5,6 +5,7 @@ The HTML page, CSV and Markdown are renderings of this."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -13,18 +14,9 @@ from medhalbench.registry import Benchmark, benchmarks
 from medhalbench.report._collect import CollectedResults, Provenance
 from medhalbench.report._compare import compare_logs, comparison_table
 from medhalbench.report._contrasts import contrasts
-from medhalbench.results import (
-    Cell,
-    Column,
-    PublishedRow,
-    ResultTable,
-    RunResult,
-    calibration_table,
-    run_labels,
-    setting_text,
-    token_table,
-    varying_settings,
-)
+from medhalbench.report._multiple import holm
+from medhalbench.report._summary import BenchmarkSummary, run_names, summary_tables
+from medhalbench.results import ResultTable, RunResult, calibration_table, token_table
 
 
 @dataclass
@@ -52,7 +44,7 @@ class Section:
 class Page:
     """The whole report."""
 
-    summary: ResultTable
+    summary: list[BenchmarkSummary]
     sections: list[Section]
     extras: list[ResultTable] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
@@ -60,63 +52,29 @@ class Page:
 
     def tables(self) -> list[ResultTable]:
         """Every table, in page order (published rows inside their benchmark's tables)."""
-        found = [self.summary]
+        found = [t for s in self.summary for t in s.tables()]
         for s in self.sections:
             found += s.tables + s.comparisons + s.audit
         return found + self.extras
 
 
-def _published_matches(row: PublishedRow, settings: dict[str, object]) -> bool:
-    return all(setting_text(settings[k]) == v for k, v in row.settings.items() if k in settings)
-
-
-def summary_table(results: CollectedResults, *, published: bool = True) -> ResultTable:
-    """Every model (rows) on every benchmark and setting (columns): the benchmark's key
-    figure, ours and the paper protocol's, with intervals; then the range of the papers'
-    published figures in the same setting."""
-    models = list(dict.fromkeys(r.model for r in results.runs))
-    table = ResultTable("Summary", "summary", [Column("Model")])
-    cells: dict[str, list[Cell]] = {m: [m] for m in models}
-    ranges: list[Cell] = ["Published (the paper's models)"]
-    for entry in benchmarks():
-        runs = results.of(entry.name)
-        variants = varying_settings(runs, entry.describe)
-        key = entry.key_figure
-        for variant in dict.fromkeys(variants):
-            group = f"{entry.title} {key.label}" + (f" · {variant}" if variant else "")
-            table.columns += [
-                Column("Ours", interval=True, group=group),
-                Column("Paper protocol", interval=True, group=group),
-            ]
-            latest = {r.model: r for r, v in zip(runs, variants, strict=True) if v == variant}
-            for model in models:
-                run = latest.get(model)
-                cells[model] += (
-                    [run.figure(key.ours), run.figure(key.paper)] if run else [None, None]
-                )
-            shown = next(r for r, v in zip(runs, variants, strict=True) if v == variant)
-            figures = [
-                row.metrics[key.paper]
-                for row in (entry.published() if published else [])
-                if key.paper in row.metrics and _published_matches(row, shown.settings)
-            ]
-            ranges += [
-                None,
-                f"{min(figures):.3f}–{max(figures):.3f} ({len(figures)})" if figures else None,
-            ]
-    for model in models:
-        table.add(cells[model])
-    if any(c is not None for c in ranges[1:]):
-        table.add(ranges, published="the range over the paper's models in the same setting "
-                  "(how many in brackets); each section lists them")  # fmt: skip
-    return table
-
-
 def _section(entry: Benchmark, runs: Sequence[RunResult], published: bool) -> Section:
     found = contrasts(runs)
+    compared = [compare_logs(a.log, b.log) for a, b, _ in found.pairs]
+    # Holm over every test of the benchmark's comparisons: one family per section.
+    tests = [p for c in compared for p in c.tests]
+    adjusted = iter(holm(tests))
+    family = (
+        f"the {sum(not math.isnan(p) for p in tests)} tests of the {len(compared)} "
+        f"comparisons of {entry.title}"
+    )
     comparisons = []
-    for i, (a, b, _) in enumerate(found.pairs, start=1):
-        table = comparison_table(compare_logs(a.log, b.log))
+    for i, comparison in enumerate(compared, start=1):
+        if len(compared) > 1:
+            comparison = comparison.adjusted_over(
+                [next(adjusted) for _ in comparison.tests], family
+            )
+        table = comparison_table(comparison)
         table.slug = f"{table.slug}_{i}"
         comparisons.append(table)
     left = [
@@ -143,20 +101,9 @@ def _audit(runs: Sequence[RunResult]) -> list[ResultTable]:
     return audit_tables(audited_logs(audited)) if audited else []
 
 
-def run_names(results: CollectedResults) -> dict[str, str]:
-    """Each run's name in tables that span benchmarks (by log): the benchmark, the model and
-    what sets the run apart from the benchmark's other runs."""
-    names = {}
-    for entry in benchmarks():
-        runs = results.of(entry.name)
-        for run, label in zip(runs, run_labels(runs, entry.describe), strict=True):
-            names[run.log] = f"{entry.title} · {label}"
-    return names
-
-
 def build_page(results: CollectedResults, *, published: bool = True) -> Page:
     """The report of collected results (`published`: with the papers' figures)."""
-    names = run_names(results)
+    names = dict(zip((r.log for r in results.runs), run_names(results.runs), strict=True))
     sections = [
         _section(entry, results.of(entry.name), published)
         for entry in benchmarks()
@@ -168,7 +115,7 @@ def build_page(results: CollectedResults, *, published: bool = True) -> Page:
         if t is not None
     ]
     return Page(
-        summary=summary_table(results, published=published),
+        summary=summary_tables(results.runs, published=published),
         sections=sections,
         extras=extras,
         provenance=results.provenance,

@@ -8,13 +8,18 @@ from pathlib import Path
 from typing import Literal
 
 from medhalbench._errors import DataError
+from medhalbench._secrets import redact
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._html import render_html
 from medhalbench.report._page import Page, build_page
-from medhalbench.results import ResultTable
+from medhalbench.report._tidy import figures_frame
+from medhalbench.results import ResultTable, RunResult
 
-ReportFormat = Literal["html", "csv", "markdown"]
+ReportFormat = Literal["html", "csv", "markdown", "parquet"]
+"""`html`: one page; `csv`: one file per table (`OUT_<table>.csv`) and every figure in one
+long table (`OUT_figures.csv`); `markdown`: every table in one file; `parquet`: the long
+table of every figure."""
 
 
 def tables(results: CollectedResults, *, published: bool = True) -> list[ResultTable]:
@@ -34,8 +39,9 @@ def write_report(
 
     Args:
         logs: Log files or folders of logs.
-        out: Output file (for CSV, the stem of one file per table: `OUT_<table>.csv`).
-        fmt: `html`, `csv` or `markdown`.
+        out: Output file (for CSV, the stem of one file per table: `OUT_<table>.csv`, and
+            of the long table of every figure, `OUT_figures.csv`).
+        fmt: `html`, `csv`, `markdown` or `parquet` (see `ReportFormat`).
         published: Add the papers' published figures as reference rows.
         warn: Told of each file that is no readable log (it is left out).
 
@@ -65,7 +71,8 @@ def write_report(
         if warn is not None:
             warn(f"left out {left_out}")
     try:
-        return _write(build_page(results, published=published), target, fmt)
+        page = build_page(results, published=published)
+        return _write(page, results.runs, target, fmt, published=published)
     except OSError as ex:
         raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
 
@@ -79,16 +86,23 @@ def _check_writable(target: Path) -> None:
         pass
 
 
-def _write(page: Page, target: Path, fmt: ReportFormat) -> list[Path]:
+def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportFormat, *,
+           published: bool) -> list[Path]:  # fmt: skip
     if fmt == "html":
-        target.write_text(render_html(page), encoding="utf-8")
+        target.write_text(redact(render_html(page)), encoding="utf-8")
         return [target]
     if fmt == "markdown":
-        target.write_text(markdown(page.tables()), encoding="utf-8")
+        target.write_text(redact(markdown(page.tables())), encoding="utf-8")
+        return [target]
+    figures = figures_frame(runs, published=published)
+    if fmt == "parquet":
+        figures.to_parquet(target, index=False)
         return [target]
     written = []
     for table in page.tables():
         path = target.with_name(f"{target.stem}_{table.slug}.csv")
         csv_frame(table).to_csv(path, index=False)
         written.append(path)
-    return written
+    path = target.with_name(f"{target.stem}_figures.csv")
+    figures.to_csv(path, index=False)
+    return [*written, path]

@@ -2,6 +2,8 @@
 published rows, and small SVG charts. Shared by every benchmark and the report."""
 
 from medhalbench.results._charts import (
+    Bar,
+    bar_of,
     defined_metric,
     grouped_bars,
     horizontal_bars,
@@ -10,6 +12,7 @@ from medhalbench.results._charts import (
 from medhalbench.results._logs import local_path, log_paths
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._runs import (
+    GENERATION_SETTINGS,
     MAIN_ROLE,
     Estimate,
     RunResult,
@@ -19,6 +22,7 @@ from medhalbench.results._runs import (
     role_usage,
     run_labels,
     run_result,
+    run_settings,
     sample_score,
     varying_settings,
 )
@@ -48,6 +52,8 @@ from medhalbench.results._tables import (
 )
 
 __all__ = [
+    "GENERATION_SETTINGS",
+    "run_settings",
     "local_path",
     "log_paths",
     "AUROC_UNDEFINED",
@@ -57,6 +63,7 @@ __all__ = [
     "PRECISION_UNDEFINED",
     "RECALL_UNDEFINED",
     "UNDEFINED",
+    "Bar",
     "Cell",
     "Column",
     "Estimate",
@@ -65,6 +72,7 @@ __all__ = [
     "ResultTable",
     "RunResult",
     "benchmark_name",
+    "bar_of",
     "calibration_table",
     "defined_metric",
     "figure_rows",

@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from medhalbench.results._runs import RunResult
@@ -15,6 +17,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 WIDTH_INCHES = 6.4
+TITLE_CHARACTERS = 90
+"""Characters of a title's line at the chart's width (10-point bold)."""
 STYLE: Any = {
     "svg.fonttype": "none",  # <text> elements, not glyph paths
     "svg.hashsalt": "medhalbench",  # the same figure, the same SVG
@@ -43,7 +47,9 @@ def _figure(height: float) -> Figure:
 def _svg(figure: Figure, title: str) -> str:
     import matplotlib
 
-    figure.suptitle(title, fontweight="bold", fontsize=10, x=0.01, horizontalalignment="left")
+    # A long title (a run's name) wraps rather than running off the figure.
+    wrapped = textwrap.fill(title, TITLE_CHARACTERS)
+    figure.suptitle(wrapped, fontweight="bold", fontsize=10, x=0.01, horizontalalignment="left")
     buffer = io.StringIO()
     with matplotlib.rc_context(STYLE):
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
@@ -58,67 +64,194 @@ def _attribute(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
+@dataclass(frozen=True)
+class Bar:
+    """One plotted figure: its value, 95% interval, the count it is over, and the paper's
+    figures beside it.
+
+    Attributes:
+        value: The figure (None: not plotted).
+        low: Its interval's lower end (None or NaN: no interval).
+        high: Its upper end.
+        n: How many samples (or responses) it is over.
+        paper: The paper protocol's figure on the same replies.
+        published: The figure the paper published for the same model and setting.
+    """
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    paper: float | None = None
+    published: float | None = None
+
+    @property
+    def error(self) -> tuple[float, float] | None:
+        """The distance from the value down and up to the interval's ends (None: none)."""
+        if self.value is None or self.low is None or self.high is None:
+            return None
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return None
+        return max(0.0, self.value - self.low), max(0.0, self.high - self.value)
+
+
+def bar_of(run: RunResult, name: str, *, n: str | None = None, paper: str | None = None) -> Bar:
+    """A run's figure as a bar: value and interval (None where undefined), the count metric
+    `n`, and the paper protocol's figure `paper`."""
+    value = defined_metric(run, name)
+    count = run.metrics.get(n) if n else None
+    return Bar(
+        value,
+        run.metrics.get(f"{name}_ci_low"),
+        run.metrics.get(f"{name}_ci_high"),
+        int(count) if count is not None and math.isfinite(count) else None,
+        defined_metric(run, paper) if paper else None,
+    )
+
+
+PAPER_MARKER: Any = {"marker": "D", "color": "black", "s": 14, "zorder": 4}
+PUBLISHED_MARKER: Any = {"marker": "*", "color": "#d62728", "s": 60, "zorder": 5}
+INTERVAL: Any = {"ecolor": "#333333", "capsize": 2, "elinewidth": 0.8}
+
+
+def _markers(axes: Any, xs: Sequence[float], bars: Sequence[Bar], *, horizontal: bool) -> None:
+    for kind, style in (("paper", PAPER_MARKER), ("published", PUBLISHED_MARKER)):
+        points = [(x, getattr(b, kind)) for x, b in zip(xs, bars, strict=True)]
+        points = [(x, v) for x, v in points if v is not None]
+        if points:
+            at, values = [p[0] for p in points], [p[1] for p in points]
+            axes.scatter(*((values, at) if horizontal else (at, values)), **style)
+
+
+def _key(
+    figure: Figure,
+    axes: Any,
+    bars: Sequence[Bar],
+    *,
+    legend: bool,
+    unit: str,
+    mark: str = "bars",
+) -> None:
+    """Say what the marks mean, over the plot (only the marks it shows)."""
+    shown = [f"{mark}: ours" + (" with 95% intervals" if any(b.error for b in bars) else "")]
+    if any(b.n is not None for b in bars):
+        shown.append(f"n: {unit} per {mark.removesuffix('s')}")
+    if any(b.paper is not None for b in bars):
+        shown.append("◆ paper protocol, same replies")
+    if any(b.published is not None for b in bars):
+        shown.append("★ published, same model")
+    axes.set_title("; ".join(shown), fontsize=7, color="#555555", loc="left")
+    if legend:
+        figure.legend(loc="outside lower center", frameon=False, fontsize=8)
+
+
 def grouped_bars(
     title: str,
     groups: Sequence[str],
-    series: Mapping[str, Sequence[float | None]],
+    series: Mapping[str, Sequence[Bar]],
     *,
     y_max: float = 1.0,
     y_label: str = "",
+    unit: str = "samples",
 ) -> str:
-    """Vertical grouped bars: one group per label, one bar per series in each (a missing
-    value leaves its bar out)."""
+    """Vertical grouped bars: one group per label, one bar per series in each, each with its
+    95% interval, its n over it, and the paper's figures as markers (a bar without a value
+    is left out, its n still shown)."""
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        figure = _figure(2.2 + 0.2 * len(series))
+        figure = _figure(2.4 + 0.2 * len(series))
         axes = figure.add_subplot()
         width = 0.8 / max(1, len(series))
-        for s, (name, values) in enumerate(series.items()):
+        every: list[Bar] = []
+        for s, (name, bars) in enumerate(series.items()):
             xs = [g + (s - (len(series) - 1) / 2) * width for g in range(len(groups))]
-            kept = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
-            axes.bar([x for x, _ in kept], [v for _, v in kept], width * 0.95, label=name)
+            kept = [(x, b) for x, b in zip(xs, bars, strict=True) if b.value is not None]
+            errors = [b.error or (0.0, 0.0) for _, b in kept]
+            axes.bar(
+                [x for x, _ in kept], [b.value or 0.0 for _, b in kept], width * 0.95,
+                yerr=[[e[0] for e in errors], [e[1] for e in errors]] if kept else None,
+                error_kw=INTERVAL, label=name,
+            )  # fmt: skip
+            _markers(axes, [x for x, _ in kept], [b for _, b in kept], horizontal=False)
+            for x, b in zip(xs, bars, strict=True):
+                if b.n is not None:
+                    top = b.high if b.error else b.value
+                    axes.text(x, (top or 0.0) + 0.02 * y_max, str(b.n), ha="center",
+                              va="bottom", fontsize=6, color="#444444")  # fmt: skip
+            every += list(bars)
         axes.set_xticks(range(len(groups)), list(groups))
-        axes.set_ylim(0, y_max)
+        axes.set_ylim(0, y_max * 1.12)
         axes.set_ylabel(y_label)
-        figure.legend(loc="outside lower center", frameon=False)
+        _key(figure, axes, every, legend=True, unit=unit)
         return _svg(figure, title)
 
 
 def horizontal_bars(
-    title: str, labels: Sequence[str], values: Sequence[float], *, x_max: float = 1.0
+    title: str,
+    labels: Sequence[str],
+    bars: Sequence[Bar],
+    *,
+    x_max: float = 1.0,
+    unit: str = "samples",
 ) -> str:
-    """Horizontal bars, one per label, each with its value (e.g. DAHL score per category)."""
+    """Horizontal bars, one per label, each with its value, 95% interval, n and the paper's
+    figures as markers (e.g. DAHL score per category)."""
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        figure = _figure(0.8 + 0.28 * len(labels))
+        figure = _figure(1.0 + 0.28 * len(labels))
         axes = figure.add_subplot()
-        bars = axes.barh(range(len(labels)), values, 0.7)
-        axes.bar_label(bars, fmt="%.3f", padding=3)
+        errors = [b.error or (0.0, 0.0) for b in bars]
+        axes.barh(
+            range(len(labels)), [b.value or 0.0 for b in bars], 0.7,
+            xerr=[[e[0] for e in errors], [e[1] for e in errors]], error_kw=INTERVAL,
+        )  # fmt: skip
+        for y, b in enumerate(bars):
+            text = format(b.value, ".3f") if b.value is not None else "–"
+            text += f" (n={b.n})" if b.n is not None else ""
+            right = b.high if b.error else b.value
+            axes.text((right or 0.0) + 0.02 * x_max, y, text, va="center", fontsize=7)
+        _markers(axes, list(range(len(bars))), bars, horizontal=True)
         axes.set_yticks(range(len(labels)), list(labels))
         axes.invert_yaxis()  # the first label on top, as in the tables
-        axes.set_xlim(0, x_max * 1.1)
+        axes.set_xlim(0, x_max * 1.3)
+        _key(figure, axes, bars, legend=False, unit=unit)
         return _svg(figure, title)
 
 
 def line_chart(
     title: str,
-    series: Mapping[str, Sequence[tuple[float, float]]],
+    series: Mapping[str, Sequence[tuple[float, Bar]]],
     *,
     x_label: str,
     y_max: float = 1.0,
+    unit: str = "samples",
 ) -> str:
-    """Lines of (x, y) points, one per series (e.g. DAHL score by temperature per model)."""
+    """Lines of (x, figure) points with their 95% intervals, one per series (e.g. DAHL
+    score by temperature per model)."""
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        figure = _figure(2.6 + 0.2 * len(series))
+        figure = _figure(2.8 + 0.2 * len(series))
         axes = figure.add_subplot()
+        every: list[Bar] = []
         for name, points in series.items():
-            ordered = sorted(points)
-            axes.plot([x for x, _ in ordered], [y for _, y in ordered], marker="o", label=name)
+            ordered = sorted(((x, b) for x, b in points if b.value is not None), key=lambda p: p[0])
+            errors = [b.error or (0.0, 0.0) for _, b in ordered]
+            axes.errorbar(
+                [x for x, _ in ordered], [b.value or 0.0 for _, b in ordered],
+                yerr=[[e[0] for e in errors], [e[1] for e in errors]], marker="o",
+                capsize=2, label=name,
+            )  # fmt: skip
+            _markers(axes, [x for x, _ in ordered], [b for _, b in ordered], horizontal=False)
+            for x, b in ordered:
+                if b.n is not None:
+                    top = b.high if b.error else b.value
+                    axes.text(x, (top or 0.0) + 0.02 * y_max, str(b.n), ha="center",
+                              va="bottom", fontsize=6, color="#444444")  # fmt: skip
+            every += [b for _, b in ordered]
         axes.set_xlabel(x_label)
-        axes.set_ylim(0, y_max)
-        figure.legend(loc="outside lower center", frameon=False)
+        axes.set_ylim(0, y_max * 1.05)
+        _key(figure, axes, every, legend=True, unit=unit, mark="points")
         return _svg(figure, title)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from medhalbench.results._published import PublishedRow
@@ -73,20 +73,24 @@ class ResultTable:
         ]
 
     def undefined_notes(self) -> list[str]:
-        """Why the "–" cells of this table are undefined, one note per column that has one."""
-        by_column = []
-        for i, column in enumerate(self.columns):
-            reasons = dict.fromkeys(undefined_reason(row[i], column) for row in self.rows)
-            reasons.pop("", None)
-            if reasons:
-                by_column.append(f"{column.name}: {'; or '.join(reasons)}")
-        by_row = [
-            f"{row[0]}: {why}"
-            for row, why in zip(self.rows, self.row_undefined, strict=True)
-            if why and any(_is_nan(cell) for cell in row)
-        ]
+        """Why the "–" cells of this table are undefined: one note per column that has
+        them, or per row in a table whose rows are figures (a row's reason is given only
+        where one of its cells is undefined for it, not where a mark explains the cell)."""
+        by_column: dict[str, dict[str, None]] = {}
+        by_row: dict[str, dict[str, None]] = {}
+        for row, row_reason in zip(self.rows, self.row_undefined, strict=True):
+            for column, cell in zip(self.columns, row, strict=True):
+                if not _is_nan(cell) or (isinstance(cell, Estimate) and cell.mark):
+                    continue
+                if row_reason:
+                    reason = (cell.why if isinstance(cell, Estimate) else "") or row_reason
+                    by_row.setdefault(str(row[0]), {})[reason] = None
+                elif reason := undefined_reason(cell, column):
+                    by_column.setdefault(column.name, {})[reason] = None
+        notes = [f"{name}: {'; or '.join(reasons)}" for name, reasons in by_column.items()]
+        notes += [f"{name}: {'; or '.join(reasons)}" for name, reasons in by_row.items()]
         marks = {c.mark for r in self.rows for c in r if isinstance(c, Estimate) and c.mark}
-        return by_column + by_row + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
+        return notes + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
 
     def subset(
         self, columns: Sequence[int] | None = None, rows: Sequence[int] | None = None
@@ -262,8 +266,17 @@ def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
         mine = run.figure(ours) if ours else None
         theirs = run.figure(paper) if paper else None
         if mine is not None or theirs is not None:
-            table.add([label, mine, theirs], undefined=undefined)
+            table.add([label, _explained(mine, undefined), _explained(theirs, undefined)],
+                      undefined=undefined)  # fmt: skip
     return table
+
+
+def _explained(figure: Estimate | None, reason: str) -> Estimate | None:
+    """A figure carrying why it is undefined (its own reason first; none where a mark
+    explains it)."""
+    if figure is None or figure.why or figure.mark or not math.isnan(figure.value):
+        return figure
+    return replace(figure, why=reason)
 
 
 def token_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultTable | None:

@@ -1,0 +1,42 @@
+"""The papers' published figures that stand beside a run: those of the same setting, and
+those of the same model (a published row's model name matched against the run's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from medhalbench.results import PublishedRow, RunResult, setting_text
+
+MODEL_SUFFIXES = ("", "instruct", "chat", "it", "latest")
+"""What a model name may add to a published model's name and still be that model
+(`openai/gpt-4o-mini-latest` is the paper's "GPT-4o mini")."""
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def same_model(published: str, model: str) -> bool:
+    """Whether a run's model (`openai/gpt-4o-mini`, `hf/meta-llama/Llama-3.1-8B-Instruct`)
+    is the paper's model (`GPT-4o mini`, `Llama-3.1 8B`): names compared without provider,
+    case or punctuation, allowing a suffix such as "instruct"."""
+    mine, theirs = _key(model.split("/")[-1]), _key(published)
+    return bool(theirs) and mine.startswith(theirs) and mine[len(theirs) :] in MODEL_SUFFIXES
+
+
+def in_setting(row: PublishedRow, run: RunResult) -> bool:
+    """Whether a published row is of the run's setting (each setting the row names and the
+    run has, equal as text)."""
+    return all(
+        setting_text(run.settings[k]) == v for k, v in row.settings.items() if k in run.settings
+    )
+
+
+def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow | None:
+    """The published row of a run's model in its setting, if the paper has one."""
+    return next(
+        (r for r in rows if same_model(r.model.removesuffix(" (published)"), run.model)
+         and in_setting(r, run)),
+        None,
+    )  # fmt: skip

@@ -1,0 +1,144 @@
+"""What a run's settings mean when runs are set side by side: which samples it judged, what
+the benchmark asked (its condition: knowledge, not-sure, retrieved evidence, ...), how the
+replies were made (generation settings; none for outputs written elsewhere) and who judged
+them. The summary puts runs of one condition in one column whatever made their replies;
+comparisons pair runs on the same samples.
+
+Every reader of a run's settings in the report goes through `settings_of`, so that the
+classification moves to the typed settings record of each benchmark in one place.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from medhalbench._provenance import dataset_fingerprint
+from medhalbench.registry import benchmark
+from medhalbench.results import RunResult, setting_text
+
+NOT_SETTINGS = frozenset({"dataset", "limit", "bootstrap", "cache", "responses", "system"})
+"""Task arguments that are no condition of what a run measures: the data is compared by its
+fingerprint and the limit with the samples, the bootstrap sets only the intervals, the cache
+only what is called again, and outputs written elsewhere are what made the replies."""
+NOT_SELECTION = frozenset({"dataset", "responses"})
+"""Settings of a benchmark's sample selection (`same_samples`) that do not select samples:
+the data is compared by its fingerprint, and outputs written elsewhere answer the same
+samples as a model would."""
+
+REPLY_SETTINGS: Mapping[str, frozenset[str]] = {
+    "dahl": frozenset({"temperature", "max_tokens", "top_p", "answer_prompt", "epochs"}),
+}
+"""Per benchmark, the settings of how the model under test made its replies: those a run on
+outputs written elsewhere (`--responses`) refuses (each task's `nothing_generated` list).
+DAHL's `structured` and `probabilities` are its checker's, a judging setting."""
+DEFAULT_REPLY_SETTINGS = frozenset(
+    {"temperature", "max_tokens", "top_p", "prompt", "template", "structured", "probabilities"}
+)
+"""The settings of how replies were made for a benchmark not in `REPLY_SETTINGS`."""
+
+LIST_DEFAULTS = {"difficulty": "all", "categories": "all", "sources": "all"}
+"""How a selection setting left empty reads ("difficulty all", not "difficulty none")."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """A run's settings, sorted by what they mean for comparing runs.
+
+    Attributes:
+        samples: What selects the samples it judged (two runs with equal values judged the
+            same samples).
+        condition: What the benchmark asked of the replies (the summary's column; runs on
+            outputs written elsewhere share it with the runs of models).
+        replies: How the model under test made its replies (empty for outputs written
+            elsewhere: nothing was generated).
+        judges: Each role's model (splitter, checker, extractor, ...).
+        written_elsewhere: The file of outputs written elsewhere (`--responses`), or None.
+    """
+
+    samples: dict[str, str] = field(default_factory=dict)
+    condition: dict[str, str] = field(default_factory=dict)
+    replies: dict[str, str] = field(default_factory=dict)
+    judges: dict[str, str] = field(default_factory=dict)
+    written_elsewhere: str | None = None
+
+
+def reply_settings(system: str) -> frozenset[str]:
+    """The settings of how a benchmark's model under test made its replies."""
+    return REPLY_SETTINGS.get(system, DEFAULT_REPLY_SETTINGS)
+
+
+def _text(name: str, value: Any) -> str:
+    if value in (None, [], ()) and name in LIST_DEFAULTS:
+        return LIST_DEFAULTS[name]
+    return setting_text(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _fingerprint(dataset: str) -> str | None:
+    return dataset_fingerprint(dataset)
+
+
+def settings_of(run: RunResult) -> RunSettings:
+    """A run's settings as text, sorted by what they mean (see `RunSettings`)."""
+    entry = benchmark(run.system)
+    # The sample selection as the task was given it (a generation seed is not the seed that
+    # orders or draws the samples), and the data by its fingerprint.
+    selection = [k for k in entry.same_samples if k not in NOT_SELECTION]
+    samples = {k: _text(k, run.arguments.get(k, run.settings.get(k))) for k in selection}
+    written = run.settings.get("responses") or run.arguments.get("responses")
+    if written and "dataset_fingerprint" in samples and "responses_fingerprint" not in run.settings:
+        # A task that fingerprints the outputs in the dataset's place: the dataset's own.
+        dataset = run.arguments.get("dataset") or run.settings.get("dataset")
+        samples["dataset_fingerprint"] = str(_fingerprint(str(dataset)))
+    generated = reply_settings(run.system)
+    condition, replies = {}, {}
+    for name in run.arguments:
+        if name in NOT_SETTINGS or name in entry.same_samples:
+            continue
+        # What was sent (the run's effective settings) where the run records it.
+        value = _text(name, run.settings.get(name, run.arguments[name]))
+        if name in generated:
+            if not written:
+                replies[name] = value
+        else:
+            condition[name] = value
+    # The judges of the roles the benchmark has (a log may name others its task never used).
+    declared = {role.name for role in entry.roles}
+    judges = {role: model for role, model in run.roles.items() if role in declared}
+    return RunSettings(samples, condition, replies, judges, written)
+
+
+def phrase(name: str, value: str) -> str:
+    """A setting as the report writes it ("not sure yes")."""
+    return f"{name.replace('_', ' ')} {value}"
+
+
+def varying(items: Sequence[Mapping[str, str]]) -> list[list[str]]:
+    """For each of several runs' settings, the phrases of those whose value is not the same
+    in every run that has them (in the order the runs list them)."""
+    names = list(dict.fromkeys(k for listed in items for k in listed))
+    differ = [n for n in names if len({listed[n] for listed in items if n in listed}) > 1]
+    return [[phrase(n, listed[n]) for n in differ if n in listed] for listed in items]
+
+
+def judges_text(judges: Mapping[str, str]) -> str:
+    """Judges as the report names them: each model once, with the roles it played
+    ("openai/gpt-4o (splitter, checker)"), or "checker openai/gpt-4o" for one role."""
+    by_model: dict[str, list[str]] = {}
+    for role, model in judges.items():
+        by_model.setdefault(model, []).append(role)
+    return " · ".join(
+        f"{model} ({', '.join(roles)})" if len(roles) > 1 else f"{roles[0]} {model}"
+        for model, roles in by_model.items()
+    )
+
+
+def varying_judges(items: Sequence[Mapping[str, str]]) -> list[str]:
+    """For each of several runs' judges, those that are not the same in every run, as
+    `judges_text` names them ("" where none differ)."""
+    roles = list(dict.fromkeys(k for listed in items for k in listed))
+    differ = [r for r in roles if len({listed.get(r) for listed in items}) > 1]
+    return [judges_text({r: listed[r] for r in differ if r in listed}) for listed in items]

@@ -1,0 +1,237 @@
+"""The report's summary: per benchmark, one headline figure for each run (rows: the model,
+how its replies were made, its judges) in each condition (columns: what the benchmark asked,
+on which samples). Runs on outputs written elsewhere share the column of the model runs of
+their condition. The paper protocol's figure, beside the range the papers published in the
+same condition, is a table of the same shape (folded in the page).
+
+A benchmark with many conditions is summarised in parts of at most `MAX_CONDITIONS`
+columns, so that the summary fits a 1280-pixel window and an 80-column terminal."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from medhalbench.registry import Benchmark, benchmarks
+from medhalbench.report._published import in_setting
+from medhalbench.report._settings import (
+    RunSettings,
+    judges_text,
+    reply_settings,
+    settings_of,
+    varying,
+    varying_judges,
+)
+from medhalbench.results import Cell, Column, Estimate, ResultTable, RunResult
+
+MAX_CONDITIONS = 5
+"""Condition columns per summary table (more are split into parts, the run column repeated)."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A run's place in its benchmark's summary.
+
+    Attributes:
+        run: The run.
+        row: Its row: the model, how its replies were made, its judges where they differ.
+        column: Its condition (what differs between the benchmark's conditions; "" when
+            every run has the same).
+    """
+
+    run: RunResult
+    row: str
+    column: str
+
+
+def _samples(runs: Sequence[RunResult], settings: Sequence[RunSettings]) -> list[dict[str, str]]:
+    """Each run's sample selection as the summary names it: the data by its file, with its
+    fingerprint where two different data share a file name; the rest by name."""
+    named = []
+    for run, s in zip(runs, settings, strict=True):
+        dataset = Path(str(run.arguments.get("dataset") or run.settings.get("dataset"))).name
+        named.append(
+            {"data": dataset, **{k: v for k, v in s.samples.items() if k != "dataset_fingerprint"}}
+        )
+    fingerprints: dict[str, set[str]] = {}
+    for n, s in zip(named, settings, strict=True):
+        fingerprints.setdefault(n["data"], set()).add(s.samples.get("dataset_fingerprint", ""))
+    for n, s in zip(named, settings, strict=True):
+        if len(fingerprints[n["data"]]) > 1:
+            n["data"] += f" ({s.samples.get('dataset_fingerprint', '')})"
+    return named
+
+
+def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
+    """Each run's row and column in its benchmark's summary (identical runs numbered)."""
+    settings = [settings_of(r) for r in runs]
+    columns = varying(
+        [{**n, **s.condition} for n, s in zip(_samples(runs, settings), settings, strict=True)]
+    )
+    replies = varying([s.replies for s in settings])
+    judges = varying_judges([s.judges for s in settings])
+    rows = []
+    for run, setting, reply, judge in zip(runs, settings, replies, judges, strict=True):
+        how = (
+            " · ".join(reply) if setting.written_elsewhere is None else "outputs written elsewhere"
+        )
+        parts = [run.model, how, f"judged by {judge}" if judge else ""]
+        rows.append(" · ".join(p for p in parts if p))
+    keys = [" · ".join(c) for c in columns]
+    # A run identical to an earlier one in the same column: numbered, not merged.
+    repeated, seen = Counter(zip(rows, keys, strict=True)), Counter[tuple[str, str]]()
+    placed = []
+    for run, row, key in zip(runs, rows, keys, strict=True):
+        seen[row, key] += 1
+        numbered = f"{row} (run {seen[row, key]})" if repeated[row, key] > 1 else row
+        placed.append(Placed(run, numbered, key))
+    return placed
+
+
+def _headline(entry: Benchmark, run: RunResult, paper: bool) -> Estimate | None:
+    """The key figure (ours, or the paper protocol's) as the run's own table gives it: with
+    why it is undefined."""
+    key = entry.key_figure
+    for row in entry.summary(run).rows:
+        label = str(row[0])
+        if label == key.label or label.endswith(f" {key.label}"):
+            cell = row[2 if paper else 1]
+            return cell if isinstance(cell, Estimate) else None
+    return run.figure(key.paper if paper else key.ours)
+
+
+def _common(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
+    """The conditions every run shares, as the benchmark words them (its settings of how
+    replies were made left out)."""
+    generated = {name.replace("_", " ") for name in reply_settings(entry.name)}
+    described = [
+        [p for p in entry.describe(r.settings) if not any(p.startswith(g) for g in generated)]
+        for r in runs
+    ]
+    return [p for p in described[0] if all(p in d for d in described)]
+
+
+def _notes(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
+    notes = []
+    if common := _common(entry, runs):
+        notes.append(f"Every run: {' · '.join(common)}.")
+    judges = [settings_of(r).judges for r in runs]
+    shared = {k: v for k, v in judges[0].items() if all(j.get(k) == v for j in judges)}
+    if shared:
+        notes.append(f"Judged by {judges_text(shared)} in every run.")
+    return notes
+
+
+def _table(
+    title: str, slug: str, label: str, placed: Sequence[Placed], cells: Sequence[Cell]
+) -> ResultTable:
+    """A table of one cell per placed run: its row, its column."""
+    columns = list(dict.fromkeys(p.column for p in placed))
+    table = ResultTable(
+        title, slug, [Column("Run"), *(Column(c or label, interval=True) for c in columns)]
+    )
+    rows: dict[str, list[Cell]] = {p.row: [p.row] + [None] * len(columns) for p in placed}
+    for p, cell in zip(placed, cells, strict=True):
+        rows[p.row][1 + columns.index(p.column)] = cell
+    for row in rows.values():
+        table.add(row)
+    return table
+
+
+def _published_rows(
+    entry: Benchmark, placed: Sequence[Placed], columns: list[str]
+) -> tuple[list[Cell], list[Cell], list[int]]:
+    """The lowest and highest published figure (paper protocol) in each column's condition,
+    and how many models the paper gives there."""
+    key = entry.key_figure.paper
+    lowest: list[Cell] = ["Published: lowest of the paper's models"]
+    highest: list[Cell] = ["Published: highest of the paper's models"]
+    counts = []
+    published = entry.published()
+    for column in columns:
+        shown = next(p.run for p in placed if p.column == column)
+        figures = [r.metrics[key] for r in published if key in r.metrics and in_setting(r, shown)]
+        lowest.append(Estimate(min(figures)) if figures else None)
+        highest.append(Estimate(max(figures)) if figures else None)
+        counts.append(len(figures))
+    return lowest, highest, counts
+
+
+@dataclass(frozen=True)
+class BenchmarkSummary:
+    """A benchmark's part of the summary.
+
+    Attributes:
+        entry: The benchmark.
+        ours: Its key figure per run and condition, in parts of at most `MAX_CONDITIONS`
+            conditions.
+        paper: The paper protocol's figure in the same shape, with the range the papers
+            published in each condition.
+    """
+
+    entry: Benchmark
+    ours: list[ResultTable]
+    paper: list[ResultTable]
+
+    def tables(self) -> list[ResultTable]:
+        """Each part's table of ours, then of the paper protocol's."""
+        return [t for pair in zip(self.ours, self.paper, strict=True) for t in pair]
+
+
+def benchmark_summary(
+    entry: Benchmark, runs: Sequence[RunResult], *, published: bool = True
+) -> BenchmarkSummary:
+    """A benchmark's summary (see `BenchmarkSummary`)."""
+    placed = place(entry, runs)
+    columns = list(dict.fromkeys(p.column for p in placed))
+    key = entry.key_figure
+    parts = math.ceil(len(columns) / MAX_CONDITIONS)
+    summary = BenchmarkSummary(entry, [], [])
+    for part, start in enumerate(range(0, len(columns), MAX_CONDITIONS), start=1):
+        shown = columns[start : start + MAX_CONDITIONS]
+        of_part = [p for p in placed if p.column in shown]
+        suffix = f" (part {part} of {parts})" if parts > 1 else ""
+        slug = f"summary_{entry.name}" + (f"_{part}" if parts > 1 else "")
+        ours = _table(
+            f"{entry.title} {key.label}{suffix}", slug, f"{entry.title} {key.label}", of_part,
+            [_headline(entry, p.run, paper=False) for p in of_part],
+        )  # fmt: skip
+        ours.notes = _notes(entry, runs)
+        paper = _table(
+            f"{entry.title} {key.label}, paper protocol{suffix}", f"{slug}_paper",
+            f"{entry.title} {key.label}",
+            of_part, [_headline(entry, p.run, paper=True) for p in of_part],
+        )  # fmt: skip
+        if published:
+            lowest, highest, counts = _published_rows(entry, of_part, shown)
+            if any(counts):
+                source = f"{entry.title} paper ({', '.join(map(str, counts))} models)"
+                paper.add(lowest, published=source)
+                paper.add(highest, published=source)
+        summary.ours.append(ours)
+        summary.paper.append(paper)
+    return summary
+
+
+def summary_tables(runs: Sequence[RunResult], *, published: bool = True) -> list[BenchmarkSummary]:
+    """The summary of every benchmark that has runs, in the registry's order."""
+    return [
+        benchmark_summary(entry, of_benchmark, published=published)
+        for entry in benchmarks()
+        if (of_benchmark := [r for r in runs if r.system == entry.name])
+    ]
+
+
+def run_names(runs: Sequence[RunResult], *, title: bool = True) -> list[str]:
+    """Names of runs shown together, in their order: (the benchmark,) the run's row and
+    column in the summary (model, how its replies were made, judges, condition)."""
+    names: dict[int, str] = {}
+    for entry in benchmarks():
+        of_benchmark = [(i, r) for i, r in enumerate(runs) if r.system == entry.name]
+        placed = place(entry, [r for _, r in of_benchmark]) if of_benchmark else []
+        for (i, _), p in zip(of_benchmark, placed, strict=True):
+            names[i] = " · ".join(filter(None, [entry.title if title else "", p.row, p.column]))
+    return [names[i] for i in range(len(runs))]
