@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -50,6 +53,28 @@ def test_compare_matches_samples_and_reports_the_unmatched(tmp_path: Path) -> No
     assert "only in their samples (rows 10 vs 8; compared on those both scored)" in flat
     # Each p-value beside its Holm adjustment over the comparison's tests.
     assert "p (Holm)" in flat and "over the" in flat and "tests of this comparison" in flat
+    # For analysis: CSV with plain names, JSON with every field, Markdown for a paper.
+    result = CliRunner().invoke(
+        cli, ["compare", good.location, bad.location, "--bootstrap", "200", "--format", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert list(rows[0]) == ["figure", "a", "b", "a_b", "a_b_ci_low", "a_b_ci_high", "p", "p_holm"]
+    accuracy = next(r for r in rows if r["figure"] == "accuracy")
+    assert float(accuracy["a_b"]) == 1.0 and float(accuracy["p_holm"]) >= float(accuracy["p"])
+    out = tmp_path / "a_vs_b.json"
+    result = CliRunner().invoke(
+        cli, ["compare", good.location, bad.location, "--bootstrap", "200", "--format", "json",
+              "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    saved = json.loads(out.read_text())
+    assert saved["matched"] == 16 and saved["mcnemar"]["a_only"] == 16
+    assert len(saved["adjusted"]) == len(saved["differences"]) + 1
+    result = CliRunner().invoke(
+        cli, ["compare", good.location, bad.location, "--format", "markdown", "--bootstrap", "200"]
+    )
+    assert result.exit_code == 0 and "| Figure" in result.stdout and "p (Holm)" in result.stdout
 
 
 def test_compare_refuses_logs_of_different_benchmarks(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from medhalbench.report import comparison_table, contrasts
 from medhalbench.report._compare import Comparison
 from medhalbench.results import RunResult
@@ -64,3 +66,34 @@ def test_an_interval_that_disagrees_with_the_p_value_is_explained() -> None:
     assert not any(n.startswith("f1:") for n in comparison_table(_comparison(agreeing)).notes)
     undefined = PairedDifference("f1", math.nan, 0.5, math.nan, math.nan, math.nan, math.nan)
     assert not undefined.disagree
+
+
+def test_holm_adjusts_in_order_and_leaves_undefined_p_values_out() -> None:
+    from medhalbench.report import holm
+
+    # Sorted: 0.005 x 4, 0.01 x 3, 0.03 x 2, 0.04 x 1 (then each at least the one before).
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    adjusted = holm([0.2, math.nan, 0.6])
+    assert adjusted[0] == pytest.approx(0.4) and math.isnan(adjusted[1])
+    assert adjusted[2] == pytest.approx(0.6)
+    assert holm([0.9, 0.8]) == [1.0, 1.0]  # never above 1
+
+
+def test_outputs_written_elsewhere_are_compared_with_a_model_on_the_same_samples() -> None:
+    model = run(temperature=0.3, structured=False)
+    # Outputs written elsewhere: no generation setting applies (the run records none).
+    acme = RunResult(
+        system="medhallu", model="system/acme", metrics={},
+        settings={**SAME_ROWS, "knowledge": False, "not_sure": False, "temperature": None,
+                  "responses": "/data/acme.jsonl", "responses_fingerprint": "def"},
+        log="acme.eval", status="success",
+        arguments={"knowledge": False, "not_sure": False, "responses": "/data/acme.jsonl"},
+    )  # fmt: skip
+    [(a, b, d)] = contrasts([model, acme]).pairs
+    assert str(d) == "model: openai/gpt-4o vs system/acme" and {a.log, b.log} == {
+        model.log,
+        "acme.eval",
+    }
+    knowledge = run(knowledge=True)
+    # With knowledge the condition differs too: two things, not compared.
+    assert contrasts([knowledge, acme]).confounded == 1

@@ -4,13 +4,14 @@ or rate-limited server shows itself at once, instead of a silent bar)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, TaskEnd, TaskStart, hooks
 from inspect_ai.model import get_model
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,9 +19,18 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
 )
+from rich.table import Column
+from rich.text import Text
 
 from medhalbench._secrets import redact_logging
+from medhalbench.commands._saturation import (
+    local_endpoints,
+    saturation_hint,
+    server_slots,
+    timeout_hint,
+)
 from medhalbench.registry import find_benchmark
 from medhalbench.results import benchmark_name
 
@@ -48,11 +58,31 @@ class RetryRecord:
 class _State:
     active: bool = False
     progress: Progress | None = None
+    console: Console | None = None
     tasks: dict[str, _TaskLine] = field(default_factory=dict)
     retries: dict[str, RetryRecord] = field(default_factory=dict)
+    local: dict[str, list[str]] = field(default_factory=dict)
+    """Each task's local servers (by eval id)."""
+    warned: set[str] = field(default_factory=set)
+    """Local servers already said to be saturated."""
 
 
 _state = _State()
+
+BAR_WIDTH = 20
+"""The bar's characters: with the count and the times it fits an 80-column terminal."""
+
+
+class TaskProgress(Progress):
+    """Progress bars with each task's name on a line of its own above its bar, count and
+    times, so that a long name (benchmark, model, settings) never pushes the count or the
+    time off a narrow terminal."""
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        for task in self.tasks:
+            if task.visible:
+                yield Text(task.description, style="bold", overflow="fold")
+                yield self.make_tasks_table([task])
 
 
 def _failure(data: ModelRetry) -> str:
@@ -68,6 +98,7 @@ class ProgressHooks(Hooks):
 
     async def on_task_start(self, data: TaskStart) -> None:
         redact_logging()  # inspect's handlers exist once a task starts
+        await _check_local_servers(data)
         progress = _state.progress
         if progress is None:
             return
@@ -101,6 +132,9 @@ class ProgressHooks(Hooks):
             line.retries += 1
             line.waited += data.wait_time
             line.note = f"[yellow]retries {line.retries} (last: {record.last_failure}; next in {data.wait_time:.0f} s)[/yellow]"
+            local = _state.local.get(data.eval_id or "")
+            if local and "timeout" in record.last_failure.lower():
+                line.note += f" [yellow]({timeout_hint(local[0])})[/yellow]"
             failed = f"[red]{line.failed} failed[/red] " if line.failed else ""
             _state.progress.update(line.bar, note=failed + line.note)
 
@@ -108,6 +142,19 @@ class ProgressHooks(Hooks):
         line = _state.tasks.pop(data.eval_id, None)
         if _state.progress is not None and line is not None:
             _state.progress.update(line.bar, visible=True)
+
+
+async def _check_local_servers(data: TaskStart) -> None:
+    """Say, once per server, where a local server decodes fewer calls at once than we send."""
+    endpoints = local_endpoints(data.spec)
+    _state.local[data.eval_id] = [e.base_url for e in endpoints]
+    for endpoint in endpoints:
+        if endpoint.base_url in _state.warned:
+            continue
+        _state.warned.add(endpoint.base_url)
+        hint = saturation_hint(endpoint, await asyncio.to_thread(server_slots, endpoint.base_url))
+        if hint and _state.console is not None:
+            _state.console.print(Text(hint, style="yellow"))
 
 
 _registered = False
@@ -140,18 +187,19 @@ def progress_display(console: Console, *, enabled: bool = True) -> Iterator[None
     """Record retries, and show one progress bar per task (when enabled), while the block runs."""
     _register()
     _state.active = True
+    _state.console = console
     if not enabled:
         try:
             yield
         finally:
             _state.active = False
         return
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[note]}"),
+    progress = TaskProgress(
+        BarColumn(bar_width=BAR_WIDTH),
+        MofNCompleteColumn(table_column=Column(no_wrap=True)),
+        TimeElapsedColumn(table_column=Column(no_wrap=True)),
+        TimeRemainingColumn(table_column=Column(no_wrap=True)),
+        TextColumn("{task.fields[note]}", table_column=Column(overflow="fold")),
         console=console,
         transient=False,
     )
@@ -163,3 +211,4 @@ def progress_display(console: Console, *, enabled: bool = True) -> Iterator[None
         _state.active = False
         _state.progress = None
         _state.tasks.clear()
+        _state.warned.clear()
