@@ -65,7 +65,10 @@ body sent whole), "nonjson" (a 200 with an HTML body), "nochoices" (a 200
 with JSON that is no chat completion), "emptychoices" (a chat completion whose `choices` is
 empty), "cutreply" and "filtered" (a reply cut at the token limit, or stopped by a content
 filter), "badtypes" (a 200 chat completion whose fields have the
-wrong types), "echokey" (a 500 whose error repeats the caller's API key)."""
+wrong types), "echokey" (a 500 whose error repeats the caller's API key), "key401" (a 401
+quoting the key), "keyansi" (a 500 quoting the key with a colour code inside it), "keyreply"
+(a 200 whose reply quotes the key), "keywrap" (the same, the key cut by a line wrap),
+"keyheader" (a 200 with the key in a response header)."""
 
 
 def _responses_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -222,6 +225,7 @@ _batches = BatchStore()
 
 class StubHandler(BaseHTTPRequestHandler):
     delay = 0.2
+    rfile_body = b""
     latency: Callable[[], float] = staticmethod(lambda: StubHandler.delay)
     lock = threading.Lock()
     requests = 0
@@ -263,6 +267,8 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send(
                 500, {"error": {"message": f"upstream refused key {key}", "type": "server_error"}}
             )
+        elif kind in ("key401", "keyansi", "keyreply", "keywrap", "keyheader"):
+            self._echo_key(kind)
         elif kind == "cutjson":  # a body cut short, sent whole
             body = b'{"id":"x","choices":['
             self.send_response(200)
@@ -308,6 +314,43 @@ class StubHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         return True
 
+    def _echo_key(self, kind: Fault) -> None:
+        """Quote the caller's key back: in a 401 (as a provider that names the key it
+        refused), in a 500 whose message colours part of it (a terminal escape inside the
+        key), in a successful reply, or in a response header."""
+        key = self.headers.get("Authorization", "").removeprefix("Bearer ") or self.headers.get(
+            "x-api-key", ""
+        )
+        if kind == "key401":
+            message = f"Incorrect API key provided: {key}. You can find your key in settings."
+            self._send(401, {"error": {"message": message, "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})  # fmt: skip
+        elif kind == "keyansi":
+            cut = len(key) // 2
+            message = f"upstream refused key \x1b[1;31m{key[:cut]}\x1b[0m{key[cut:]}"
+            self._send(500, {"error": {"message": message, "type": "server_error"}})
+        else:
+            request = json.loads(self.rfile_body or b"{}")
+            body = answer(self.path, request)
+            # The key whole, or cut by a line wrap with only a prefix on the first line.
+            quoted = {"keyreply": key, "keywrap": f"{key[:12]}\n    {key[12:]}"}.get(kind)
+            if quoted is not None:
+                for choice in body.get("choices", []):
+                    choice["message"]["content"] = (
+                        f"As your proxy I used the key {quoted}. {choice['message']['content']}"
+                    )
+                for item in body.get("output", []):
+                    for part in item.get("content", []):
+                        part["text"] = f"As your proxy I used the key {quoted}. {part['text']}"
+            data = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            if kind == "keyheader":
+                self.send_header("X-Upstream-Key", key)
+            self.end_headers()
+            self.wfile.write(data)
+
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
@@ -349,6 +392,7 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send(200, _batches.create(json.loads(body)))
             return
         request = json.loads(body or b"{}")
+        self.rfile_body = body
         time.sleep(StubHandler.latency())
         with StubHandler.lock:
             StubHandler.requests += 1

@@ -1,76 +1,344 @@
-"""Keeping secrets out of everything medhalbench writes: API keys (from the environment, or
-given as a model argument) and credentials in URLs are replaced in messages, logs, trace
-files and reports."""
+"""Keeping secrets out of everything medhalbench writes or prints: the one redactor.
+
+What counts as a secret: every value of an environment variable whose name says it holds one
+(`OPENAI_API_KEY`, `HF_TOKEN`, `..._SECRET`, `..._PASSWORD`), every value given as a secret
+model argument (`-M api_key=...`), and credentials in URLs (`user:pass@`, `?api_key=...`).
+A secret is found whole, split by terminal colour codes (raw or JSON-escaped, as inspect's
+`traceback_ansi` holds them), and in pieces: any run of `FRAGMENT_LENGTH` or more of its
+characters (a key cut by a line wrap, or quoted in part) is replaced too.
+
+Where it applies (each boundary calls this module, never a redactor of its own):
+
+- model calls (`guard_model`): a reply, the raw call record and any error are redacted as
+  they leave the provider, before inspect logs, caches or displays them;
+- files: inspect logs after a run or retry (`redact_file`), builders' outputs, reports,
+  error traces;
+- the terminal: the process's stdout and stderr (`redact_streams`) and logging handlers
+  (`redact_logging`), whatever `--display` is chosen.
+"""
 
 from __future__ import annotations
 
+import functools
+import io
 import logging
 import os
 import re
 import shutil
+import sys
 import tempfile
 import zipfile
 from collections.abc import Iterable
+from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import Any, TextIO, TypeVar
+from urllib.parse import parse_qsl, urlsplit
 
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
 """Shorter values are not taken for secrets (replacing them would garble ordinary text)."""
-_SECRET_NAME = re.compile(r"(?:API_?KEY|_KEY|TOKEN|SECRET|PASSWORD|PASSWD)$", re.IGNORECASE)
-_URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+@")
+FRAGMENT_LENGTH = 8
+"""A run of this many characters of a secret is redacted wherever it appears."""
+
+T = TypeVar("T")
+
+_SECRET_NAME = re.compile(
+    r"(?:API_?KEY|_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", re.IGNORECASE
+)
+# A value that names a file or holds words is a setting, not a key (SSL_KEY=/etc/..., a
+# boolean, a number).
+_NOT_A_KEY = re.compile(r"^(?:[/~.]|\w:\\)|\s|^(?:true|false|none|null|\d+)$", re.IGNORECASE)
+# Terminal escape sequences as written to a terminal and as JSON or repr() escape them:
+# CSI (colours: ESC [ 1;36 m) and OSC (hyperlinks: ESC ] 8;; url ESC \).
+_ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
+_ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
+# Characters keys are made of (base64, URL-safe base64, hex, dashes and dots).
+_KEY_RUN = re.compile(rf"[A-Za-z0-9\-_.~+/=]{{{FRAGMENT_LENGTH},}}")
+_URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@")
+_WHOLE_URL = re.compile(r"^\s*[a-zA-Z][a-zA-Z0-9+.-]*://\S+\s*$")
+_SECRET_PARAMETERS = (
+    r"api[_-]?key|apikey|key|token|access[_-]?token|auth|authorization|password|passwd|pwd|"
+    r"secret|client[_-]?secret|sig|signature|x-api-key|x-goog-api-key|code"
+)
+_URL_PARAMETER = re.compile(rf"(?<=[?&;])((?:{_SECRET_PARAMETERS})=)[^&#\s\"'<>\\]+", re.IGNORECASE)
 _given: set[str] = set()
 
 
 def register_secret(value: str) -> None:
     """Take a value given on the command line (e.g. `-M api_key=...`) for a secret."""
+    value = value.strip()
     if len(value) >= MIN_SECRET_LENGTH:
         _given.add(value)
 
 
 def is_secret_name(name: str) -> bool:
     """Whether a setting's name says it holds a secret (`api_key`, `OPENAI_API_KEY`, ...)."""
-    return _SECRET_NAME.search(name) is not None
+    return _SECRET_NAME.search(name.strip()) is not None
+
+
+def is_secret_parameter(name: str) -> bool:
+    """Whether a URL query parameter's name says it carries a credential (`api_key`, `key`,
+    `token`, `sig`, ...)."""
+    return re.fullmatch(_SECRET_PARAMETERS, name.strip(), re.IGNORECASE) is not None
+
+
+def url_credentials(url: str) -> list[str]:
+    """The credentials a URL holds: `user:pass@`, and query parameters that carry keys
+    (`api_key=`, `key=`, `token=`, `sig=`, ...)."""
+    try:
+        parts = urlsplit(url.strip())
+        found = [v for v in (parts.username, parts.password) if v]
+    except ValueError:  # a malformed port or IPv6 address
+        return []
+    return found + [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
 
 
 def secrets() -> list[str]:
     """Every known secret value, longest first."""
-    found = {v for k, v in os.environ.items() if is_secret_name(k) and len(v) >= MIN_SECRET_LENGTH}
-    return sorted(found | _given, key=len, reverse=True)
+    found = set(_given)
+    for name, value in os.environ.items():
+        if is_secret_name(name):
+            if len(value) >= MIN_SECRET_LENGTH and not _NOT_A_KEY.search(value):
+                found.add(value)
+        elif _WHOLE_URL.match(value):  # a base URL set in the environment, with credentials
+            found.update(v for v in url_credentials(value) if len(v) >= MIN_SECRET_LENGTH)
+    return sorted(found, key=len, reverse=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _fragments(known: tuple[str, ...]) -> frozenset[str]:
+    """Every run of `FRAGMENT_LENGTH` characters of the known secrets."""
+    return frozenset(
+        secret[i : i + FRAGMENT_LENGTH]
+        for secret in known
+        for i in range(len(secret) - FRAGMENT_LENGTH + 1)
+    )
+
+
+def _without_escapes(text: str) -> tuple[str, list[int] | None]:
+    """The text without terminal escape sequences, and where each of its characters was in
+    the original (None when there were none)."""
+    if "\x1b" not in text and "\\" not in text:
+        return text, None
+    pieces: list[str] = []
+    positions: list[int] = []
+    last = 0
+    for match in _ANSI.finditer(text):
+        pieces.append(text[last : match.start()])
+        positions.extend(range(last, match.start()))
+        last = match.end()
+    if last == 0:
+        return text, None
+    pieces.append(text[last:])
+    positions.extend(range(last, len(text)))
+    return "".join(pieces), positions
+
+
+def _secret_spans(clean: str, known: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where secrets and their fragments are in a text without escape codes (merged)."""
+    grams = _fragments(known)
+    marked: list[tuple[int, int]] = []
+    for secret in known:  # whole secrets, whatever characters they hold
+        start = clean.find(secret)
+        while start != -1:
+            marked.append((start, start + len(secret)))
+            start = clean.find(secret, start + 1)
+    for run in _KEY_RUN.finditer(clean):
+        word = run.group()
+        for i in range(len(word) - FRAGMENT_LENGTH + 1):
+            if word[i : i + FRAGMENT_LENGTH] in grams:
+                marked.append((run.start() + i, run.start() + i + FRAGMENT_LENGTH))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(marked):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def redact(text: str) -> str:
-    """Text without known secrets or URL credentials."""
-    for secret in secrets():
-        text = text.replace(secret, REDACTED)
-    return _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
+    """Text without known secrets (whole, split by colour codes, or in pieces of
+    `FRAGMENT_LENGTH` characters or more) or credentials in URLs."""
+    known = tuple(secrets())
+    if known:
+        clean, positions = _without_escapes(text)
+        spans = _secret_spans(clean, known)
+        if spans:
+            # Cut from the original: a span's escape codes go with the secret they split.
+            pieces, last = [], 0
+            for start, end in spans:
+                first = positions[start] if positions else start
+                after = positions[end - 1] + 1 if positions else end
+                pieces += [text[last:first], REDACTED]
+                last = after
+            text = "".join([*pieces, text[last:]])
+    if "://" in text:
+        text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
+    if "=" in text:
+        text = _URL_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
+    return text
+
+
+def contains_secret(text: str) -> bool:
+    """Whether `redact` would change the text."""
+    return redact(text) != text
+
+
+def redact_url(url: str) -> str:
+    """A URL fit to show: no `user:pass@`, no credential query parameters, no known secret."""
+    return redact(url)
+
+
+def redact_object(value: T, _seen: set[int] | None = None) -> T:
+    """A value with every string in it redacted: strings are returned redacted; lists, dicts,
+    pydantic models, dataclasses and exceptions (their arguments, attributes, notes and the
+    exceptions chained to them) are redacted in place and returned."""
+    seen = _seen if _seen is not None else set()
+    if isinstance(value, str):
+        return redact(value)  # type: ignore[return-value]
+    if isinstance(value, int | float | bool | bytes | type(None)) or id(value) in seen:
+        return value
+    seen.add(id(value))
+    if isinstance(value, list):
+        value[:] = [redact_object(item, seen) for item in value]
+    elif isinstance(value, tuple):
+        items = [redact_object(item, seen) for item in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    elif isinstance(value, dict):
+        for key in list(value):
+            value[key] = redact_object(value[key], seen)
+    elif isinstance(value, BaseException):
+        _redact_exception(value, seen)
+    else:
+        _redact_attributes(value, seen)
+    return value
+
+
+def _redact_attributes(value: object, seen: set[int]) -> None:
+    names: Iterable[str]
+    if hasattr(type(value), "model_fields"):  # pydantic: declared fields and extras
+        names = [*type(value).model_fields, *(getattr(value, "__pydantic_extra__", None) or {})]  # type: ignore[attr-defined]
+    elif is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in fields(value)]
+    else:
+        return
+    for name in names:
+        current = getattr(value, name, None)
+        redacted = redact_object(current, seen)
+        if redacted is not current:
+            try:
+                object.__setattr__(value, name, redacted)
+            except (AttributeError, TypeError):
+                pass
+
+
+def _redact_exception(ex: BaseException, seen: set[int]) -> None:
+    ex.args = tuple(redact_object(arg, seen) for arg in ex.args)
+    for name, current in list(vars(ex).items()):
+        if name.startswith("__"):
+            continue
+        if isinstance(current, str | list | dict | tuple | BaseException) or hasattr(
+            type(current), "model_fields"
+        ):
+            redacted = redact_object(current, seen)
+            if redacted is not current:
+                try:
+                    setattr(ex, name, redacted)
+                except (AttributeError, TypeError):
+                    pass
+    notes = getattr(ex, "__notes__", None)
+    if isinstance(notes, list):
+        notes[:] = [redact(n) if isinstance(n, str) else n for n in notes]
+    for chained in (ex.__cause__, ex.__context__, *getattr(ex, "exceptions", ())):
+        if isinstance(chained, BaseException) and id(chained) not in seen:
+            seen.add(id(chained))
+            _redact_exception(chained, seen)
+
+
+def guard_model(model: Any) -> Any:
+    """Redact what a model's provider hands back, before inspect logs, caches or shows it:
+    the reply, the raw call record, an error returned or raised (idempotent). A key that a
+    server quotes in an error or a reply then reaches no log, cache or screen.
+
+    Args:
+        model: An inspect `Model`.
+
+    Returns:
+        The same model.
+    """
+    api = model.api
+    generate = api.generate
+    if getattr(generate, "_redacting", False):
+        return model
+
+    async def redacting_generate(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = await generate(*args, **kwargs)
+        except BaseException as ex:
+            _redact_exception(ex, set())
+            raise
+        return redact_object(result)
+
+    redacting_generate._redacting = True  # type: ignore[attr-defined]
+    api.generate = redacting_generate
+    return model
+
+
+def redact_bytes(data: bytes) -> bytes:
+    """Bytes of text (UTF-8; other bytes kept as they are) without secrets."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    redacted = redact(text)
+    return data if redacted == text else redacted.encode("utf-8", errors="surrogateescape")
 
 
 def redact_file(path: str | Path) -> bool:
-    """Remove known secrets from a file we wrote (an inspect `.eval` log is a zip of JSON
-    members, each rewritten; any other file as text). Returns whether anything changed."""
+    """Remove secrets from a file we wrote (an inspect `.eval` log is a zip of JSON members,
+    each rewritten; any other file as text). The file is replaced atomically. Returns
+    whether anything changed."""
     path = Path(path)
-    known = [s.encode() for s in secrets()]
-    if not known or not path.is_file():
+    if not path.is_file():
         return False
     if not zipfile.is_zipfile(path):
         data = path.read_bytes()
-        if not any(s in data for s in known):
+        redacted = redact_bytes(data)
+        if redacted == data:
             return False
-        path.write_text(redact(data.decode("utf-8", errors="replace")), encoding="utf-8")
+        _replace(path, lambda out: out.write(redacted))
         return True
+    _zstd_members()
     with zipfile.ZipFile(path) as source:
         members = [(info, source.read(info)) for info in source.infolist()]
-    if not any(s in data for _, data in members for s in known):
+    rewritten = [(info, redact_bytes(data)) for info, data in members]
+    if all(new is old for (_, old), (_, new) in zip(members, rewritten, strict=True)):
         return False
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".eval.tmp")
-    os.close(handle)
-    with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_DEFLATED) as target:
-        for info, data in members:
-            for secret in known:
-                data = data.replace(secret, REDACTED.encode())
-            target.writestr(info, data)
-    shutil.move(temporary, path)
+
+    def write(out: io.BufferedWriter) -> None:
+        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as target:
+            for info, data in rewritten:
+                target.writestr(info, data)
+
+    _replace(path, write)
     return True
+
+
+def _zstd_members() -> None:
+    """Let `zipfile` read and write the zstd members of inspect's logs (inspect's log
+    module patches it in on Python < 3.14)."""
+    if sys.version_info < (3, 14):
+        import inspect_ai.log  # noqa: F401
+
+
+def _replace(path: Path, write: Any) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".redacting")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            write(out)
+        shutil.copymode(path, temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def redact_files(paths: Iterable[str | Path]) -> None:
@@ -80,8 +348,8 @@ def redact_files(paths: Iterable[str | Path]) -> None:
 
 
 class RedactingFilter(logging.Filter):
-    """A logging filter that removes known secrets from every record a handler writes
-    (inspect's trace file and console among them), its traceback included."""
+    """A logging filter that removes secrets from every record a handler writes (inspect's
+    trace file and console among them), its traceback included."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(record.getMessage())
@@ -105,3 +373,83 @@ def redact_logging() -> None:
     for handler in logging.getLogger().handlers:
         if _FILTER not in handler.filters:
             handler.addFilter(_FILTER)
+
+
+class RedactingStream(io.TextIOBase):
+    """A text stream that writes through to another with secrets removed (stdout and stderr:
+    whatever prints there, rich tracebacks of `--display full` included)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.stream.write(redact(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:  # type: ignore[override]
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self.stream, "encoding", "utf-8"))
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.stream, "errors", None)
+
+    @property
+    def buffer(self) -> Any:
+        raw = getattr(self.stream, "buffer", None)
+        return None if raw is None else _RedactingBuffer(raw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+class _RedactingBuffer:
+    """The binary side of a `RedactingStream` (what click writes bytes to)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def write(self, data: bytes) -> int:
+        self.raw.write(redact_bytes(bytes(data)))
+        return len(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+def redact_streams() -> None:
+    """Route the process's stdout and stderr through the redactor (idempotent)."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and not isinstance(stream, RedactingStream):
+            setattr(sys, name, RedactingStream(stream))
+
+
+def guard_active_models() -> None:
+    """`guard_model` on the running task's model and every role's: a task resumed by
+    inspect's eval-retry makes its models from the log, where no command of ours could
+    guard them (call within the task, e.g. from a task-start hook)."""
+    from inspect_ai.model import get_model, model_roles
+
+    guard_model(get_model())
+    for models in model_roles().values():
+        for model in models if isinstance(models, list) else [models]:
+            guard_model(model)

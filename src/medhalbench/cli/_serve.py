@@ -9,6 +9,7 @@ import threading
 
 import click
 
+from medhalbench._secrets import register_secret
 from medhalbench.commands import console, parse_model_args
 from medhalbench.models import DEFAULT_MODEL, Engine, embedded_settings
 
@@ -44,6 +45,7 @@ def serve_command(
 ) -> None:
     """Serve a GGUF model (llama.cpp's own server, no compiler needed) at
     http://127.0.0.1:PORT/v1, for `--model openai-api/...` clients. Stops on Ctrl-C."""
+    register_secret(api_key)  # given on the command line: shown nowhere
     if not model.startswith("embedded/"):
         raise click.BadParameter("serve runs embedded models only", param_hint="--model")
     args = parse_model_args(model_args)

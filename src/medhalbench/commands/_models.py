@@ -21,7 +21,13 @@ import click
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench._secrets import is_secret_name, register_secret
+from medhalbench._secrets import (
+    guard_model,
+    is_secret_name,
+    redact_url,
+    register_secret,
+    url_credentials,
+)
 from medhalbench.arguments import Count, NonNegative, Positive
 from medhalbench.commands._errors import plain_message
 from medhalbench.commands._retries import SDK_RETRYING_PROVIDERS, retry_malformed_replies
@@ -150,14 +156,23 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     """
     if url is None:
         return None
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise OptionError(f"{option}: expected an http:// or https:// URL with a host, got {url!r}")
-    if parts.username or parts.password:
+    held = url_credentials(url)
+    for value in held:
+        register_secret(value)  # never shown, whatever prints the URL later
+    try:
+        parts = urlsplit(url)
+        scheme, hostname = parts.scheme, parts.hostname
+    except ValueError:  # a malformed port or IPv6 address
+        scheme, hostname = "", None
+    if scheme not in ("http", "https") or not hostname:
         raise OptionError(
-            f"{option}: the URL holds credentials; give the key in the provider's environment "
-            "variable (e.g. OPENAI_API_KEY, or SERVICE_API_KEY for openai-api/SERVICE/MODEL) "
-            "instead, where no log or message shows it"
+            f"{option}: expected an http:// or https:// URL with a host, got {redact_url(url)!r}"
+        )
+    if held:
+        raise OptionError(
+            f"{option}: the URL holds a key or password; give the key in the provider's "
+            "environment variable (e.g. OPENAI_API_KEY, or SERVICE_API_KEY for "
+            "openai-api/SERVICE/MODEL) instead, where no log or message shows it"
         )
     return url
 
@@ -232,8 +247,17 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
     except Exception as ex:  # the provider's own error, named after the option that caused it
         raise OptionError(f"{option} {name}: {plain_message(ex)}") from None
+    if via.base_url is None and (held := url_credentials(str(resolved.api.base_url or ""))):
+        for value in held:
+            register_secret(value)
+        # The provider took its base URL from the environment (e.g. SERVICE_BASE_URL).
+        raise OptionError(
+            f"{option} {name}: the base URL set in the environment holds a key or password; "
+            "give the key in the provider's API key variable (e.g. SERVICE_API_KEY) instead, "
+            "where no log or message shows it"
+        )
     retry_malformed_replies(resolved)
-    return resolved
+    return guard_model(resolved)
 
 
 # Errors a plan may ignore: a key or endpoint the provider needs only to call the model.

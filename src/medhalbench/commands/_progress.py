@@ -24,7 +24,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.text import Text
 
-from medhalbench._secrets import redact_logging
+from medhalbench._secrets import guard_active_models, redact_logging
 from medhalbench.commands._saturation import (
     local_endpoints,
     saturation_hint,
@@ -98,6 +98,7 @@ class ProgressHooks(Hooks):
 
     async def on_task_start(self, data: TaskStart) -> None:
         redact_logging()  # inspect's handlers exist once a task starts
+        guard_active_models()  # a retried task's models are made by inspect from its log
         await _check_local_servers(data)
         progress = _state.progress
         if progress is None:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from rich.progress import Progress
 
 from medhalbench._errors import DataError
+from medhalbench._secrets import redact, redact_bytes
 
 T = TypeVar("T")
 
@@ -46,7 +47,7 @@ class ResumableJsonl:
             end = offset + len(raw) + 1
             if raw.strip():
                 try:
-                    record = json.loads(raw)
+                    record = json.loads(redact_bytes(raw))  # a file an older run wrote
                 except json.JSONDecodeError:
                     if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
                         break  # the partial last line of an interrupted write
@@ -79,12 +80,13 @@ class ResumableJsonl:
         item_key = str(record[self.key])
         if item_key in self._records:
             raise ValueError(f"{self.path}: '{item_key}' is already recorded")
-        line = json.dumps(record, ensure_ascii=False) + "\n"
+        # Every builder's output is made from these records: no secret gets past here.
+        line = redact(json.dumps(record, ensure_ascii=False)) + "\n"
         with self.path.open("a", encoding="utf-8") as f:
             f.write(line)
             f.flush()
             os.fsync(f.fileno())
-        self._records[item_key] = record
+        self._records[item_key] = json.loads(line)
 
 
 @dataclass

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from medhalbench._secrets import redact
 from medhalbench.medhal._records import MedHalPrediction
 from medhalbench.results import local_path, sample_score
 
@@ -45,5 +46,5 @@ def write_predictions(log: EvalLog) -> list[Path]:
     path = Path(local_path(log.location)).with_suffix(PREDICTIONS_SUFFIX)
     with path.open("w", encoding="utf-8") as out:
         for row in predictions(log):
-            out.write(row.model_dump_json() + "\n")
+            out.write(redact(row.model_dump_json()) + "\n")
     return [path]

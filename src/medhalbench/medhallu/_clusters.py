@@ -23,6 +23,7 @@ from typing import Annotated, Any
 import numpy as np
 
 from medhalbench._progress import progress_bar
+from medhalbench._secrets import redact
 from medhalbench.arguments import Count, DataSource, LocalPath, Share
 from medhalbench.data import PubMedQARecord, load_pubmedqa
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
@@ -281,5 +282,7 @@ async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> C
             "ground_truth_joined": analysis.ground_truth_joined,
             "questions": analysis.questions,
         }
-        Path(request.out).write_text(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
+        Path(request.out).write_text(
+            redact(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
+        )
     return ClusterOutcome(analysis, request.out)

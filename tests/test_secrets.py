@@ -1,0 +1,347 @@
+"""The one redactor: keys from the environment and the command line, and credentials in
+URLs, are found whole, split by terminal colour codes (raw or JSON-escaped), cut by line
+wraps or quoted in part, in text, files, inspect logs, model replies and errors, logging
+records and the process's output streams; what is not a secret is left alone."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import click
+import httpx
+import openai
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from inspect_ai.model import ModelCall, ModelOutput
+from rich.console import Console
+from rich.traceback import Traceback
+
+from medhalbench import _secrets
+from medhalbench._secrets import (
+    FRAGMENT_LENGTH,
+    REDACTED,
+    RedactingFilter,
+    RedactingStream,
+    guard_model,
+    redact,
+    redact_bytes,
+    redact_file,
+    redact_object,
+    register_secret,
+    secrets,
+    url_credentials,
+)
+
+KEY = "sk-proj-Zq81vN0cKe3xWm7TbR4u-7741"
+OTHER = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345"
+
+
+@pytest.fixture(autouse=True)
+def planted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANTED_API_KEY", KEY)
+    monkeypatch.setenv("HF_TOKEN", OTHER)
+    monkeypatch.setattr(_secrets, "_given", set())
+
+
+def grams(secret: str) -> set[str]:
+    return {secret[i : i + FRAGMENT_LENGTH] for i in range(len(secret) - FRAGMENT_LENGTH + 1)}
+
+
+def assert_clean(text: str) -> None:
+    """No run of FRAGMENT_LENGTH characters of a planted key, colour codes taken out."""
+    plain = _secrets._ANSI.sub("", text)
+    for secret in (KEY, OTHER):
+        found = [g for g in grams(secret) if g in plain]
+        assert not found, (found, text)
+
+
+# --- text -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"401: Incorrect API key provided: {KEY}.",
+        f"key={KEY}&x=1",
+        f"'{KEY[:20]}\x1b[1;36m{KEY[20:]}\x1b[0m'",  # rich highlights the digits in a key
+        f"{KEY[:9]}\x1b[1;36m{KEY[9:12]}\x1b[0m\x1b[32m{KEY[12:]}",  # codes every few letters
+        json.dumps(f"{KEY[:20]}\x1b[1;36m{KEY[20:]}\x1b[0m"),  # as traceback_ansi holds it
+        repr(f"{KEY[:20]}\x1b[1;36m{KEY[20:]}"),  # as a repr shows it
+        f"\x1b]8;;file:///x\x1b\\{KEY[:15]}\x1b]8;;\x1b\\{KEY[15:]}",  # a terminal hyperlink
+        f"│ Authorization: Bearer {KEY[:17]}  │\n│ {KEY[17:]}                │",  # wrapped in a panel
+        f"{KEY[:12]}",  # a prefix cut by a line wrap
+        f"…{KEY[10:24]}…",  # a piece from the middle
+        f"{OTHER} and {KEY}",
+        f"Bearer {KEY}\nBearer {OTHER}",
+        f"%s{KEY}%d",
+    ],
+)
+def test_keys_are_found_whole_split_and_in_pieces(text: str) -> None:
+    out = redact(text)
+    assert REDACTED in out
+    assert_clean(out)
+
+
+def test_the_text_around_a_key_is_kept() -> None:
+    assert redact(f"refused key {KEY}. Retry later.") == f"refused key {REDACTED}. Retry later."
+    coloured = f"key \x1b[1m{KEY[:20]}\x1b[36m{KEY[20:]}\x1b[0m done"
+    assert redact(coloured) == f"key \x1b[1m{REDACTED}\x1b[0m done"
+    escaped = json.dumps(coloured)
+    assert json.loads(redact(escaped)) == f"key \x1b[1m{REDACTED}\x1b[0m done"  # still JSON
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://user:pa55w0rd@host/v1", "http://[redacted]@host/v1"),
+        ("https://host/v1?api_key=abc123&model=x", "https://host/v1?api_key=[redacted]&model=x"),
+        ("https://host/v1?key=AIzaSyA-123&alt=json", "https://host/v1?key=[redacted]&alt=json"),
+        ("https://host/v1?x=1&token=t0k3n#frag", "https://host/v1?x=1&token=[redacted]#frag"),
+        ("https://h/o?sig=abc%2Fdef&se=2026", "https://h/o?sig=[redacted]&se=2026"),
+        ("wss://u:p@h", "wss://[redacted]@h"),
+        ("https://ghp_token0123@host/v1", "https://[redacted]@host/v1"),  # a token as user
+        ("https://host/v1?Api-Key=zz", "https://host/v1?Api-Key=[redacted]"),
+    ],
+)
+def test_credentials_in_urls(url: str, shown: str) -> None:
+    assert redact(f"calling {url} now") == f"calling {shown} now"
+    assert url_credentials(url)
+
+
+@pytest.mark.parametrize(
+    "url", ["https://host/v1", "http://127.0.0.1:8000/v1?model=x", "https://host/v1?monkey=1"]
+)
+def test_urls_without_credentials(url: str) -> None:
+    assert redact(url) == url and url_credentials(url) == []
+
+
+def test_given_secrets_and_base_urls_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    register_secret("  given-on-the-command-line-9  ")
+    register_secret("short")  # shorter than a key: no secret
+    monkeypatch.setenv("LOCAL_BASE_URL", "https://proxy.example/v1?token=tok-from-env-url-42")
+    monkeypatch.setenv("NOT_A_URL", "see https://x.example/?token=not-a-base-url-77 here")
+    assert "given-on-the-command-line-9" in secrets()
+    assert "tok-from-env-url-42" in secrets() and "short" not in secrets()
+    assert "not-a-base-url-77" not in secrets()  # a URL inside a setting is no base URL
+    assert redact("x given-on-the-command-line-9 tok-from-env-url-42") == (
+        f"x {REDACTED} {REDACTED}"
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["/etc/ssl/private/server.key", "~/.keys/k", "./relative", "true", "12345678901",
+     "a phrase with spaces", "short"],
+)  # fmt: skip
+def test_settings_that_are_no_keys_are_left_alone(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("SSL_KEY", value)
+    assert value not in secrets()
+    assert redact(f"reading {value}") == f"reading {value}"
+
+
+def test_ordinary_text_is_untouched() -> None:
+    for text in (
+        "Metformin lowers hepatic glucose output.",
+        "sk-proj is a prefix; sk- too",  # pieces shorter than a fragment
+        "https://api.openai.com/v1/chat/completions",
+        "\x1b[1;31merror\x1b[0m 401 unauthorized",
+        json.dumps({"a": "b\\c", "d": "\\u001b"}),
+    ):
+        assert redact(text) == text
+
+
+ansi = st.sampled_from(["\x1b[1;36m", "\x1b[0m", "\\u001b[32m", "\x1b]8;;x\x1b\\"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cuts=st.lists(st.integers(1, len(KEY) - 1), max_size=4, unique=True),
+    codes=st.lists(ansi, min_size=4, max_size=4),
+    before=st.text(max_size=20),
+    after=st.text(max_size=20),
+)
+def test_a_key_cut_by_any_codes_anywhere_is_redacted(
+    cuts: list[int], codes: list[str], before: str, after: str
+) -> None:
+    pieces, last = [], 0
+    for cut, code in zip(sorted(cuts), codes, strict=False):
+        pieces += [KEY[last:cut], code]
+        last = cut
+    pieces.append(KEY[last:])
+    text = before + "".join(pieces) + after
+    # What is left of the key is in runs shorter than a fragment.
+    plain = _secrets._ANSI.sub("", redact(text))
+    assert not [g for g in grams(KEY) if g in plain.replace("\n", "")], (text, plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="\x1b"), max_size=200))
+def test_text_sharing_no_fragment_with_a_key_is_unchanged(text: str) -> None:
+    if not any(g in text for secret in secrets() for g in grams(secret)) and "://" not in text:
+        if "=" not in text:
+            assert redact(text) == text
+
+
+# --- files ------------------------------------------------------------------------------
+
+
+def test_an_inspect_log_is_rewritten_and_still_reads(tmp_path: Path) -> None:
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.log import read_eval_log
+
+    from helpers import scripted_model
+
+    coloured = f"{KEY[:20]}\x1b[1;36m{KEY[20:]}\x1b[0m"
+    task = Task(dataset=[Sample(input="q", target="a")])
+    [log] = eval(
+        task, model=scripted_model(lambda _: f"the key is {coloured}"),
+        log_dir=str(tmp_path), display="none",
+    )  # fmt: skip
+    path = Path(log.location)
+    with zipfile.ZipFile(path) as z:
+        before = b"".join(z.read(n) for n in z.namelist())
+    assert KEY[:20].encode() in before  # planted (JSON-escaped colour code inside)
+    assert redact_file(path) and not redact_file(path)  # the second time: nothing left
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        after = b"".join(z.read(n) for n in names)
+    assert_clean(after.decode())
+    read = read_eval_log(str(path))
+    assert read.samples and REDACTED in read.samples[0].output.completion
+    assert read.status == "success"
+
+
+def test_a_text_file_keeps_its_other_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "shard.jsonl"
+    data = b'{"a": "\xff\xfe raw"}\n' + f'{{"b": "{KEY}"}}\n'.encode()
+    path.write_bytes(data)
+    path.chmod(0o640)
+    assert redact_file(path)
+    assert path.read_bytes() == b'{"a": "\xff\xfe raw"}\n{"b": "[redacted]"}\n'
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert redact_bytes(b"\x00\x01 plain") == b"\x00\x01 plain"
+    assert not redact_file(tmp_path / "missing.jsonl")
+
+
+# --- objects: replies, calls, errors --------------------------------------------------------
+
+
+def test_a_reply_and_its_call_record_are_redacted_in_place() -> None:
+    output = ModelOutput.from_content("m", f"Used key {KEY} for you.")
+    output.metadata = {"headers": {"x-key": KEY}}
+    call = ModelCall.create(request={"messages": []}, response={"raw": f"{KEY}"})
+    redacted_output, redacted_call = redact_object((output, call))
+    assert redacted_output is output and redacted_call is call
+    assert output.completion == f"Used key {REDACTED} for you."
+    assert output.metadata == {"headers": {"x-key": REDACTED}}
+    assert call.response == {"raw": REDACTED}
+    assert_clean(output.model_dump_json() + call.model_dump_json())
+
+
+def _openai_error(status: int, message: str) -> openai.APIStatusError:
+    request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+    body = {"error": {"message": message}}
+    response = httpx.Response(status, json=body, request=request)
+    return openai.APIStatusError(f"Error code: {status} - {body}", response=response, body=body)
+
+
+def test_an_error_its_body_notes_and_chain_are_redacted() -> None:
+    cause = ValueError(f"inner {KEY}")
+    error = _openai_error(401, f"Incorrect API key provided: {KEY}")
+    error.add_note(f"note {OTHER}")
+    error.__cause__ = cause
+    group = ExceptionGroup("several", [error, RuntimeError(f"x {OTHER}")])
+    redact_object(group)
+    assert error.status_code == 401  # what decides a retry is kept
+    shown = [str(error), str(error.body), str(error.message), *error.__notes__, str(cause)]
+    shown += [str(e) for e in group.exceptions]
+    assert all(REDACTED in s for s in shown)
+    assert_clean(" ".join(shown))
+
+
+class _Api:
+    def __init__(self, reply: Any, raises: bool) -> None:
+        self.reply, self.raises = reply, raises
+
+    async def generate(self, **kwargs: Any) -> Any:
+        if self.raises:
+            raise self.reply
+        return self.reply  # inspect's providers return some errors as the reply
+
+
+class _Model:
+    def __init__(self, reply: Any, raises: bool = False) -> None:
+        self.api = _Api(reply, raises)
+
+
+def test_a_guarded_model_hands_back_no_key() -> None:
+    model = guard_model(_Model(ModelOutput.from_content("m", f"key {KEY}")))
+    assert guard_model(model) is model  # once
+    output = asyncio.run(model.api.generate(input=[]))
+    assert output.completion == f"key {REDACTED}"
+    raising = guard_model(_Model(_openai_error(401, f"bad key {KEY}"), raises=True))
+    with pytest.raises(openai.APIStatusError) as caught:
+        asyncio.run(raising.api.generate(input=[]))
+    assert caught.value.status_code == 401
+    assert_clean(str(caught.value) + str(caught.value.body))
+    returned = guard_model(_Model(_openai_error(400, f"bad request for {KEY}")))
+    assert_clean(str(asyncio.run(returned.api.generate(input=[]))))
+
+
+# --- screens and logging ------------------------------------------------------------------
+
+
+def test_a_rich_traceback_printed_through_the_stream_holds_no_key() -> None:
+    target = io.StringIO()
+    stream = RedactingStream(target)  # type: ignore[arg-type]
+    try:
+        raise RuntimeError(f"Error code: 401 - Incorrect API key provided: {KEY} ({OTHER})")
+    except RuntimeError:
+        traceback = Traceback(show_locals=True, width=60)
+    Console(file=stream, force_terminal=True, width=60, color_system="truecolor").print(traceback)
+    shown = target.getvalue()
+    assert "Incorrect API key" in shown and REDACTED in shown and "\x1b[" in shown
+    assert_clean(shown)
+
+
+def test_the_stream_behaves_as_the_stream_it_wraps(capfd: pytest.CaptureFixture[str]) -> None:
+    stream = RedactingStream(sys.__stdout__)  # type: ignore[arg-type]
+    assert stream.fileno() == sys.__stdout__.fileno()  # type: ignore[union-attr]
+    assert stream.isatty() == sys.__stdout__.isatty()  # type: ignore[union-attr]
+    assert stream.encoding == sys.__stdout__.encoding  # type: ignore[union-attr]
+    click.echo(f"echoed {KEY}", file=stream)
+    click.echo(f"bytes {KEY}".encode(), file=stream)  # through its buffer
+    print(f"printed {KEY}", file=stream, flush=True)
+    with pytest.raises(TypeError):
+        stream.write(b"bytes")  # type: ignore[arg-type]
+    out = capfd.readouterr().out
+    assert out == f"echoed {REDACTED}\nbytes {REDACTED}\nprinted {REDACTED}\n"
+
+
+def test_logging_records_are_redacted_with_their_traceback() -> None:
+    target = io.StringIO()
+    handler = logging.StreamHandler(target)
+    handler.addFilter(RedactingFilter())
+    logger = logging.getLogger("medhalbench.test_secrets")
+    logger.addHandler(handler)
+    try:
+        try:
+            raise ValueError(f"inner {KEY}")
+        except ValueError:
+            logger.exception("calling with %s", OTHER)
+    finally:
+        logger.removeHandler(handler)
+    shown = target.getvalue()
+    assert "calling with" in shown and "ValueError" in shown
+    assert_clean(shown)
