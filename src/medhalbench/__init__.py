@@ -1,8 +1,8 @@
 """medhalbench: measure hallucination of large language models in medicine.
 
 The Python API reads the logs of finished runs as pandas DataFrames: `load_runs` (one row
-per run), `load_samples` (one row per sample) and `load_units` (one row per DAHL atomic
-unit).
+per run), `load_samples` (one row per sample), `load_units` (one row per DAHL atomic unit)
+and `load_figures` (one row per run and figure).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -13,9 +13,9 @@ from medhalbench._version import VERSION
 __version__ = VERSION
 
 if TYPE_CHECKING:
-    from medhalbench.frames import load_runs, load_samples, load_units
+    from medhalbench.frames import load_figures, load_runs, load_samples, load_units
 
-_FRAMES = ("load_runs", "load_samples", "load_units")
+_FRAMES = ("load_figures", "load_runs", "load_samples", "load_units")
 
 
 def __getattr__(name: str) -> Any:
@@ -32,6 +32,7 @@ __all__ = [
     "MedhalbenchError",
     "ResourceUnavailableError",
     "__version__",
+    "load_figures",
     "load_runs",
     "load_samples",
     "load_units",

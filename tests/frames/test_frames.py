@@ -98,15 +98,17 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
             ours, theirs = getattr(run, column), metrics[column]
             assert (math.isnan(ours) and math.isnan(theirs)) or ours == pytest.approx(theirs)
     medhallu = runs[runs.benchmark == "medhallu"].iloc[0]
-    assert medhallu.model == "system/acme" and medhallu.knowledge is False
+    assert medhallu.model == "system/acme" and not medhallu.knowledge
     dahl = runs[runs.benchmark == "dahl"].iloc[0]
     assert dahl.splitter_model == dahl.checker_model == "embedded/smollm2"
 
     samples = medhalbench.load_samples("logs")
     detected = samples[samples.benchmark == "medhallu"]
-    assert len(detected) == 24 and set(detected.verdict) == {"0", "1"}
-    right = (detected.verdict.astype(int) == detected.label.astype(int)).astype(float)
-    assert list(detected.score) == list(right)
+    assert len(detected) == 24 and set(detected.verdict) == {"factual", "hallucinated"}
+    right = (detected.verdict == "hallucinated") == detected.is_hallucinated
+    assert list(detected.score) == list(right.astype(float)) and list(detected.correct) == list(
+        right
+    )
     assert detected.answer.notna().all() and detected.question.notna().all()
     judged = samples[samples.benchmark == "medhal"]
     assert set(judged.reply) == {"Factual: YES", "Factual: NO"} and judged.statement.notna().all()
@@ -114,7 +116,7 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
     units = medhalbench.load_units("logs")
     answers = samples[samples.benchmark == "dahl"]
     assert len(units) == answers.units.sum() > 0
-    assert set(units.verdict) <= {"true", "false", "unknown", None}
+    assert set(units.verdict.dropna()) <= {"true", "false", "unknown"}
     assert units.groupby("id").unit.max().to_dict() == answers.set_index("id").units.to_dict()
 
 

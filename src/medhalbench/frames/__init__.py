@@ -1,5 +1,17 @@
-"""Logs as pandas DataFrames: one row per run, per sample, or per DAHL atomic unit."""
+"""Logs as pandas DataFrames: one row per run, per sample, per DAHL atomic unit, or per run
+and figure; their columns and dtypes are declared in `RUNS`, `SAMPLES`, `UNITS` and
+`medhalbench.report.FIGURE_COLUMNS`."""
 
-from medhalbench.frames._frames import load_runs, load_samples, load_units
+from medhalbench.frames._frames import load_figures, load_runs, load_samples, load_units
+from medhalbench.frames._schema import RUNS, SAMPLES, UNITS, FrameColumn
 
-__all__ = ["load_runs", "load_samples", "load_units"]
+__all__ = [
+    "RUNS",
+    "SAMPLES",
+    "UNITS",
+    "FrameColumn",
+    "load_figures",
+    "load_runs",
+    "load_samples",
+    "load_units",
+]

@@ -11,9 +11,22 @@ from typing import TYPE_CHECKING, Any
 from inspect_ai.analysis import EvalInfo, SampleColumn, evals_df, samples_df
 from inspect_ai.log import EvalSample
 
+from medhalbench.frames._schema import (
+    FIGURES_RENAMED,
+    RENAMED,
+    RUN,
+    RUNS,
+    SAMPLES,
+    UNITS,
+    VERDICT_WORDS,
+    predicted_factual,
+    setting_dtype,
+    typed,
+    verdict_words,
+)
 from medhalbench.registry import benchmark
-from medhalbench.report import collect
-from medhalbench.results import local_path, sample_score
+from medhalbench.report import collect, figures_frame, run_names
+from medhalbench.results import GENERATION_SETTINGS, RunResult, local_path, sample_score
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,9 +42,10 @@ def _paths(logs: LogPaths) -> list[str | Path]:
 
 
 def load_runs(logs: LogPaths) -> pd.DataFrame:
-    """One row per finished run: benchmark, model, log file, created, each role's model
-    (`<role>_model`), its settings (the task's arguments, by name) and every figure with its
-    95% interval (`<figure>`, `<figure>_ci_low`, `<figure>_ci_high`; NaN where undefined).
+    """One row per finished run: benchmark, model, run name, log file, created, each role's
+    model (`<role>_model`), its settings (the task's arguments by name, generation settings
+    as sent) and every figure with its 95% interval (`<figure>`, `<figure>_ci_low`,
+    `<figure>_ci_high`; NaN where undefined). Columns and dtypes: `frames.RUNS`.
 
     Raises:
         DataError: A path that does not exist, or no log found.
@@ -40,25 +54,44 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
 
     found = collect(_paths(logs))
     if not found.runs:
-        return pd.DataFrame(columns=[*_RUN, "created"])
+        return typed(pd.DataFrame(columns=[c.name for c in RUN]), RUN)
     info = evals_df([local_path(r.log) for r in found.runs], columns=EvalInfo, quiet=True)
     created = {
         local_path(log): when for log, when in zip(info["log"], info["created"], strict=True)
     }
     rows: list[dict[str, Any]] = []
-    for run in found.runs:
+    for run, name in zip(found.runs, run_names(found.runs), strict=True):
+        settings = {k: v for k, v in run.arguments.items() if k not in _RUN}
+        # What was sent (inspect's effective config), not the task's argument.
+        settings |= {k: run.settings[k] for k in GENERATION_SETTINGS if k in run.settings}
+        figures = {FIGURES_RENAMED.get(k, k): v for k, v in run.metrics.items()}
         rows.append(
             {
                 "benchmark": run.system,
                 "model": run.model,
+                "run": name,
                 "log": local_path(run.log),
                 "created": created.get(local_path(run.log)),
-                **{f"{role}_model": name for role, name in run.roles.items()},
-                **{k: v for k, v in run.arguments.items() if k not in _RUN},
-                **run.metrics,
+                **{f"{role}_model": model for role, model in run.roles.items()},
+                **settings,
+                **{k: v for k, v in figures.items() if k not in settings},
             }
         )
-    return pd.DataFrame(rows)
+    # Values as Python gives them; each setting's dtype from its declared type.
+    return typed(pd.DataFrame(rows, dtype=object), RUNS, settings=_setting_dtypes(found.runs))
+
+
+def _setting_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
+    """The dtype of each task setting of the runs' benchmarks, from the task's signature."""
+    import typing
+
+    dtypes: dict[str, str] = {}
+    for name in dict.fromkeys(r.system for r in runs):
+        hints = typing.get_type_hints(benchmark(name).task, include_extras=True)
+        for setting, annotation in hints.items():
+            if setting != "return" and (dtype := setting_dtype(annotation)) is not None:
+                dtypes.setdefault(setting, dtype)
+    return dtypes
 
 
 def _reply(sample: EvalSample) -> str | None:
@@ -85,12 +118,13 @@ def _scalar(value: Any) -> bool:
 
 
 def load_samples(logs: LogPaths) -> pd.DataFrame:
-    """One row per sample (and epoch) of the finished runs: benchmark, model, log, id,
-    epoch, the sample's fields (question, answer or statement, label, difficulty, source,
-    ...), the reply as written, `verdict` (the verdict read; None where the reply could
-    not be read), `score` (1 right, 0 wrong; DAHL: the answer's factual precision) and the
-    scorer's other per-sample fields (probabilities, who read the reply, ...). DAHL's units
-    are in `load_units`.
+    """One row per sample (and epoch) of the finished runs: the run, the sample's id, epoch
+    and fields (question, answer or statement, difficulty, category, source), the gold label
+    (`is_hallucinated`, `is_factual`), the reply as written, the verdict read from it
+    (`verdict` in the benchmark's words, `predicted_factual`, `correct`, `paper_verdict`),
+    `score` (1 right, 0 wrong; DAHL: the answer's factual precision) and the scorer's other
+    per-sample fields. DAHL's units are in `load_units`. Columns and dtypes:
+    `frames.SAMPLES`.
 
     Raises:
         DataError: A path that does not exist, or no log found.
@@ -99,7 +133,7 @@ def load_samples(logs: LogPaths) -> pd.DataFrame:
 
     found = collect(_paths(logs))
     frames = []
-    for run in found.runs:
+    for run, name in zip(found.runs, run_names(found.runs), strict=True):
         frame = samples_df(
             run.log,
             columns=[
@@ -115,30 +149,58 @@ def load_samples(logs: LogPaths) -> pd.DataFrame:
         for stored in frame.pop("scores"):
             score = _mapping(stored)
             extra = {k: v for k, v in (score.get("metadata") or {}).items() if _scalar(v)}
-            details.append({**extra, "verdict": score.get("answer"), "score": score.get("value")})
+            details.append({**extra, "code": score.get("answer"), "score": score.get("value")})
         detail = pd.DataFrame(details, index=frame.index)
         frame = frame.drop(columns=[c for c in detail.columns if c in frame.columns])
         frame = pd.concat([frame, detail], axis=1)
         frame = frame.drop(columns=["sample_id", "eval_id", "log"], errors="ignore")
+        frame = _one_meaning(run.system, frame)
         frame.insert(0, "benchmark", run.system)
         frame.insert(1, "model", run.model)
-        frame.insert(2, "log", local_path(run.log))
-        frames.append(frame)
+        frame.insert(2, "run", name)
+        frame.insert(3, "log", local_path(run.log))
+        frames.append(typed(frame, SAMPLES, drop_empty=True))
     if not frames:
-        return pd.DataFrame(columns=[*_RUN, "id", "epoch", "reply", "verdict", "score"])
-    return pd.concat(frames, ignore_index=True)
+        columns = [c.name for c in SAMPLES if not c.name.startswith("<")]
+        return typed(pd.DataFrame(columns=columns), SAMPLES)
+    return typed(pd.concat(frames, ignore_index=True), SAMPLES, drop_empty=True)
 
 
-_UNIT_COLUMNS = [
-    *_RUN, "id", "epoch", "question", "category", "unit", "text", "verdict", "p_false"
-]  # fmt: skip
+def _one_meaning(system: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """A benchmark's sample fields under the names and values that mean one thing in every
+    benchmark: the gold label as `is_hallucinated`/`is_factual`, verdicts in words."""
+    frame = frame.rename(columns=RENAMED.get(system, {}))
+    code = frame.pop("code")
+    label = frame.pop("label") if "label" in frame else None
+    if label is not None:
+        # MedHallu's label is 1 for a hallucinated answer; MedHal's is True for a factual
+        # statement.
+        factual = label.map(lambda v: None if v is None else str(v) in ("0", "True", "true"))
+        frame["is_factual"] = factual.astype("boolean")
+        frame["is_hallucinated"] = ~frame["is_factual"]
+    if system in VERDICT_WORDS:
+        frame["verdict"] = verdict_words(system, code)
+        frame["predicted_factual"] = predicted_factual(system, code)
+        frame["correct"] = frame["score"].map(lambda v: None if v is None else v == 1)
+    paper = frame.pop("paper_prediction") if "paper_prediction" in frame else None
+    if paper is None and "paper_predicted" in frame:
+        # MedHal's reading of the first yes/no word: True is factual.
+        paper = frame.pop("paper_predicted").map(
+            lambda v: None if v is None or v != v else ("YES" if v else "NO")
+        )
+    if paper is not None:
+        frame["paper_verdict"] = verdict_words(system, paper)
+    if "precision" in frame and "status" in frame:  # DAHL: an excluded answer has no score
+        frame["score"] = frame["precision"]
+    return frame.drop(columns=["prediction", "predicted"], errors="ignore")
 
 
 def load_units(logs: LogPaths) -> pd.DataFrame:
-    """One row per atomic unit of the finished DAHL runs: benchmark, model, log, id,
-    epoch, question, category, `unit` (its position in the answer), `text`, `verdict`
-    (true, false, unknown; None where the checker's reply could not be read) and `p_false`
-    (P(false), where the checker gave log-probabilities).
+    """One row per atomic unit of the finished DAHL runs: the run, the sample's id, epoch,
+    question and category, `unit` (its position in the answer), `text`, `verdict` (true,
+    false, unknown; <NA> where the checker's reply could not be read), `is_true` and
+    `p_false` (P(false), where the checker gave log-probabilities). Columns and dtypes:
+    `frames.UNITS`.
 
     Raises:
         DataError: A path that does not exist, or no log found.
@@ -147,7 +209,7 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
 
     found = collect(_paths(logs))
     rows: list[dict[str, Any]] = []
-    for run in found.runs:
+    for run, name in zip(found.runs, run_names(found.runs), strict=True):
         units_of = benchmark(run.system).units
         if units_of is None:
             continue
@@ -168,10 +230,24 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
             for position, unit in enumerate(units_of(metadata), start=1):
                 rows.append(
                     {
-                        "benchmark": run.system, "model": run.model, "log": local_path(run.log),
-                        "id": sample.id, "epoch": sample.epoch, "question": sample.question,
-                        "category": sample.category, "unit": position, "text": unit.text,
-                        "verdict": unit.verdict, "p_false": unit.p_false,
+                        "benchmark": run.system, "model": run.model, "run": name,
+                        "log": local_path(run.log), "id": sample.id, "epoch": sample.epoch,
+                        "question": sample.question, "category": sample.category,
+                        "unit": position, "text": unit.text, "verdict": unit.verdict,
+                        "is_true": {"true": True, "false": False}.get(unit.verdict or ""),
+                        "p_false": unit.p_false,
                     }
                 )  # fmt: skip
-    return pd.DataFrame(rows, columns=_UNIT_COLUMNS)
+    return typed(pd.DataFrame(rows, columns=[c.name for c in UNITS]), UNITS)
+
+
+def load_figures(logs: LogPaths, *, published: bool = True) -> pd.DataFrame:
+    """Every figure of the finished runs as a long table, a row per run and figure (value,
+    95% interval, n, the paper protocol's counterpart), then (`published`) the papers'
+    published figures of the same benchmarks: what `report --format csv` writes as
+    `<out>_figures.csv`. Columns and dtypes: `report.FIGURE_COLUMNS`.
+
+    Raises:
+        DataError: A path that does not exist, or no log found.
+    """
+    return figures_frame(collect(_paths(logs)).runs, published=published)
