@@ -31,6 +31,7 @@ from medhalbench._secrets import (
 from medhalbench.arguments import Count, NonNegative, Positive
 from medhalbench.commands._errors import plain_message
 from medhalbench.commands._retries import SDK_RETRYING_PROVIDERS, retry_malformed_replies
+from medhalbench.models import writes_nothing
 
 DEFAULT_MAX_RETRIES = 6
 """Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
@@ -208,9 +209,15 @@ def connection(options: dict[str, Any]) -> Connection:
 
 def role_connection(role: str, name: str, options: dict[str, Any], main: str | None) -> Connection:
     """A role's connection: its own `--role-base-url` / `--role-arg`, else the main model's
-    when it names the same provider (or when there is no main model, as in the builders)."""
+    when it names the same provider, or when there is no main model to take them: a
+    builder's, or outputs written elsewhere (`--responses`, where `--model-base-url` and
+    `-M` can only be meant for the judges)."""
     shared = connection(options)
-    inherit = main is None or provider_of(normalise_model_name(name)) == provider_of(main)
+    inherit = (
+        main is None
+        or writes_nothing(main)
+        or provider_of(normalise_model_name(name)) == provider_of(main)
+    )
     urls = options.get("role_base_urls") or {}
     args = options.get("role_args") or {}
     own = checked_base_url((urls.get(role) or [None])[-1], "--role-base-url")
