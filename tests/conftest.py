@@ -5,27 +5,26 @@ headless Chromium page."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 # Before anything imports inspect: retry back-offs of milliseconds, here and in every process
 # the tests start (see tests/_fast/sitecustomize.py).
 _FAST = str(Path(__file__).parent / "_fast")
 sys.path.insert(0, _FAST)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_FAST, os.environ.get("PYTHONPATH")]))
-import sitecustomize  # noqa: E402, F401
+import sitecustomize  # noqa: E402, F401, I001
 
-import shutil
-import subprocess
-import time
-import urllib.request
-from collections.abc import Iterator
-from typing import Any
+import pytest  # noqa: E402
 
-import pytest
-
-from helpers import LocalServer, free_port
-from tests_data import shared_data_or_skip
+from helpers import LocalServer, free_port  # noqa: E402
+from tests_data import shared_data_or_skip  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="session")
