@@ -92,7 +92,7 @@ class _Group(click.Group):
         except BaseException as ex:  # noqa: BLE001 - every error ends as one clear line
             if isinstance(ex, SystemExit):
                 raise
-            from medhalbench.commands._errors import report
+            from medhalbench.commands import report
 
             report(ex)
 
