@@ -251,7 +251,16 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         # multiply every attempt (3 calls per attempt with the OpenAI SDK's default 2).
         args.setdefault("max_retries", 0)
     try:
-        resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
+        try:
+            resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
+        except TypeError as ex:
+            if "max_retries" not in str(ex) or "max_retries" in via.args:
+                raise
+            # A provider that takes no model arguments (inspect's Together): its SDK client
+            # is told instead, once made.
+            args.pop("max_retries")
+            resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
+            _sdk_retries_off(resolved)
     except Exception as ex:  # the provider's own error, named after the option that caused it
         raise OptionError(f"{option} {name}: {plain_message(ex)}") from None
     if via.base_url is None and (held := url_credentials(str(resolved.api.base_url or ""))):
@@ -271,6 +280,15 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
 _NOT_NEEDED_TO_PLAN = re.compile(
     r"api[_ ]?key|_KEY\b|credential|environment|base[_ ]url|token", re.I
 )
+
+
+def _sdk_retries_off(model: Model) -> None:
+    """Switch off the SDK's own retries of a provider made without model arguments, where
+    its client is made from a `model_args` mapping (inspect's OpenAI-compatible providers)."""
+    model_args = getattr(model.api, "model_args", None)
+    if isinstance(model_args, dict) and hasattr(model.api, "initialize"):
+        model_args["max_retries"] = 0
+        model.api.initialize()
 
 
 def check_model_name(name: str, via: Connection, *, option: str) -> None:
