@@ -42,6 +42,7 @@ from medhalbench._secrets import (
 
 KEY = "sk-proj-Zq81vN0cKe3xWm7TbR4u-7741"
 OTHER = "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345"
+MODEL_NAME = "openai-api/stub/stub"
 
 
 @pytest.fixture(autouse=True)
@@ -114,6 +115,22 @@ def test_the_text_around_a_key_is_kept() -> None:
 def test_credentials_in_urls(url: str, shown: str) -> None:
     assert redact(f"calling {url} now") == f"calling {shown} now"
     assert url_credentials(url)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("medhalbench retry LOG -M api_key=unregistered-1", "medhalbench retry LOG -M api_key=[redacted]"),
+        ("--role-arg checker:api_key=abc --x", "--role-arg checker:api_key=[redacted] --x"),
+        ("serve --api-key=abc", "serve --api-key=[redacted]"),
+        ("OPENAI_API_KEY=sk-1 HF_TOKEN=hf-2", "OPENAI_API_KEY=[redacted] HF_TOKEN=[redacted]"),
+        ("aws_secret_access_key=AK/x+y", "aws_secret_access_key=[redacted]"),
+        ("max_tokens=256 key=1/1/0 monkey=3", "max_tokens=256 key=1/1/0 monkey=3"),
+        ("AuditAnswer(key='1/1/0')", "AuditAnswer(key='1/1/0')"),
+    ],
+)  # fmt: skip
+def test_secrets_given_as_name_value(text: str, shown: str) -> None:
+    assert redact(text) == shown
 
 
 @pytest.mark.parametrize(
@@ -345,3 +362,56 @@ def test_logging_records_are_redacted_with_their_traceback() -> None:
     shown = target.getvalue()
     assert "calling with" in shown and "ValueError" in shown
     assert_clean(shown)
+
+
+# --- keys in base URLs: refused in one line, never shown ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--model-base-url", f"http://127.0.0.1:9/v1?api_key={KEY}"],
+        ["--model-base-url", f"http://user:{KEY}@127.0.0.1:9/v1"],
+        ["--model-base-url", f"http://{KEY}@127.0.0.1:9/v1"],
+        ["--model-base-url", f"http://127.0.0.1:9/v1?x=1&token={KEY}"],
+        [
+            "--model-base-url",
+            f"ftp://127.0.0.1/v1?key={KEY}",
+        ],  # refused for its scheme: no key shown
+        ["--judge", MODEL_NAME, "--role-base-url", f"checker=http://127.0.0.1:9/v1?key={KEY}"],
+    ],
+)
+def test_a_key_in_a_base_url_is_refused_in_one_line(args: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from medhalbench.cli import cli
+
+    benchmark = "dahl" if "--judge" in args else "medhallu"  # the checker's own base URL
+    result = CliRunner().invoke(
+        cli, ["eval", benchmark, "--dataset", "example", "--model", MODEL_NAME, *args, "--dry-run"]
+    )
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "environment variable" in lines[0] or "expected an http" in lines[0]
+    assert_clean(result.output)
+
+
+def test_a_key_in_a_base_url_from_the_environment_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from medhalbench.cli import cli
+
+    monkeypatch.setenv("STUB_BASE_URL", f"http://127.0.0.1:9/v1?api_key={KEY[::-1]}")
+    monkeypatch.setenv("STUB_API_KEY", "sk-unused-here")
+    for plan in ([], ["--dry-run"]):
+        result = CliRunner().invoke(
+            cli, ["eval", "medhallu", "--dataset", "example", "--model", MODEL_NAME,
+                  "--log-dir", str(tmp_path), *plan],
+        )  # fmt: skip
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.exit_code == 2 and len(lines) == 1, result.output
+        assert "base URL set in the environment" in lines[0]
+        assert KEY[::-1][:12] not in result.output
+        assert not list(tmp_path.glob("*.eval"))  # refused before any work

@@ -61,6 +61,13 @@ _SECRET_PARAMETERS = (
     r"secret|client[_-]?secret|sig|signature|x-api-key|x-goog-api-key|code"
 )
 _URL_PARAMETER = re.compile(rf"(?<=[?&;])((?:{_SECRET_PARAMETERS})=)[^&#\s\"'<>\\]+", re.IGNORECASE)
+# A secret given as NAME=VALUE (a command line's `-M api_key=...`, an environment dump).
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?<![\w.-])((?:(?:[\w.-]*[_.-])?(?:api[_-]?key|apikey|token|secret|password|passwd)"
+    r"|[\w.-]*[_.-]key)=)"
+    r"(?!\[redacted\])([^\s&#\"'<>\\]+)",
+    re.IGNORECASE,
+)
 _given: set[str] = set()
 
 
@@ -177,6 +184,7 @@ def redact(text: str) -> str:
         text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
     if "=" in text:
         text = _URL_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
+        text = _SECRET_ASSIGNMENT.sub(rf"\g<1>{REDACTED}", text)
     return text
 
 

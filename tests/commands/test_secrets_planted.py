@@ -36,6 +36,7 @@ from stub_server import serve
 pytestmark = pytest.mark.slow
 
 KEY = "sk-proj-PLANTEDq8Zx41vN0cKe3xWm7TbR4u-7741"
+ARG_KEY = "sk-arg-PLANTED-given-with-M-5e6f7a8b9c"
 SERVE_KEY = "serve-key-PLANTED-0f9e8d7c6b5a"
 MODEL = "openai-api/stub/stub"
 ECHOES = ["keyreply", "keyansi", "keyheader", "keywrap", "echokey", "ok"]
@@ -82,10 +83,16 @@ class Session:
     def work(self) -> Path:
         return self.root / "work"
 
-    def run(self, *args: str, timeout: float = 300, ok: tuple[int, ...] = (0,)) -> str:
+    def run(
+        self,
+        *args: str,
+        timeout: float = 300,
+        ok: tuple[int, ...] = (0,),
+        env: dict[str, str] | None = None,
+    ) -> str:
         result = subprocess.run(
             [sys.executable, "-m", "medhalbench.cli", *args],
-            capture_output=True, text=True, cwd=self.work, env=self.env, timeout=timeout,
+            capture_output=True, text=True, cwd=self.work, env=env or self.env, timeout=timeout,
         )  # fmt: skip
         self.printed.append((" ".join(args[:2]), result.stdout + result.stderr))
         assert result.returncode in ok, (args, result.returncode, result.stderr[-3000:])
@@ -207,6 +214,19 @@ def run_every_command(session: Session, echo: Server, refusing: Server, slow: Se
     session.printed.append(("killed eval", out + err))
     [killed] = killed_dir.glob("*.eval")
     session.run("retry", str(killed))
+    # A key given with -M (none in the environment): kept nowhere, given again to retry.
+    no_env = {k: v for k, v in session.env.items() if k != "STUB_API_KEY"}
+    refusing.schedule = lambda n: "500" if n % 3 == 0 else "keyreply"
+    failed = session.run(
+        *eval_args("medhallu", refusing.url, "--dataset", "example", "--limit", "4",
+                   "--log-dir", "model-args"),
+        "-M", f"api_key={ARG_KEY}", "--max-retries", "0", "--no-cache", env=no_env, ok=(1, 2),
+    )  # fmt: skip
+    [log] = re.findall(r"medhalbench retry (\S+\.eval)", failed)
+    refusing.schedule = echoing
+    asked = session.run("retry", log, env=no_env, ok=(2,))
+    assert "api_key" in asked and len(asked.strip().splitlines()) == 1
+    session.run("retry", log, "-M", f"api_key={ARG_KEY}", env=no_env)
     # A suite.
     suite = session.work / "suite.yaml"
     suite.write_text(
@@ -289,7 +309,8 @@ def serve_briefly(session: Session) -> None:
 
 def found_in(data: str) -> list[str]:
     plain = _ANSI.sub("", data)
-    return sorted(g for secret in (KEY, SERVE_KEY) for g in fragments(secret) if g in plain)
+    secrets = (KEY, SERVE_KEY, ARG_KEY)
+    return sorted(g for secret in secrets for g in fragments(secret) if g in plain)
 
 
 def contents(path: Path) -> str:

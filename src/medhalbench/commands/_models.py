@@ -36,6 +36,8 @@ from medhalbench.models import writes_nothing
 DEFAULT_MAX_RETRIES = 6
 """Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
 3 minutes in all before giving up on a dead server, and rides out rate limits of that order."""
+HOLDS_CREDENTIALS = "holds a key or password"
+"""What the refusal of a base URL with credentials says (a plan refuses it too)."""
 DEFAULT_ATTEMPT_TIMEOUT = 300
 """Seconds one attempt may take before it is abandoned and retried (a server that accepts
 and never answers)."""
@@ -171,7 +173,7 @@ def checked_base_url(url: str | None, option: str) -> str | None:
         )
     if held:
         raise OptionError(
-            f"{option}: the URL holds a key or password; give the key in the provider's "
+            f"{option}: the URL {HOLDS_CREDENTIALS}; give the key in the provider's "
             "environment variable (e.g. OPENAI_API_KEY, or SERVICE_API_KEY for "
             "openai-api/SERVICE/MODEL) instead, where no log or message shows it"
         )
@@ -268,7 +270,7 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             register_secret(value)
         # The provider took its base URL from the environment (e.g. SERVICE_BASE_URL).
         raise OptionError(
-            f"{option} {name}: the base URL set in the environment holds a key or password; "
+            f"{option} {name}: the base URL set in the environment {HOLDS_CREDENTIALS}; "
             "give the key in the provider's API key variable (e.g. SERVICE_API_KEY) instead, "
             "where no log or message shows it"
         )
@@ -301,7 +303,8 @@ def check_model_name(name: str, via: Connection, *, option: str) -> None:
     try:
         resolve_model(name, via, option=option)
     except OptionError as ex:
-        if not _NOT_NEEDED_TO_PLAN.search(str(ex)):
+        # A key in a base URL is refused in a plan too: it would be stored with the run.
+        if not _NOT_NEEDED_TO_PLAN.search(str(ex)) or HOLDS_CREDENTIALS in str(ex):
             raise
 
 
