@@ -82,8 +82,7 @@ DETECTION_STYLES = [
     Style("llama-2", "refusal", lambda v: "I'm sorry, but I can't provide medical judgments.", readable=False),
     Style(
         "phi-3", "idiom",
-        lambda v: "Looks solid to me, consistent with what was found." if v == "0"
-        else "I'd say this one is made up.",
+        lambda v: "Looks solid to me." if v == "0" else "Nah, I don't buy it.",
         readable=False, extractable=True,
     ),
     Style("openbiollm", "verdict_list", lambda v: f"{v}\n{'1' if v == '0' else '0'}", readable=False),
@@ -103,7 +102,7 @@ TRUTH_STYLES = [
     Style("llama-2", "refusal", lambda v: "As an AI model I do not give medical opinions.", readable=False),
     Style(
         "phi-3", "idiom",
-        lambda v: {"true": "Yep, that checks out.", "false": "Nope, that's off.", "unknown": "Hard to pin down."}[v],
+        lambda v: {"true": "Yep, that tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v],
         readable=False, extractable=True,
     ),
 ]  # fmt: skip
@@ -121,7 +120,7 @@ FACTUAL_STYLES = [
     Style("llama-2", "refusal", lambda v: "I cannot evaluate clinical statements.", readable=False),
     Style(
         "phi-3", "idiom",
-        lambda v: "Sounds right to me." if v == "yes" else "That's off the mark, the context disagrees.",
+        lambda v: "I'm happy with it." if v == "yes" else "That's off the mark, the context disagrees.",
         readable=False, extractable=True,
     ),
 ]  # fmt: skip

@@ -58,3 +58,42 @@ def medhallu_log(tmp_path: Path) -> Path:
     return _eval(
         ["medhallu", "--dataset", MEDHALLU, "--responses", str(replies)], tmp_path / "medhallu"
     )
+
+
+DAHL_ANSWERS = {
+    "What does aspirin inhibit?": "Aspirin inhibits COX-1. Aspirin inhibits COX-2. Aspirin is an antibiotic.",
+    "What is metformin?": "Metformin is a biguanide. Metformin raises blood glucose.",
+}
+DAHL_CHECKS = {"antibiotic": "False.", "raises": "Hmm, partly true?", "COX-2": "**True** [1]"}
+
+
+def dahl_reply(prompt: str) -> str:
+    """A model answering DAHL's questions, splitting and checking (replies in varied styles)."""
+    if "one fact" in prompt:
+        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
+        return "\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
+    if "true or false" in prompt.lower():
+        unit = prompt.split("Statement:")[-1]
+        return next((r for cue, r in DAHL_CHECKS.items() if cue in unit), "True")
+    return next(a for q, a in DAHL_ANSWERS.items() if q in prompt)
+
+
+@pytest.fixture
+def dahl_log(tmp_path: Path) -> Path:
+    """A DAHL log of two answers split into five units, checked in several styles."""
+    from inspect_ai import eval as inspect_eval
+
+    from helpers import scripted_model
+    from medhalbench.dahl import dahl
+
+    questions = tmp_path / "questions.csv"
+    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in DAHL_ANSWERS))
+    model = scripted_model(dahl_reply)
+    [log] = inspect_eval(
+        dahl(dataset=str(questions), paper_protocol=False),
+        model=model,
+        model_roles={"splitter": model, "checker": model},
+        log_dir=str(tmp_path / "dahl"),
+        display="none",
+    )
+    return Path(log.location)

@@ -68,7 +68,7 @@ def form(client: TestClient, guard: PageGuard, index: int, **fields: str) -> dic
     assert page.status_code == 200, page.text
     csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
     assert csrf is not None
-    return {"csrf": csrf.group(1), "answer": "agree", "note": "", **fields}
+    return {"csrf": csrf.group(1), "q:verdict": "factual", "note": "", **fields}
 
 
 def post(
@@ -167,8 +167,9 @@ def test_a_post_needs_the_form_token_of_its_own_item(
         assert post(client, f"{guard.base}/item/0", data).status_code == 403
     assert saved(session) == []
     good = post(client, f"{guard.base}/item/0", form(client, guard, 0))
-    assert good.status_code == 303 and good.headers["location"] == f"{guard.base}/"
-    assert [a.answer for a in saved(session)] == ["agree"]
+    # Answered: the item again, its judge's reading now beside the person's answer.
+    assert good.status_code == 303 and good.headers["location"] == f"{guard.base}/item/0"
+    assert [a.answers["verdict"] for a in saved(session)] == ["factual"]
 
 
 # --- everything stored is shown as text ----------------------------------------------------
@@ -244,12 +245,12 @@ def hostile_log(tmp_path: Path) -> Path:
 
 def test_markup_in_every_field_is_shown_as_text(hostile_log: Path, guard: PageGuard) -> None:
     annotator = "<script>alert('annotator')</script>"
-    session = AuditSession(audited_logs([hostile_log]), annotator, len(HOSTILE), 0)
-    assert len(session.drawn) == len(HOSTILE)
+    session = AuditSession(audited_logs([hostile_log]), annotator, 2 * len(HOSTILE), 0)
+    assert len(session.drawn) == 2 * len(HOSTILE)  # a reader and a detector item per row
     with TestClient(audit_app(session, guard), base_url=ORIGIN, follow_redirects=False) as client:
         for index in range(len(session.drawn)):
-            note = f"{HOSTILE[index]} note </textarea><script>alert({index})</script>"
-            data = form(client, guard, index, note=note, answer="disagree")
+            note = f"{HOSTILE[index % len(HOSTILE)]} note </textarea><script>alert({index})</script>"
+            data = form(client, guard, index, note=note, **{"q:verdict": "not factual"})
             assert post(client, f"{guard.base}/item/{index}", data).status_code == 303
             page = client.get(f"{guard.base}/item/{index}")
             assert_inert(page.text, nonce_of(page))
@@ -257,7 +258,7 @@ def test_markup_in_every_field_is_shown_as_text(hostile_log: Path, guard: PageGu
             assert "&lt;/textarea&gt;&lt;script&gt;" in page.text
             assert "&lt;script&gt;alert(&#39;annotator&#39;)" in page.text
         done = client.get(f"{guard.base}/done")
-        assert "All 6 items answered" in done.text
+        assert f"All {len(session.drawn)} items answered" in done.text
         assert_inert(done.text, nonce_of(done))
         assert "&lt;b&gt;logs" in done.text  # the answers' file is named, as text
     shown = " ".join(t for d in session.drawn for _, t in d.item.shown)
@@ -325,7 +326,8 @@ def test_malformed_forms_are_400s(
 
 @pytest.mark.parametrize(
     "fields",
-    [{"answer": "maybe"}, {"answer": ""}, {"answer": "AGREE"}, {"answer": "agree\n"}],
+    [{"q:verdict": "maybe"}, {"q:verdict": ""}, {"q:verdict": "FACTUAL"},
+     {"q:verdict": "factual\n"}, {"q:verdict": "agree"}],  # fmt: skip
 )
 def test_an_answer_not_offered_is_a_400(
     client: TestClient, guard: PageGuard, session: AuditSession, fields: dict[str, str]
@@ -350,7 +352,7 @@ def test_items_that_do_not_exist_are_404s(
 def test_an_answer_that_cannot_be_saved_is_said_on_the_page_and_on_stderr(
     client: TestClient, guard: PageGuard, session: AuditSession, warnings: list[str]
 ) -> None:
-    data = form(client, guard, 0, answer="disagree", note="kept?")
+    data = form(client, guard, 0, note="kept?", **{"q:verdict": "not factual"})
     answers = answers_path(session.logs[0].path)
     answers.mkdir()  # a folder in the file's place: appending fails
     response = post(client, f"{guard.base}/item/0", data)
@@ -359,7 +361,7 @@ def test_an_answer_that_cannot_be_saved_is_said_on_the_page_and_on_stderr(
     assert warnings and "was not saved" in warnings[0] and str(answers) in warnings[0]
     answers.rmdir()
     assert post(client, f"{guard.base}/item/0", data).status_code == 303  # answered again
-    assert [(a.answer, a.note) for a in saved(session)] == [("disagree", "kept?")]
+    assert [(a.answers["verdict"], a.note) for a in saved(session)] == [("not factual", "kept?")]
 
 
 def test_an_answer_file_broken_while_the_page_runs_is_named(
@@ -544,8 +546,8 @@ def test_stored_markup_runs_nothing_in_a_browser(hostile_log: Path, browser_page
         for index, payload in enumerate(PAYLOADS):
             page.goto(f"{server.url}item/{index}")
             page.fill("#note", payload)
-            page.click("button[value=disagree]")
-            page.wait_for_url(lambda url, i=index: not url.endswith(f"/item/{i}"))
+            page.click("button[value='not factual']")
+            page.wait_for_selector("#reveal")  # answered: the judge's reading is revealed
             page.goto(f"{server.url}item/{index}")  # the stored note shown again
             assert page.input_value("#note") == payload  # as text, exactly
             assert page.evaluate("window.pwned") is None

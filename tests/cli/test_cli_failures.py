@@ -64,7 +64,7 @@ def test_a_dying_server_ends_in_one_line_and_retry_finishes_the_log_in_place(
     elapsed = time.monotonic() - started
     killer.join()
     # --max-retries 2: backoff 3 s then 6 s (plus jitter) before giving up.
-    assert result.exit_code == 1 and elapsed < 60, (result.exit_code, elapsed)
+    assert result.exit_code == 2 and elapsed < 60, (result.exit_code, elapsed)
     [line] = [x for x in result.stderr.splitlines() if x.strip()]
     [log] = logs_in(log_dir)
     assert line.startswith(f"error: {MODEL} at {base_url}: connection refused")

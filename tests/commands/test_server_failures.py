@@ -121,7 +121,7 @@ def test_retries_are_ours_and_counted_once(retries: int, stubs: list[Stub], tmp_
         *eval_args(stub.base_url, "--max-retries", str(retries), "--max-connections", "1"),
         cwd=tmp_path,
     )
-    assert result.returncode == 1 and "server error (5xx)" in result.stderr
+    assert result.returncode == 2 and "server error (5xx)" in result.stderr
     # One connection, the run stops at its first failed sample: that sample's attempts only
     # (the SDK's own two retries per attempt are off).
     assert stub.seen == retries + 1, stub.seen
@@ -135,7 +135,7 @@ def test_the_time_limit_holds_for_slow_and_hanging_servers(
     stubs.append(stub := Stub(lambda n: fault, delay))
     started = time.monotonic()
     result = medhalbench(*eval_args(stub.base_url, "--timeout", "2"), cwd=tmp_path)
-    assert result.returncode == 1 and "timed out (no reply within 2 s)" in result.stderr
+    assert result.returncode == 2 and "timed out (no reply within 2 s)" in result.stderr
     assert time.monotonic() - started < 40  # not the hang, nor the default 300 s attempt
 
 
@@ -181,7 +181,7 @@ def test_a_key_echoed_by_the_server_is_in_nothing_written(
     before = set(traces.glob("trace-*")) if traces.is_dir() else set()
     stubs.append(stub := Stub(lambda n: "echokey" if n % 2 else "ok"))
     result = medhalbench(*eval_args(stub.base_url, "--max-retries", "0"), cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2
     report = medhalbench("report", "logs", "--out", "report.html", cwd=tmp_path)
     assert SECRET not in result.stdout + result.stderr + report.stdout + report.stderr
     written = [p for p in tmp_path.rglob("*") if p.is_file()]

@@ -88,25 +88,39 @@ def test_audit_answers_on_checker_units_feed_the_agreement(tmp_path: Path) -> No
         display="none",
     )
     [audited] = audited_logs([log.location])
-    # One item per atomic unit, with the question, the answer and the unit shown.
-    assert len(audited.items) == 12
-    assert {i.verdict for i in audited.items} == {"true", "false"}
-    unit = audited.items[0]
+    # Per atomic unit: a splitter item, a reader item (the checker's reply) and a checker item.
+    checker = [i for i in audited.items if i.role == "checker"]
+    assert len(checker) == 12
+    assert {i.role for i in audited.items} == {"splitter", "reader", "checker"}
+    assert len([i for i in audited.items if i.role == "splitter"]) == 12
+    assert {i.verdict for i in checker} == {"true", "false"}
+    unit = checker[0]
     assert [h for h, _ in unit.shown] == ["Question", "Answer", "Atomic unit"]
     assert ("TRUEFACT" in unit.shown[2][1]) == (unit.verdict == "true")
+    # Blind: the checker's reply is revealed after the person answers, never shown before.
+    assert [h for h, _ in unit.revealed] == ["Checker's reply"]
+    assert unit.revealed[0][1] in ("True", "False")
     # A person who holds every FALSEFACT of Q1 true, and cannot tell one unit of Q3.
     q1, q3 = question_id("Q1?"), question_id("Q3?")
-    for item in audited.items:
-        choice = "agree"
+    for item in checker:
+        given = item.verdict
         if item.sample_id == q1 and item.verdict == "false":
-            choice = "disagree"
+            given = "true"
         if item.sample_id == q3 and item.unit == 1:
-            choice = "cannot_tell"
+            given = "cannot tell"
         save_answer(
             log.location,
             AuditAnswer(benchmark="dahl", log=Path(log.location).name, key=item.key,
-                        verdict=item.verdict, answer=choice, annotator="ann"),  # type: ignore[arg-type]
+                        role="checker", answers={"verdict": given}, annotator="ann"),
         )  # fmt: skip
+    # An answer on a splitter item says nothing of the checker's verdicts.
+    splitter = next(i for i in audited.items if i.role == "splitter")
+    save_answer(
+        log.location,
+        AuditAnswer(benchmark="dahl", log=Path(log.location).name, key=splitter.key,
+                    role="splitter", answers={"stated": "no", "atomic": "yes", "repeat": "no"},
+                    annotator="ann"),
+    )  # fmt: skip
     result = dahl_agreement(log.location, answers_path(log.location))
     auto_p = [2 / 3, 1 / 2, 1.0, 1 / 3]
     human_p = [3 / 3, 1 / 2, 3 / 3, 1 / 3]  # Q1: all true now; Q3: three units told, all true

@@ -292,6 +292,10 @@ def test_provenance_and_skips(report_logs: Path, tmp_path: Path) -> None:
         "splitter": "mockllm/model",
         "checker": "mockllm/model",
     }
+    # Outputs written elsewhere: no generation setting is listed (nothing was generated).
+    acme = next(p for p in results.provenance if p.model == "system/acme-detector")
+    assert "temperature" not in acme.settings and "knowledge" in acme.settings
+    assert "temperature 0.3" in medhallu.settings_text  # as sent
     with pytest.raises(DataError, match="no such log"):
         collect([tmp_path / "missing"])
 

@@ -4,53 +4,86 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.registry import CANNOT_TELL, AuditItem
 from medhalbench.results import local_path
 
-Answer = Literal["agree", "disagree", "cannot_tell"]
+LegacyAnswer = Literal["agree", "disagree", "cannot_tell"]
+"""The answers of audits before they were blind: the person saw the judge's verdict."""
 AUDIT_SUFFIX = ".audit.jsonl"
 
 
 class AuditAnswer(Record):
-    """One person's answer on one judged item.
+    """One person's answers on one judged item.
 
     Attributes:
         benchmark: The benchmark of the log.
         log: The log's file name.
-        key: The item (`sample/epoch/unit`; unit 0 for a whole sample).
-        verdict: The judge's verdict the person was shown.
-        answer: Whether the person agrees with it, disagrees, or cannot tell.
+        key: The item (`role/sample/epoch/unit`; unit 0 for a whole sample).
+        role: Whose judgement the item is.
+        answers: The person's answer to each question of the item, by question key (a
+            choice offered, or `cannot tell`).
+        judged: The judge's answers at the time, by question key (kept for the record;
+            shown to the person only after answering).
+        blind: Whether the person answered before seeing the judge's answers.
         note: The person's note, if any.
         annotator: Who answered.
         seed: The seed the items were drawn with.
         answered_at: When (UTC, ISO 8601).
+        verdict: In an answer saved before audits were blind: the verdict shown.
+        answer: In such an answer: agree, disagree or cannot tell.
     """
 
     benchmark: str
     log: str
     key: str = Field(min_length=1)
-    verdict: str
-    answer: Answer
+    role: str = ""
+    answers: dict[str, str] = Field(default_factory=dict)
+    judged: dict[str, str] = Field(default_factory=dict)
+    blind: bool = True
     note: str | None = None
     annotator: str = Field(min_length=1)
     seed: int = 0
     answered_at: str = ""
+    verdict: str | None = None
+    answer: LegacyAnswer | None = None
 
-    def held(self, opposite: Mapping[str, str]) -> str | None:
-        """The verdict the person holds: the judge's when agreeing, its opposite when
-        disagreeing (None where it has none, or the person could not tell)."""
+    @model_validator(mode="after")
+    def _answered(self) -> AuditAnswer:
+        if not self.answers and self.answer is None:
+            raise ValueError("no answer (expected `answers`, or a saved `answer`)")
+        return self
+
+    @property
+    def legacy(self) -> bool:
+        """Saved before audits were blind and had roles."""
+        return not self.answers
+
+    def item_key(self, legacy_role: str) -> str:
+        """The key of the item answered (an old `sample/epoch/unit` key gets its role)."""
+        return f"{legacy_role}/{self.key}" if self.legacy and not self.role else self.key
+
+    def given(self, item: AuditItem, question: str) -> str | None:
+        """The person's answer to one question of an item: a choice, `cannot tell`, or None
+        where not answered. An old agree/disagree answer on a two-way verdict is read as
+        the verdict agreed with, or the other one."""
+        if not self.legacy:
+            return self.answers.get(question)
+        asked = item.question(question)
+        if asked is None or question != item.questions[0].key:
+            return None
         if self.answer == "agree":
-            return self.verdict
-        if self.answer == "disagree":
-            return opposite.get(self.verdict)
-        return None
+            return asked.judged
+        if self.answer == "cannot_tell":
+            return CANNOT_TELL
+        others = [c for c in asked.choices if c != asked.judged and c != "unreadable"]
+        return others[0] if len(others) == 1 else None
 
 
 def answers_path(log: str | Path) -> Path:

@@ -5,23 +5,34 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import read_eval_log
 
 from medhalbench._errors import DataError
 from medhalbench.registry import AuditItem, Benchmark, JudgeAudit, benchmark_of
-from medhalbench.results import log_paths
+from medhalbench.results import log_paths, run_result, run_title
 
 
 @dataclass(frozen=True)
 class AuditedLog:
-    """A finished log of a benchmark whose judge can be audited, with all its judged items."""
+    """A finished log of a benchmark whose judges can be audited, with all its judged items.
+
+    Attributes:
+        path: The log.
+        entry: Its benchmark.
+        items: Every judged item of every role.
+        run: The run in words: benchmark, model, each role's model, dataset, settings.
+        arguments: The run's task arguments.
+    """
 
     path: str
     entry: Benchmark
     items: list[AuditItem]
+    run: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
 
     @property
     def audit(self) -> JudgeAudit:
@@ -58,21 +69,27 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
             raise DataError(
                 f"the run is {log.status}: finish it first (medhalbench retry)", path=path
             )
-        items = [item for sample in log.samples or [] for item in entry.audit.items(sample)]
-        found.append(AuditedLog(path, entry, items))
+        arguments = dict(log.eval.task_args or {})
+        items = [
+            item for sample in log.samples or [] for item in entry.audit.items(sample, arguments)
+        ]
+        result = run_result(log)
+        run = run_title(entry.title, result, entry.describe(result.settings))
+        found.append(AuditedLog(path, entry, items, run, arguments))
     return found
 
 
 def draw(items: Sequence[AuditItem], count: int, seed: int) -> list[AuditItem]:
-    """`count` items, the same for the same items and seed: each verdict shuffled with the
-    seed, then taken in turn, so that every verdict the judge gave appears (stratified)."""
-    by_verdict: dict[str, list[AuditItem]] = defaultdict(list)
+    """`count` items, the same for the same items and seed, stratified: the items of each
+    role and judged verdict are shuffled with the seed, then taken in turn, so that every
+    role and every verdict a judge gave (unread replies included) is offered."""
+    strata: dict[tuple[str, str], list[AuditItem]] = defaultdict(list)
     for item in sorted(items, key=lambda i: i.key):
-        by_verdict[item.verdict].append(item)
+        strata[(item.role, item.verdict)].append(item)
     rng = random.Random(seed)
     queues = []
-    for verdict in sorted(by_verdict):
-        queue = by_verdict[verdict]
+    for stratum in sorted(strata):
+        queue = strata[stratum]
         rng.shuffle(queue)
         queues.append(queue)
     drawn: list[AuditItem] = []

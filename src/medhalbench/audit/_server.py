@@ -26,7 +26,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, get_args
 from urllib.parse import parse_qs
 
 import anyio
@@ -39,13 +38,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.audit._answers import Answer, AuditAnswer, answers_path, read_answers, save_answer
-from medhalbench.audit._items import AuditedLog, draw
-from medhalbench.registry import AuditItem
+from medhalbench.audit._session import MAX_NOTE_CHARS, AnswerNotSaved, AuditSession
 
-ANSWERS: tuple[Answer, ...] = get_args(Answer)
-MAX_NOTE_CHARS = 10_000
-"""The longest note kept with an answer."""
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read (an answer and a note fit many times over)."""
 MAX_HEAD_BYTES = 16 * 1024
@@ -55,103 +49,6 @@ BODY_TIMEOUT = 10.0
 START_TIMEOUT = 30.0
 """Seconds the server may take to start listening."""
 _environment = Environment(loader=PackageLoader("medhalbench.audit", "templates"), autoescape=True)
-
-
-class AnswerNotSaved(MedhalbenchError):
-    """An answer that could not be written (the folder became read-only, the disk filled)."""
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A drawn item and the log it is of."""
-
-    log: AuditedLog
-    item: AuditItem
-
-
-@dataclass
-class AuditSession:
-    """One person's audit of some logs: the drawn items, in the order shown."""
-
-    logs: list[AuditedLog]
-    annotator: str
-    items_per_log: int
-    seed: int
-
-    def __post_init__(self) -> None:
-        self.drawn = [
-            Drawn(log, item)
-            for log in self.logs
-            for item in draw(log.items, self.items_per_log, self.seed)
-        ]
-
-    def answers(self) -> dict[tuple[str, str], AuditAnswer]:
-        """This person's answers on the drawn items, by (log, item key), read from disk.
-
-        Raises:
-            DataError: An answer file with a malformed or oversized line, naming it.
-        """
-        found = {}
-        for log in self.logs:
-            for answer in read_answers(log.path):
-                if answer.annotator == self.annotator:
-                    found[(log.name, answer.key)] = answer
-        return found
-
-    def next_unanswered(self) -> int | None:
-        """The first drawn item this person has not answered (None: all are)."""
-        answers = self.answers()
-        return next(
-            (i for i, d in enumerate(self.drawn) if (d.log.name, d.item.key) not in answers), None
-        )
-
-    def save(self, index: int, answer: Answer, note: str) -> None:
-        """Save this person's answer on a drawn item.
-
-        Raises:
-            AnswerNotSaved: The answer file cannot be written, naming it and why.
-        """
-        drawn = self.drawn[index]
-        try:
-            save_answer(
-                drawn.log.path,
-                AuditAnswer(
-                    benchmark=drawn.log.entry.name, log=drawn.log.name, key=drawn.item.key,
-                    verdict=drawn.item.verdict, answer=answer, note=note.strip() or None,
-                    annotator=self.annotator, seed=self.seed,
-                ),
-            )  # fmt: skip
-        except OSError as ex:
-            raise AnswerNotSaved(
-                f"{answers_path(drawn.log.path)}: the answer on item {index + 1} was not saved "
-                f"({ex.strerror or ex})"
-            ) from None
-
-    def page(self, index: int | None, **security: str) -> str:
-        """The page of a drawn item, or the closing page (`index` None); `security` holds
-        the page's address prefix (`base`), form token (`csrf`) and script nonce (`nonce`)."""
-        answers = self.answers()
-        context: dict[str, Any] = {
-            "annotator": self.annotator,
-            "total": len(self.drawn),
-            "answered": sum((d.log.name, d.item.key) in answers for d in self.drawn),
-            "files": sorted({str(answers_path(log.path)) for log in self.logs}),
-            "max_note": MAX_NOTE_CHARS,
-            **security,
-        }
-        if index is not None:
-            drawn = self.drawn[index]
-            audit = drawn.log.audit
-            context.update(
-                index=index,
-                drawn=drawn,
-                question=audit.question.format(verdict=drawn.item.verdict),
-                judge=audit.judge,
-                focus=audit.focus,
-                given=answers.get((drawn.log.name, drawn.item.key)),
-                choices=ANSWERS,
-            )
-        return _environment.get_template("audit.html.j2").render(context)
 
 
 @dataclass(frozen=True)
@@ -351,19 +248,21 @@ def audit_app(session: AuditSession, guard: PageGuard, warn: Warn = _stderr) -> 
             (form.get("csrf") or [""])[0].encode(), guard.form_token(index).encode()
         ):
             return _refusal(403, "the form's token does not match this page: reload the page")
-        choice = (form.get("answer") or [""])[0]
-        if choice not in ANSWERS:
-            return _refusal(400, f"expected an answer, one of {', '.join(ANSWERS)}")
+        try:
+            given = session.given(index, form)
+        except ValueError as ex:
+            return _refusal(400, str(ex))
         note = (form.get("note") or [""])[0]
         if len(note) > MAX_NOTE_CHARS:
             return _refusal(
                 413, f"the note is over {MAX_NOTE_CHARS:,} characters; shorten it and answer again"
             )
         try:
-            session.save(index, choice, note)
+            session.save(index, given, note)
         except AnswerNotSaved as ex:
             return trouble(500, str(ex))
-        return RedirectResponse(f"{guard.base}/", status_code=303, headers=_HEADERS)
+        # The item again: the person's answer beside the judge's, now revealed.
+        return RedirectResponse(f"{guard.base}/item/{index}", status_code=303, headers=_HEADERS)
 
     app = Starlette(
         routes=[

@@ -1,164 +1,254 @@
-"""How far to trust a judge: its accuracy against the people and Cohen's kappa, each with a
-95% interval, per verdict and per benchmark; agreement between people; and the run's figure
-recomputed on the audited items with the people's verdicts in the judge's place."""
+"""How far to trust each judge of a run: for every role (the reader of verdicts, the
+extractor, the splitter, the checker, the detector) and each question put to the people,
+the judge's accuracy against the people and Cohen's kappa, each with a 95% interval over
+items; wrong-class readings counted apart; agreement between people; and the run's figure
+recomputed on the audited items with the people's answers in the judge's place."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from medhalbench.audit._answers import AuditAnswer, read_answers
 from medhalbench.audit._items import AuditedLog
-from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.registry import AUDIT_ROLES, CANNOT_TELL, UNREADABLE, AuditItem
 from medhalbench.results import Cell, Column, Estimate, ResultTable
 from medhalbench.statistics import estimate, kappa_figure, share_figure
 
-KAPPA_UNDEFINED = "one verdict only (chance agreement is 1), or no item"
+ACCURACY_UNDEFINED = "no answer but cannot tell"
+NO_CLASS = (UNREADABLE, "unknown or unreadable")
+"""Judged answers that put a reply in no class: a reading of none is never a wrong class."""
 
 
 @dataclass(frozen=True)
 class Audited:
-    """One person's answer on one judged item of a log."""
+    """One person's answers on one judged item of a log."""
 
-    log: str
+    log: AuditedLog
     item: AuditItem
     answer: AuditAnswer
 
     @property
     def cluster(self) -> str:
         """The item across people (the bootstrap resamples items, not answers)."""
-        return f"{self.log}:{self.item.key}"
+        return f"{self.log.name}:{self.item.key}"
 
-    def person_verdict(self, audit: JudgeAudit) -> str | None:
-        """The verdict the person holds (see `AuditAnswer.held`)."""
-        return self.answer.held(audit.opposite)
+
+@dataclass(frozen=True)
+class Pair:
+    """The judge's and a person's answer to one question of one item."""
+
+    audited: Audited
+    judged: str
+    given: str
+
+    @property
+    def told(self) -> bool:
+        """Whether the person could tell."""
+        return self.given != CANNOT_TELL
+
+    @property
+    def agree(self) -> bool:
+        return self.told and self.given == self.judged
+
+    @property
+    def wrong_class(self) -> bool:
+        """The judge gave a class the person does not hold (a reading of none is a miss,
+        never a wrong class)."""
+        return self.told and self.given != self.judged and self.judged not in NO_CLASS
 
 
 def audited(logs: Sequence[AuditedLog]) -> list[Audited]:
-    """Every answer on the logs' items (answers on items a log no longer has are left out)."""
+    """Every answer on the logs' items (answers on items a log no longer has are left out;
+    answers saved before audits had roles are given their benchmark's legacy role)."""
     found = []
     for log in logs:
         items = {item.key: item for item in log.items}
         for answer in read_answers(log.path):
-            if answer.key in items:
-                found.append(Audited(log.name, items[answer.key], answer))
+            key = answer.item_key(log.audit.legacy_role)
+            if key in items:
+                found.append(Audited(log, items[key], answer))
     return found
 
 
-def _estimate(figure_name: str, values: dict[str, float]) -> Estimate:
+def pairs(answers: Sequence[Audited], question: str) -> list[Pair]:
+    """The (judge, person) answers to one question, where the person answered it."""
+    found = []
+    for audited_item in answers:
+        asked = audited_item.item.question(question)
+        given = audited_item.answer.given(audited_item.item, question)
+        if asked is not None and given is not None:
+            found.append(Pair(audited_item, asked.judged, given))
+    return found
+
+
+def kappa_undefined(first: Sequence[str], second: Sequence[str], names: tuple[str, str]) -> str:
+    """Why Cohen's kappa of two raters is undefined ("" when it is defined): no item, or a
+    rater who gave one answer only (chance agreement then explains everything)."""
+    if not first:
+        return "no item both could tell"
+    for rater, answers in zip(names, (first, second), strict=True):
+        if len(set(answers)) < 2:
+            return f"{rater} gave one answer only ({answers[0]})"
+    return ""
+
+
+def _kappa(
+    clusters: Sequence[str], first: Sequence[str], second: Sequence[str], names: tuple[str, str],
+    resamples: int,
+) -> Estimate:  # fmt: skip
+    why = kappa_undefined(first, second, names)
+    if why:
+        return Estimate(math.nan, why=why)
+    values = estimate([kappa_figure("kappa", clusters, first, second)], resamples=resamples)
     return Estimate(
-        values[figure_name],
-        values.get(f"{figure_name}_ci_low", float("nan")),
-        values.get(f"{figure_name}_ci_high", float("nan")),
+        values["kappa"],
+        values.get("kappa_ci_low", math.nan),
+        values.get("kappa_ci_high", math.nan),
+        why="" if math.isfinite(values["kappa"]) else "chance agreement is 1",
     )
 
 
-def _agreement_row(
-    label: str, answers: Sequence[Audited], audit: JudgeAudit, *, kappa: bool, resamples: int
-) -> list[Cell]:
-    clusters = [a.cluster for a in answers]
-    choices = [a.answer.answer for a in answers]
-    figures = [
-        share_figure(
-            "accuracy",
-            clusters,
-            [c == "agree" for c in choices],
-            [c != "cannot_tell" for c in choices],
-        )
-    ]
-    paired = [(a, v) for a in answers if (v := a.person_verdict(audit)) is not None]
-    values = estimate(figures, resamples=resamples)
-    if kappa and paired:
-        kappa_values = estimate(
-            [kappa_figure("kappa", [a.cluster for a, _ in paired], [a.item.verdict for a, _ in paired],
-                          [v for _, v in paired])],
-            resamples=resamples,
-        )  # fmt: skip
-        values.update(kappa_values)
+def _row(label: str, question: str, found: Sequence[Pair], resamples: int) -> list[Cell]:
+    clusters = [p.audited.cluster for p in found]
+    accuracy = estimate(
+        [share_figure("accuracy", clusters, [p.agree for p in found], [p.told for p in found])],
+        resamples=resamples,
+    )
+    told = [p for p in found if p.told]
+    kappa = _kappa(
+        [p.audited.cluster for p in told], [p.judged for p in told], [p.given for p in told],
+        ("the judge", "the people"), resamples,
+    )  # fmt: skip
     return [
-        label, float(len(answers)), float(choices.count("agree")),
-        float(choices.count("disagree")), float(choices.count("cannot_tell")),
-        _estimate("accuracy", values),
-        _estimate("kappa", values) if "kappa" in values else None,
+        label, question, float(len(found)), float(sum(p.agree for p in found)),
+        float(sum(p.told and not p.agree for p in found)), float(sum(not p.told for p in found)),
+        float(sum(p.wrong_class for p in found)),
+        Estimate(accuracy["accuracy"], accuracy.get("accuracy_ci_low", math.nan),
+                 accuracy.get("accuracy_ci_high", math.nan), why=ACCURACY_UNDEFINED),
+        kappa,
     ]  # fmt: skip
 
 
+def _questions(answers: Sequence[Audited]) -> list[tuple[str, str]]:
+    """Each (question key, question text) asked on these items, in order."""
+    seen: dict[str, str] = {}
+    for audited_item in answers:
+        for question in audited_item.item.questions:
+            seen.setdefault(question.key, question.text)
+    return list(seen.items())
+
+
 def agreement_table(
-    title: str, audit: JudgeAudit, answers: Sequence[Audited], *, resamples: int = 1000
+    log: AuditedLog, answers: Sequence[Audited], *, resamples: int = 1000
 ) -> ResultTable:
-    """The judge against the people, all verdicts and per verdict, and people against each
-    other where several answered the same items."""
+    """Each judge of a run against the people, role by role and question by question (and
+    by the judge's answer, as the draw was stratified by it), and people against each other
+    where several answered the same items."""
     table = ResultTable(
-        f"Judge audit, {title}: {audit.judge}",
-        f"audit_{title.lower()}",
+        f"Judge audit: {log.run}",
+        f"audit_{log.entry.name}_{log.name.rsplit('.', 1)[0]}",
         [
-            Column("Verdicts"), Column("Answers", digits=0), Column("Agree", digits=0),
-            Column("Disagree", digits=0), Column("Cannot tell", digits=0),
-            Column("Judge accuracy", undefined="no answer but cannot tell", interval=True),
-            Column("Cohen's kappa", undefined=KAPPA_UNDEFINED, interval=True),
+            Column("Role"), Column("Question"), Column("Answers", digits=0),
+            Column("Agree", digits=0), Column("Disagree", digits=0),
+            Column("Cannot tell", digits=0), Column("Wrong class", digits=0),
+            Column("Judge accuracy", undefined=ACCURACY_UNDEFINED, interval=True),
+            Column("Cohen's kappa", interval=True),
         ],
     )  # fmt: skip
-    table.add(_agreement_row("all", answers, audit, kappa=True, resamples=resamples))
-    for verdict in sorted({a.item.verdict for a in answers}):
-        of_verdict = [a for a in answers if a.item.verdict == verdict]
-        table.add(
-            _agreement_row(
-                f"judge said {verdict}", of_verdict, audit, kappa=False, resamples=resamples
-            )
-        )
-    people = sorted({a.answer.annotator for a in answers})
-    for first, second in itertools.combinations(people, 2):
-        theirs = {(a.cluster, a.answer.annotator): a.person_verdict(audit) for a in answers}
-        shared = [
-            (cluster, theirs[(cluster, first)], theirs[(cluster, second)])
-            for cluster in sorted({a.cluster for a in answers})
-            if theirs.get((cluster, first)) and theirs.get((cluster, second))
-        ]
-        values = estimate(
-            [kappa_figure("kappa", [c for c, _, _ in shared], [str(x) for _, x, _ in shared],
-                          [str(y) for _, _, y in shared])],
-            resamples=resamples,
-        ) if shared else {"kappa": float("nan")}  # fmt: skip
-        table.add([f"people: {first} and {second}", float(len(shared)), None, None, None, None,
-                   _estimate("kappa", values)])  # fmt: skip
+    for role in AUDIT_ROLES:
+        of_role = [a for a in answers if a.item.role == role]
+        for key, text in _questions(of_role):
+            found = pairs(of_role, key)
+            if not found:
+                continue
+            table.add(_row(role, text, found, resamples))
+            judged = sorted({p.judged for p in found})
+            for verdict in judged if len(judged) > 1 else []:
+                of_verdict = [p for p in found if p.judged == verdict]
+                table.add(_row(f"{role}: judge said {verdict}", text, of_verdict, resamples))
+            table.rows.extend(_between_people(role, text, found, resamples))
+            table.published.extend([None] * (len(table.rows) - len(table.published)))
+            table.row_undefined.extend([""] * (len(table.rows) - len(table.row_undefined)))
+    roles = sorted({a.item.role for a in answers}, key=AUDIT_ROLES.index)
     table.notes.append(
-        "Items are drawn stratified by the judge's verdict: the accuracy per verdict estimates "
-        "that verdict's; the accuracy over all weighs the verdicts as drawn, not as the run "
-        "gave them. Intervals: 95% bootstrap over items."
+        "Roles: " + "; ".join(f"{role}: {log.audit.roles.get(role, role)}" for role in roles) + "."
+    )
+    unblind = sum(not a.answer.blind or a.answer.legacy for a in answers)
+    table.notes.append(
+        "The people answered blind: their own answer first, the judge's reading and the "
+        "dataset's label shown only after."
+        + (f" {unblind} answer(s) were given seeing the judge's reading." if unblind else "")
+    )
+    table.notes.append(
+        "Wrong class: the judge gave a class the person does not hold (a reading of none is "
+        "a miss, not a wrong class). Items are drawn stratified by role and by the judge's "
+        "answer: the rows by answer estimate each answer's accuracy; the row over all weighs "
+        "the answers as drawn, not as the run gave them. Intervals: 95% bootstrap over items."
     )
     return table
 
 
-def recomputed_table(title: str, audit: JudgeAudit, answers: Sequence[Audited]) -> ResultTable:
-    """The run's figure on each person's audited items: as the run computed it, and with the
-    person's verdicts in the judge's place."""
+def _between_people(
+    role: str, text: str, found: Sequence[Pair], resamples: int
+) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
+    people = sorted({p.audited.answer.annotator for p in found})
+    for first, second in itertools.combinations(people, 2):
+        theirs = {(p.audited.cluster, p.audited.answer.annotator): p.given for p in found if p.told}
+        shared = [
+            (cluster, theirs[(cluster, first)], theirs[(cluster, second)])
+            for cluster in sorted({p.audited.cluster for p in found})
+            if (cluster, first) in theirs and (cluster, second) in theirs
+        ]
+        kappa = _kappa(
+            [c for c, _, _ in shared], [x for _, x, _ in shared], [y for _, _, y in shared],
+            (first, second), resamples,
+        )  # fmt: skip
+        agree = float(sum(x == y for _, x, y in shared))
+        rows.append([f"{role}: {first} and {second}", text, float(len(shared)), agree,
+                     float(len(shared)) - agree, None, None, None, kappa])  # fmt: skip
+    return rows
+
+
+def recomputed_table(log: AuditedLog, answers: Sequence[Audited]) -> ResultTable | None:
+    """The run's figure on each person's audited items of the figure's role: as the run
+    computed it, and with the person's answers in the judge's place (None: none)."""
+    audit = log.audit
+    question = None
+    of_role = [a for a in answers if a.item.role == audit.figure_role]
+    if not of_role:
+        return None
+    question = of_role[0].item.questions[0].key
     table = ResultTable(
-        f"{title}: {audit.figure}, as the run computed it and with the people's verdicts",
-        f"audit_{title.lower()}_figure",
+        f"{audit.figure}, as the run computed it and with the people's answers: {log.run}",
+        f"audit_{log.entry.name}_{log.name.rsplit('.', 1)[0]}_figure",
         [
             Column("Person"), Column("Items", digits=0),
             Column("As the run", undefined="no positive item, or none predicted"),
-            Column("With the people's verdicts", undefined="no positive item, or none predicted"),
+            Column("With the people's answers", undefined="no positive item, or none predicted"),
         ],
     )  # fmt: skip
-    for person in sorted({a.answer.annotator for a in answers}):
-        theirs = [a for a in answers if a.answer.annotator == person]
-        run, people = audit.recompute(
-            [a.item for a in theirs], [a.person_verdict(audit) for a in theirs]
-        )
+    for person in sorted({a.answer.annotator for a in of_role}):
+        theirs = [a for a in of_role if a.answer.annotator == person]
+        given = [a.answer.given(a.item, question) for a in theirs]
+        held = [g if g not in (None, CANNOT_TELL, UNREADABLE) else None for g in given]
+        run, people = audit.recompute([a.item for a in theirs], held)
         table.add([person, float(len(theirs)), run, people])
     return table
 
 
 def audit_tables(logs: Sequence[AuditedLog], *, resamples: int = 1000) -> list[ResultTable]:
-    """The audit's tables, benchmark by benchmark (none where nobody has answered)."""
+    """The audit's tables, run by run (none where nobody has answered)."""
     tables = []
-    for name in dict.fromkeys(log.entry.name for log in logs):
-        of_entry = [log for log in logs if log.entry.name == name]
-        entry = of_entry[0].entry
-        answers = audited(of_entry)
-        if answers and entry.audit is not None:
-            tables.append(agreement_table(entry.title, entry.audit, answers, resamples=resamples))
-            tables.append(recomputed_table(entry.title, entry.audit, answers))
+    for log in logs:
+        answers = audited([log])
+        if not answers:
+            continue
+        tables.append(agreement_table(log, answers, resamples=resamples))
+        recomputed = recomputed_table(log, answers)
+        if recomputed is not None:
+            tables.append(recomputed)
     return tables

@@ -20,6 +20,7 @@ from medhalbench.audit import (
     audited_logs,
 )
 from medhalbench.commands import OptionError, console, print_table, writable_folder
+from medhalbench.statistics import MAX_RESAMPLES
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
@@ -63,8 +64,11 @@ def _writable(path: Path) -> None:
               show_default=True, help="Port of the page on 127.0.0.1 (0: any free port).")  # fmt: skip
 @click.option("--summary", is_flag=True,
               help="Print the agreement of the answers given so far with the judge, and exit.")  # fmt: skip
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+@click.option("--bootstrap", type=click.IntRange(min=0, max=MAX_RESAMPLES), default=1000, show_default=True,
               help="Bootstrap resamples (over items) of the summary's 95% intervals.")  # fmt: skip
+@click.option("--unblind", is_flag=True,
+              help="Show the judge's reading beside each item before you answer (the answers "
+              "are marked as not blind); by default it is shown only after.")  # fmt: skip
 def audit_command(
     logs: tuple[str, ...],
     annotator: str,
@@ -73,12 +77,16 @@ def audit_command(
     port: int,
     summary: bool,
     bootstrap: int,
+    unblind: bool,
 ) -> None:
-    """Check a judge's verdicts by hand: a local page shows judged items one at a time (DAHL:
-    an atomic unit with its question and answer; MedHallu: a detector's reply with the verdict
-    read from it; MedHal: a statement with the model's verdict and explanation), and you answer
-    agree / disagree / cannot tell (keys a, d, c). Answers are saved as given, beside each log
-    (<log>.audit.jsonl); starting again continues where you stopped."""
+    """Check the judges of runs by hand, blind: a local page shows one judged item at a time
+    and asks you what the judge was asked, before showing its answer and the dataset's label.
+    Each role is audited: the reader of verdicts (which verdict does a reply state? unread
+    replies included), the extractor, DAHL's splitter (is the unit stated in the answer? one
+    fact? a repeat?) and checker (is the unit true?), and the model under test as a detector
+    (is the answer hallucinated? is the statement factual?). Keys 1-9 answer, Enter sends,
+    arrows move. Answers are saved as given, beside each log (<log>.audit.jsonl); starting
+    again continues where you stopped; --summary prints each role's agreement."""
     found = audited_logs(logs)
     if summary:
         tables = audit_tables(found, resamples=bootstrap)
@@ -87,7 +95,7 @@ def audit_command(
         for table in tables:
             print_table(console, table)
         return
-    session = AuditSession(found, annotator, items_per_log, seed)
+    session = AuditSession(found, annotator, items_per_log, seed, blind=not unblind)
     if not session.drawn:
         raise click.BadParameter("these logs hold no judged item to audit", param_hint="LOGS")
     try:

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from medhalbench.cli._registry_group import RegistryGroup
-from medhalbench.commands import (
-    DEFAULT_MAX_RETRIES,
-    attempt_limit,
-    connection_params,
-    console,
-    display_param,
-    eval_command,
-    fail,
-    fail_on_unfinished,
-    interruptible,
-    progress_display,
-    redacted_logs,
-    stop_code,
-    writable_folder,
-)
-from medhalbench.results import local_path
+from medhalbench.commands import connection_params, display_param, eval_command, retry_runs
 
 
 @click.group(name="eval", cls=RegistryGroup, command=eval_command)
@@ -33,9 +16,7 @@ def eval_group() -> None:
 @click.command(
     name="retry",
     params=[
-        click.Argument(
-            ["logs"], nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False)
-        ),
+        click.Argument(["logs"], nargs=-1, required=True),
         click.Option(
             ["--log-dir"],
             default=None,
@@ -44,7 +25,21 @@ def eval_group() -> None:
         click.Option(
             ["--force"],
             is_flag=True,
-            help="Run a log that already finished again (default: refused).",
+            help="Run again a log that already finished, or one whose data, prompts or "
+            "templates changed since (every sample then runs again on the files as they are "
+            "now). Default: refused.",
+        ),
+        click.Option(
+            ["-M", "model_args"],
+            multiple=True,
+            help="Model argument NAME=VALUE of the model under test, given again: a run made "
+            "with -M api_key=... needs it (logs keep no key), unless the provider's key "
+            "variable is set.",
+        ),
+        click.Option(
+            ["--role-arg", "role_args"],
+            multiple=True,
+            help="ROLE:NAME=VALUE: a role's model argument given again (e.g. checker:api_key=...).",
         ),
         # A resumed run keeps its batch mode: the log holds it.
         *connection_params(leave_out=("batch", "batch_delay")),
@@ -55,6 +50,8 @@ def retry_command(
     logs: tuple[str, ...],
     log_dir: str | None,
     force: bool,
+    model_args: tuple[str, ...],
+    role_args: tuple[str, ...],
     max_connections: int | None,
     max_retries: int | None,
     timeout: int | None,
@@ -62,56 +59,20 @@ def retry_command(
     display: str | None,
 ) -> None:
     """Finish interrupted or failed evaluations: the samples already done are kept, only the
-    rest run (inspect's eval-retry), and the resumed log is written beside the old one."""
-    from inspect_ai import eval_retry
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    if log_dir is not None:
-        writable_folder(log_dir, "--log-dir")
-    for path in logs:
-        try:
-            header = read_eval_log(path, header_only=True)
-        except Exception:
-            raise click.BadParameter(f"{path}: not an inspect log", param_hint="LOGS") from None
-        if header.status == "success" and not force:
-            raise click.BadParameter(
-                f"{path} already finished (use --force to run it again)", param_hint="LOGS"
-            )
-        folder = log_dir or str(Path(path).resolve().parent)
-        later = [
-            info.name
-            for info in list_eval_logs(folder)
-            if Path(local_path(info.name)).resolve() != Path(path).resolve()
-            and (other := read_eval_log(info, header_only=True)).eval.task_id == header.eval.task_id
-            and str(other.eval.created) > str(header.eval.created)
-        ]
-        if later and not force:
-            raise click.BadParameter(
-                f"{path} was already resumed as {local_path(later[-1])}: retry that "
-                "one instead (or use --force)",
-                param_hint="LOGS",
-            )
-    options = {"timeout": timeout, "attempt_timeout": attempt_timeout}
-    finished = []
-    again = "stopped by the user; run the same retry again to finish the rest"
-    try:
-        with interruptible(again), progress_display(console, enabled=display is None):
-            for path in logs:
-                finished += redacted_logs(
-                    eval_retry(
-                        str(Path(path).resolve()),
-                        log_dir=log_dir or str(Path(path).resolve().parent),
-                        display=display or "none",  # type: ignore[arg-type]
-                        score_display=display not in (None, "none"),
-                        max_connections=max_connections,
-                        max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
-                        timeout=timeout,
-                        attempt_timeout=attempt_limit(options),
-                    )
-                )
-    except KeyboardInterrupt as ex:
-        fail(again, stop_code(ex))
-        raise
-    for log in finished:
-        console.print(f"Log ({log.status}): {log.location}")
-    fail_on_unfinished(finished)
+    rest run (inspect's eval-retry), and the resumed log is written beside the old one. A
+    log that was already resumed is finished through its latest resumption; a retry on data,
+    prompts or templates that changed since the run is refused (naming what changed)."""
+    retry_runs(
+        logs,
+        log_dir=log_dir,
+        force=force,
+        model_args=model_args,
+        role_args=role_args,
+        options={
+            "max_connections": max_connections,
+            "max_retries": max_retries,
+            "timeout": timeout,
+            "attempt_timeout": attempt_timeout,
+            "display": display,
+        },
+    )

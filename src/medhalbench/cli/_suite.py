@@ -7,10 +7,14 @@ from pathlib import Path
 import click
 from inspect_ai import eval_set
 
+from medhalbench._errors import DataError
 from medhalbench._secrets import redact_files
 from medhalbench.arguments import ArgumentError
 from medhalbench.commands import (
     BATCH_SAMPLE_RETRIES,
+    InputFile,
+    Suite,
+    check_suite_contexts,
     console,
     display_param,
     fail,
@@ -25,28 +29,53 @@ from medhalbench.commands import (
     realtime_logging,
     redacted_logs,
     show_results,
+    stale_logs,
     stop_code,
     suite_path,
     suite_tasks,
     task_plan_of,
     writable_folder,
 )
+from medhalbench.commands import locked
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
 
 
 @click.command(name="run", params=[display_param()])
 @click.argument("suite")
-def run_command(suite: str, display: str | None) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run again, on the files as they are now, the runs whose data, prompts or templates "
+    "changed since their logs were made (their logs are set aside as .stale). Default: refused.",
+)
+def run_command(suite: str, display: str | None, force: bool) -> None:
     """Run a suite (a YAML file, or `demo` for the packaged one) through inspect's eval_set:
     every run on every model, logs in one folder, one report with the papers' rows. Run it
     again after a failure or an interruption to finish only what is missing."""
     path = suite_path(suite)
     loaded = read_suite(path)
     writable_folder(loaded.log_dir, "log_dir")
+    with locked(loaded.log_dir, what="the suite's log folder"):
+        _run_suite(suite, path, loaded, display, force)
+
+
+def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
     tasks = suite_tasks(loaded)
-    for run in tasks:
-        keep_plan(run.task, task_plan_of(run.task, [run.model.name], run.roles, {}))
+    plans = [task_plan_of(run.task, [run.model.name], run.roles, {}) for run in tasks]
+    check_suite_contexts(loaded, tasks, plans)
+    for stale in stale_logs(loaded, tasks):
+        if not force:
+            raise DataError(
+                f"{'; '.join(stale.changed[:2])} since this log was made: rerunning the suite "
+                "would keep its finished samples beside new ones. Restore the files, or give "
+                "--force to run it again on them as they are now",
+                path=stale.path,
+            )
+        Path(stale.path).rename(f"{stale.path}.stale")
+        console.print(f"{stale.path}: {'; '.join(stale.changed)}: set aside as .stale, run again")
+    for run, plan in zip(tasks, plans, strict=True):
+        keep_plan(run.task, plan)
     console.print(
         f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )
@@ -83,7 +112,7 @@ def run_command(suite: str, display: str | None) -> None:
 @click.argument("suite")
 @click.option(
     "--prices",
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputFile("price file"),
     default=None,
     help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens.",
 )

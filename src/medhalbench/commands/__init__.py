@@ -16,6 +16,7 @@ from medhalbench.commands._errors import (
 )
 from medhalbench.commands._eval import eval_command
 from medhalbench.commands._failures import fail_on_unfinished
+from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_ATTEMPT_TIMEOUT,
     DEFAULT_MAX_RETRIES,
@@ -29,12 +30,14 @@ from medhalbench.commands._options import (
     DEFAULT_LOG_DIR,
     DISPLAYS,
     Display,
+    InputFile,
     connection_params,
     display_param,
     eval_model_params,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
+from medhalbench.commands._retry import retry_runs
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
@@ -45,10 +48,18 @@ from medhalbench.commands._run import (
     run_eval,
     split_models,
 )
-from medhalbench.commands._suite import Suite, read_suite, suite_path, suite_tasks
+from medhalbench.commands._suite import (
+    Suite,
+    check_suite_contexts,
+    read_suite,
+    stale_logs,
+    suite_path,
+    suite_tasks,
+)
 from medhalbench.commands._tables import print_runs, print_table, show_results
 
 __all__ = [
+    "locked",
     "BATCH_SAMPLE_RETRIES",
     "DEFAULT_ATTEMPT_TIMEOUT",
     "DEFAULT_LOG_DIR",
@@ -58,11 +69,13 @@ __all__ = [
     "USER_ERROR",
     "ConnectionSettings",
     "Display",
+    "InputFile",
     "OptionError",
     "Suite",
     "absolute",
     "attempt_limit",
     "build_command",
+    "check_suite_contexts",
     "click_params",
     "connection_params",
     "console",
@@ -84,11 +97,13 @@ __all__ = [
     "realtime_logging",
     "redacted_logs",
     "report",
+    "retry_runs",
     "role_names",
     "run_build",
     "run_eval",
     "show_results",
     "split_models",
+    "stale_logs",
     "stop_code",
     "suite_path",
     "suite_tasks",

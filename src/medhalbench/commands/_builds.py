@@ -13,7 +13,8 @@ import click
 from medhalbench._errors import MedhalbenchError
 from medhalbench.arguments import ArgumentError, construct, description
 from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
-from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
+from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, traceback_file
+from medhalbench.commands._failures import classify_exception
 from medhalbench.commands._models import (
     check_model_name,
     resolve_model,
@@ -48,12 +49,16 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
         fail(stopped, stop_code(ex))
         raise
     except Exception as ex:
+        # Exit code 2 for a model server that failed or misbehaves (or bad input met on the
+        # way), 1 with the traceback in a file for a bug of ours.
         cause = leaf(ex)
-        fail(
-            f"the build stopped: {type(cause).__name__}: {' '.join(str(cause).split())[:300]}. "
-            f"Finished work is saved in {out_dir}; rerun the same command to finish the rest",
-            1,
-        )
+        kind, reason = classify_exception(cause)
+        rest = f"finished work is saved in {out_dir}; rerun the same command to finish the rest"
+        if kind == "bug":
+            fail(
+                f"the build stopped: {reason} (full traceback: {traceback_file(cause)}); {rest}", 1
+            )
+        fail(f"the build stopped: {reason}; {rest}")
         raise
 
 

@@ -4,15 +4,19 @@ its traceback, never the traceback itself."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime
+import gc
 import os
 import re
 import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,20 +29,58 @@ USER_ERROR = 2
 INTERNAL_ERROR = 1
 INTERRUPTED = 130
 TERMINATED = 143
+MAX_MESSAGE_CHARS = 300
+"""The longest error line: it names the culprit and quotes input only in part."""
 
 
 STOP_GRACE_S = 20.0
 """Seconds a stopped command has to wind down before it is ended at once."""
+JOIN_GRACE_S = 5.0
+"""Seconds a stopped command waits for its threads (inspect's log writers among them)
+before the interpreter is left."""
+
+
+class _Stop:
+    """The first stop of this process: its exit code and the watchdog that ends a wind-down
+    that hangs (a second signal ends the process at once)."""
+
+    code: int | None = None
+    watchdog: threading.Timer | None = None
 
 
 def _stop_now(code: int, message: str) -> None:
     click.secho(
-        f"error: {message} (it did not wind down within {STOP_GRACE_S:.0f} s and was ended)",
+        one_line(
+            f"error: {message} (it did not wind down within {STOP_GRACE_S:.0f} s and was ended)"
+        ),
         fg="red",
         err=True,
     )
-    sys.stderr.flush()
+    _leave(code)
+
+
+def _leave(code: int) -> None:
+    """End the process now, with nothing more written (no traceback of the threads cut)."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
     os._exit(code)
+
+
+def _again(signum: int, frame: object) -> None:
+    """A signal after the first stop: end at once, with one line."""
+    code = TERMINATED if signum == signal.SIGTERM else _Stop.code or INTERRUPTED
+    with contextlib.suppress(Exception):
+        os.write(2, b"error: stopped at once (a second stop); finished samples are kept\n")
+    _leave(code)
+
+
+def _quiet_after_stop() -> None:
+    """After a stop, the tasks cut short are no one's concern: no warnings about coroutines
+    never awaited, no 'Exception ignored' reports from their finalizers."""
+    warnings.simplefilter("ignore")
+    sys.unraisablehook = lambda unraisable: None
+    threading.excepthook = lambda args: None
 
 
 class Terminated(KeyboardInterrupt):
@@ -52,15 +94,21 @@ def interruptible(
 ) -> Iterator[None]:
     """Let Ctrl-C and SIGTERM stop the block at once (an event loop's own SIGINT handling
     only cancels its main task, which an evaluation may not notice for minutes); a block
-    that has not wound down `STOP_GRACE_S` after the signal ends with `message`."""
+    that has not wound down `STOP_GRACE_S` after the signal ends with `message`, and a
+    second signal ends the process at once."""
 
     def stop(signum: int, frame: object) -> None:
+        if _Stop.code is not None:
+            _again(signum, frame)
         code = TERMINATED if signum == signal.SIGTERM else INTERRUPTED
+        _Stop.code = code
+        _quiet_after_stop()
         # An interrupt that lands inside the event loop's own machinery can leave a task
         # that never finishes cancelling; the process must end all the same.
         watchdog = threading.Timer(STOP_GRACE_S, _stop_now, args=(code, message))
         watchdog.daemon = True
         watchdog.start()
+        _Stop.watchdog = watchdog
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
@@ -71,7 +119,8 @@ def interruptible(
         yield
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            # Once stopped, a further signal (during the wind-down) ends the process at once.
+            signal.signal(sig, _again if _Stop.code is not None else handler)
 
 
 def stop_code(ex: BaseException) -> int:
@@ -79,9 +128,52 @@ def stop_code(ex: BaseException) -> int:
     return TERMINATED if isinstance(ex, Terminated) else INTERRUPTED
 
 
+def wind_down(code: int) -> None:
+    """Before a stopped command exits: wait (briefly) for the threads still writing (the
+    log writers of inspect among them) and finalize what the stop cut short, while the
+    interpreter is whole; a thread that does not finish is not waited for at exit (the
+    process ends without tearing its modules down under it)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _again)
+    if _Stop.code is None:
+        _Stop.code = code
+    _quiet_after_stop()
+    deadline = time.monotonic() + JOIN_GRACE_S
+    others = [
+        t
+        for t in threading.enumerate()
+        if t is not threading.current_thread() and t is not _Stop.watchdog and t.is_alive()
+    ]
+    for thread in others:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    gc.collect()  # coroutines the stop abandoned finish their `finally` blocks now
+    if any(t.is_alive() and not t.daemon for t in others):
+        # A thread that would make the interpreter wait at exit: end the process now,
+        # after the exit handlers (a trace log compressed, a model server stopped).
+        with contextlib.suppress(Exception):
+            atexit._run_exitfuncs()
+        _leave(code)
+    if any(t.is_alive() for t in others):
+        _leave(code)  # a daemon thread would run while the interpreter is torn down
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A message on one line of at most `limit` characters: whitespace runs become one
+    space, and a longer message keeps its start (the culprit) and its end (the hint)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    tail = limit // 3
+    return f"{flat[: limit - tail - 5]} ... {flat[-tail:]}"
+
+
 def fail(message: str, code: int = USER_ERROR) -> None:
-    """Print one error line on stderr (without secrets) and exit."""
-    click.secho(redact(f"error: {message}"), fg="red", err=True)
+    """Print one error line on stderr (without secrets, at most `MAX_MESSAGE_CHARS`
+    characters) and exit; a stopped command winds down first."""
+    click.secho(one_line(redact(f"error: {message}")), fg="red", err=True)
+    if code in (INTERRUPTED, TERMINATED):
+        wind_down(code)
     sys.exit(code)
 
 
@@ -138,8 +230,14 @@ def report(ex: BaseException) -> None:
         )
     if isinstance(ex, MedhalbenchError) or type(ex).__name__ == "PrerequisiteError":
         fail(plain_message(ex))
+    if isinstance(ex, ValueError) and "null byte" in str(ex):
+        fail("a path or name holds a NUL character (\\0); give it without")
+    if isinstance(ex, OSError) and ex.filename and ex.strerror:
+        # A file or folder the user named cannot be read or written (no right, disk full).
+        fail(f"{ex.filename}: {ex.strerror}")
     path = traceback_file(ex)
+    what = "ran out of memory" if isinstance(ex, MemoryError) else f"unexpected {type(ex).__name__}"
     fail(
-        f"unexpected {type(ex).__name__}: {plain_message(ex)} (full traceback: {path})",
+        f"{what}: {one_line(plain_message(ex), 150)} (full traceback: {path})",
         INTERNAL_ERROR,
     )

@@ -1,16 +1,32 @@
-"""Why a run stopped, in one line: the model, its base URL, the underlying error, the retries
-made, the samples done, and the command that finishes it."""
+"""Why a run stopped, in one line: the model whose call failed (the role's model when a judge
+failed), its base URL, the underlying error, the retries made, the samples done, and the
+command that finishes it. The exit code says whose the fault is: 130/143 stopped, 2 a model
+server that failed or misbehaves or bad input met during the run, 1 our own bug (its
+traceback in a file)."""
 
 from __future__ import annotations
 
+import datetime
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
+from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog
 
 from medhalbench._secrets import redact
-from medhalbench.commands._errors import INTERRUPTED, USER_ERROR
+from medhalbench.commands._errors import (
+    INTERNAL_ERROR,
+    INTERRUPTED,
+    TERMINATED,
+    USER_ERROR,
+    one_line,
+    wind_down,
+)
 from medhalbench.commands._progress import retry_record
 from medhalbench.results import local_path
 
@@ -48,46 +64,148 @@ _FAILURES = [
     ("ConnectError", "cannot connect"),
 ]
 
+# Errors of ours raised on purpose while a run goes (bad input met mid-run): their message
+# is the line, exit code 2.
+_OURS = ("medhalbench._errors.", "medhalbench.arguments._arguments.ArgumentError",
+         "medhalbench.commands._models.OptionError")  # fmt: skip
+
+Kind = str
+"""How a run failed: 'stopped', 'server' (a model call failed: a retry may finish it),
+'misbehaving' (a server that does not answer as its API promises), 'input' (bad input met
+during the run) or 'bug' (ours)."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a run did not finish, read from its log.
+
+    Attributes:
+        kind: See `Kind`.
+        reason: The underlying error in a few words.
+        model: The model whose call failed (a role's model when a judge failed), else the
+            model under test.
+        role: The role of that model (None: the model under test).
+        base_url: Its base URL.
+    """
+
+    kind: Kind
+    reason: str
+    model: str
+    role: str | None
+    base_url: str | None
+
+
+def _error_type(traceback: str) -> str:
+    """The qualified type of the exception a traceback ends with."""
+    lines = [line for line in traceback.strip().splitlines() if line and not line[0].isspace()]
+    last = lines[-1] if lines else ""
+    return last.split(":", 1)[0].strip()
+
 
 def failure_reason(log: EvalLog) -> tuple[str, bool]:
     """What stopped a run, in a few words (the underlying error, not inspect's wrapper), and
     whether the server misbehaved (answered, but not as its API promises)."""
-    if log.error is None:
-        return log.status, False
-    text = f"{log.error.message}\n{log.error.traceback}"
+    failure = read_failure(log)
+    return failure.reason, failure.kind == "misbehaving"
+
+
+def _classify(log: EvalLog) -> tuple[Kind, str]:
+    if log.status == "cancelled" or log.error is None:
+        return "stopped", "stopped by the user" if log.status == "cancelled" else log.status
+    return _kind_of(log.error.message, log.error.traceback)
+
+
+def classify_exception(ex: BaseException) -> tuple[Kind, str]:
+    """How an exception that stopped a command (a builder's) failed, as for a run: a model
+    server that failed or misbehaves, bad input, or a bug of ours; and why, in a few words."""
+    text = "".join(traceback.format_exception(ex))
+    return _kind_of(str(ex) or type(ex).__name__, text)
+
+
+def _kind_of(message: str, traceback_text: str) -> tuple[Kind, str]:
+    text = f"{message}\n{traceback_text}"
+    kind = _error_type(traceback_text)
+    message = " ".join(message.split())
+    if kind.startswith(_OURS):
+        return "input", message
     for needle, reason in _MISBEHAVING:
         if needle in text:
-            return f"{reason}; {MISBEHAVING_HINT}", True
+            return "misbehaving", f"{reason}; {MISBEHAVING_HINT}"
     for needle, reason in _FAILURES:
         if needle in text:
-            return reason, False
-    return " ".join(log.error.message.split())[:300], False
+            return "server", reason
+    if kind in ("MemoryError", "builtins.MemoryError"):
+        return "bug", "ran out of memory"
+    return "bug", f"unexpected {kind.rsplit('.', 1)[-1] or 'error'}: {message}"
 
 
-def _failing_model(log: EvalLog) -> tuple[str, str | None]:
-    """The model whose calls failed (the role with retries, else the model under test) and
-    its base URL."""
-    candidates = [(log.eval.model, log.eval.model_base_url)]
-    for role in (log.eval.model_roles or {}).values():
-        for config in role if isinstance(role, list) else [role]:
-            candidates.append((config.model, config.base_url))
-    retried = [c for c in candidates if retry_record(c[0])]
-    return retried[0] if retried else candidates[0]
+def _failed_call(log: EvalLog) -> tuple[str, str | None] | None:
+    """The model and role of the call that failed, from the errored samples' events."""
+    for sample in log.samples or []:
+        if sample.error is None:
+            continue
+        for event in reversed(sample.events or []):
+            if isinstance(event, ModelEvent) and event.error:
+                return event.model, event.role
+    return None
+
+
+def _base_url(log: EvalLog, role: str | None) -> str | None:
+    if role is None:
+        return log.eval.model_base_url
+    config = (log.eval.model_roles or {}).get(role)
+    first = config[0] if isinstance(config, list) and config else config
+    return getattr(first, "base_url", None)
+
+
+def _role_model(log: EvalLog, role: str) -> str | None:
+    config = (log.eval.model_roles or {}).get(role)
+    first = config[0] if isinstance(config, list) and config else config
+    return getattr(first, "model", None)
+
+
+def read_failure(log: EvalLog) -> Failure:
+    """Why a run did not finish, and whose call failed."""
+    kind, reason = _classify(log)
+    found = _failed_call(log)
+    if found is not None:
+        model, role = found
+        model = _role_model(log, role) or model if role else log.eval.model
+        return Failure(kind, reason, model, role, _base_url(log, role))
+    # No failed call in the samples: the role with retries, else the model under test.
+    for role, config in (log.eval.model_roles or {}).items():
+        for one in config if isinstance(config, list) else [config]:
+            if retry_record(one.model):
+                return Failure(kind, reason, one.model, role, one.base_url)
+    return Failure(kind, reason, log.eval.model, None, log.eval.model_base_url)
+
+
+def _traceback_file(log: EvalLog) -> Path:
+    """Write a run's traceback to a new file (redacted) and return its path."""
+    folder = Path(tempfile.gettempdir()) / "medhalbench-errors"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    path = folder / f"traceback-{stamp}.txt"
+    path.write_text(redact(log.error.traceback if log.error else ""), encoding="utf-8")
+    return path
 
 
 def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPTED) -> None:
-    """For each run that did not finish, one line on stderr: the model, its base URL, the
-    underlying error, the retries made, the samples done, and how to finish it; then exit
-    (`stopped_code`, 130 by default, when the user stopped every one; 2 when a server
-    misbehaved; else 1)."""
+    """For each run that did not finish, one line on stderr: the model whose call failed
+    (the role named), its base URL, the underlying error, the retries made, the samples
+    done, and how to finish it; then exit: `stopped_code` (130 by default) when the user
+    stopped every one; 1 when one failed on a bug of ours (its traceback in a file); else 2
+    (a model server failed or misbehaved, or bad input was met: the line names it)."""
     failed = [log for log in logs if log.status != "success"]
     if not failed:
         return
-    misbehaved = False
+    kinds = set()
     for log in failed:
-        model, base_url = _failing_model(log)
-        where = f" at {base_url}" if base_url else ""
-        record = retry_record(model)
+        failure = read_failure(log)
+        kinds.add(failure.kind)
+        who = f"{failure.role} model {failure.model}" if failure.role else failure.model
+        where = f" at {failure.base_url}" if failure.base_url else ""
+        record = retry_record(failure.model)
         per_call = log.eval.model_generate_config.max_retries
         retries = (
             f" (each call retried up to {per_call} times; {record.retries} retries in all, "
@@ -97,23 +215,33 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
         )
         done = sum(s.error is None for s in log.samples or [])
         total = (log.eval.dataset.samples or 0) * max(1, log.eval.config.epochs or 1)
-        if log.status == "cancelled":
-            what = "stopped by the user"
-        else:
-            reason, bad_server = failure_reason(log)
-            misbehaved = misbehaved or bad_server
-            limit = log.eval.model_generate_config.attempt_timeout
-            if reason == "timed out" and limit:
-                reason = f"timed out (no reply within {limit} s)"
-            what = f"{reason}{retries}"
-        click.secho(
-            redact(
-                f"error: {model}{where}: {what}; {done} of {total} samples done. "
-                f"Finish it with: medhalbench retry {log_path(log)}"
-            ),
-            fg="red",
-            err=True,
+        reason = failure.reason
+        limit = log.eval.model_generate_config.attempt_timeout
+        if reason == "timed out" and limit:
+            reason = f"timed out (no reply within {limit} s)"
+        finish = (
+            f"{done} of {total} samples done. Finish it with: medhalbench retry {log_path(log)}"
         )
-    if all(log.status == "cancelled" for log in failed):
+        if failure.kind == "stopped":
+            line = f"{who}: {reason}; {finish}"
+        elif failure.kind == "bug":
+            line = f"{log.eval.task}: {reason[:120]} (full traceback: {_traceback_file(log)}); {finish}"
+        elif failure.kind == "input":
+            line = f"{log.eval.task}: {reason[:160]}; {done} of {total} samples done"
+        else:
+            line = f"{who}{where}: {reason}{retries}; {finish}"
+        # The command to finish a run must be whole, whatever the length of the rest.
+        click.secho(redact(_keep_end(f"error: {line}", finish)), fg="red", err=True)
+    if kinds == {"stopped"}:
+        if stopped_code in (INTERRUPTED, TERMINATED):
+            wind_down(stopped_code)
         sys.exit(stopped_code)
-    sys.exit(USER_ERROR if misbehaved else 1)
+    sys.exit(INTERNAL_ERROR if "bug" in kinds else USER_ERROR)
+
+
+def _keep_end(line: str, end: str) -> str:
+    """One line, cut in its middle when too long but keeping `end` whole."""
+    if not line.endswith(end):
+        return one_line(line)
+    head = one_line(line[: -len(end)], max(80, 300 - len(end)))
+    return f"{head}{end}" if head.endswith(" ") else f"{head} {end}"

@@ -80,9 +80,33 @@ def normalise_model_name(name: str) -> str:
     file both become `embedded/PATH` (an absolute path keeps its slash: `embedded//abs/...`)."""
     if name.startswith("embedded:"):
         return "embedded/" + name.removeprefix("embedded:")
-    if name.endswith(".gguf") and Path(name).expanduser().is_file():
+    if name.endswith(".gguf") and "\0" not in name and Path(name).expanduser().is_file():
         return "embedded/" + str(Path(name).expanduser().resolve())
     return name
+
+
+MAX_MODEL_NAME_CHARS = 500
+
+
+def model_name_problem(name: str) -> str | None:
+    """What is wrong with a model name as written (None: nothing seen yet; the provider
+    checks the rest when the model is resolved)."""
+    if not name.strip():
+        return (
+            "an empty model name: name a model (e.g. openai/gpt-4o-mini), or leave the "
+            "option out for the default"
+        )
+    if len(name) > MAX_MODEL_NAME_CHARS:
+        return f"a model name of {len(name):,} characters (at most {MAX_MODEL_NAME_CHARS})"
+    if any(c.isspace() or not c.isprintable() for c in name.strip()):
+        return f"{name.strip()[:60]!r}: a model name holds no spaces or control characters"
+    model = normalise_model_name(name.strip())
+    if not model.startswith("embedded/") and "" in model.split("/"):
+        return (
+            f"{name.strip()[:60]}: an empty part in the name; expected PROVIDER/MODEL (e.g. "
+            "openai/gpt-4o-mini, openai-api/SERVICE/MODEL)"
+        )
+    return None
 
 
 def provider_of(name: str) -> str:
@@ -240,12 +264,10 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         OptionError: The name, a model argument or the provider's set-up (e.g. a missing API
             key) is wrong; the message names the option and the model.
     """
+    problem = model_name_problem(name)
+    if problem:
+        raise OptionError(f"{option}: {problem}")
     model = normalise_model_name(name)
-    if not model.startswith("embedded/") and "" in model.split("/"):
-        raise OptionError(
-            f"{option} {name}: an empty part in the name; expected PROVIDER/MODEL (e.g. "
-            "openai/gpt-4o-mini, openai-api/SERVICE/MODEL)"
-        )
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
     args = dict(via.args)
     if provider_of(model).split("/")[0] in SDK_RETRYING_PROVIDERS:

@@ -8,14 +8,47 @@ from typing import Any, Literal, get_args
 
 import click
 
+from medhalbench._errors import DataError
 from medhalbench.commands._derive import click_params, options_of
-from medhalbench.commands._models import ConnectionSettings, parse_role_values
-from medhalbench.models import DEFAULT_MODEL
+from medhalbench.commands._models import ConnectionSettings, model_name_problem, parse_role_values
+from medhalbench.data import MAX_TEXT_FILE_BYTES, check_input_file
+from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED
 from medhalbench.registry import Role
 
 Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
 DISPLAYS: tuple[str, ...] = get_args(Display)
 DEFAULT_LOG_DIR = "logs"
+
+
+class InputFile(click.ParamType):
+    """A file the command reads, checked before any work: a regular, readable UTF-8 text
+    file of a sane size (a named pipe given as a file would block the command forever)."""
+
+    name = "file"
+
+    def __init__(self, what: str = "file", max_bytes: int = MAX_TEXT_FILE_BYTES) -> None:
+        self.what = what
+        self.max_bytes = max_bytes
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            check_input_file(value, what=self.what, max_bytes=self.max_bytes)
+        except DataError as ex:
+            self.fail(str(ex), param, ctx)
+        return value
+
+
+def checked_model_names(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A model option's values, each checked as a model name before any work: an empty
+    name (`--model ''`) is refused, not taken for the default."""
+    values = value if isinstance(value, list | tuple) else [] if value is None else [value]
+    for given in values:
+        names = [n.strip() for n in str(given).split(",")] if param.multiple else [str(given)]
+        for name in names:
+            problem = model_name_problem(name)
+            if problem:
+                raise click.BadParameter(problem)
+    return value
 
 
 def connection_params(*, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
@@ -43,7 +76,7 @@ def plan_params() -> list[click.Parameter]:
         ),
         click.Option(
             ["--prices"],
-            type=click.Path(exists=True, dir_okay=False),
+            type=InputFile("price file"),
             default=None,
             help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens, for the cost in plans.",
         ),
@@ -67,6 +100,7 @@ def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Para
             [f"--{r.name}", r.name],
             multiple=r.many,
             default=() if r.many else None,
+            callback=checked_model_names,
             help=r.help + (" Repeat for several." if r.many else ""),
         )
         for r in roles
@@ -78,6 +112,7 @@ def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Para
             click.Option(
                 ["--judge"],
                 default=None,
+                callback=checked_model_names,
                 help=f"Model of every judge role not named ({', '.join(judges)}). Required "
                 f"(or each role named) when a model under test is not embedded: "
                 f"{DEFAULT_MODEL} judges only embedded models unless named.",
@@ -88,6 +123,7 @@ def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Para
             click.Option(
                 ["--model", "shared_model"],
                 default=None,
+                callback=checked_model_names,
                 help=f"Model of every role not named ({listed}). Without it and without "
                 f"each role named, the roles are {DEFAULT_MODEL} (only when no role names "
                 "a real model).",
@@ -131,6 +167,7 @@ def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
         click.Option(
             ["--model", "models"],
             multiple=True,
+            callback=checked_model_names,
             help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2, embedded:/abs/model.gguf). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
         ),
         *base_url_params("the model"),
@@ -148,6 +185,13 @@ def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
             default=True,
             show_default=True,
             help="Use inspect's response cache, so a rerun makes no repeated calls.",
+        ),
+        click.Option(
+            ["--reply-seed", "reply_seed"],
+            type=int,
+            default=DEFAULT_REPLY_SEED,
+            show_default=True,
+            help="Seed sent with every call where the provider takes one (not Anthropic or Google); only the embedded model promises identical replies (the log says what each model promises).",
         ),
         display_param(),
     ]

@@ -28,6 +28,7 @@ from medhalbench.commands._models import (
     writable_folder,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
+from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
 from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED, repeatability, writes_nothing
 
@@ -88,6 +89,12 @@ def run_eval(
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
     plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
+    check_before_work(
+        tasks,
+        plans,
+        {name: connection(options) for name in models},
+        {r: (n, role_connection(r, n, options, models[0])) for r, n in (roles or {}).items()},
+    )
     if options.get("dry_run"):
         main = connection(options)
         for name in (m for m in models if not writes_nothing(m)):

@@ -19,11 +19,11 @@ read against the same declarations (`ConnectionSettings`, the task's signature, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from inspect_ai import Task, task_with
 from inspect_ai.model import Model
 
@@ -35,11 +35,15 @@ from medhalbench.commands._models import (
     OptionError,
     check_model_name,
     connection,
+    normalise_model_name,
     resolve_model,
     role_connection,
 )
+from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._roles import role_names
+from medhalbench.data import read_settings_file
 from medhalbench.examples import illustrative
+from medhalbench.planning import Plan
 from medhalbench.registry import Benchmark, benchmark
 
 
@@ -104,6 +108,12 @@ def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
     return value
 
 
+def _listed(names: set[Any]) -> str:
+    """Names for a message, each and their number cut short (a key may be any text)."""
+    shown = sorted(str(n)[:40] for n in names)
+    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+
+
 def suite_path(name: str) -> Path:
     """A suite file, or a suite shipped in `medhalbench.examples` by name (`demo`)."""
     if Path(name).exists() or name.endswith((".yaml", ".yml")):
@@ -119,14 +129,10 @@ def read_suite(path: str | Path) -> Suite:
             kind, or names an unknown benchmark (naming the field).
     """
     file = Path(path)
-    try:
-        raw = yaml.safe_load(file.read_text("utf-8"))
-    except (OSError, yaml.YAMLError) as ex:
-        raise DataError(f"cannot read the suite ({type(ex).__name__}: {ex})", path=path) from None
-    raw = _mapping(raw, file, "the top level")
+    raw = _mapping(read_settings_file(file, what="suite file"), file, "the top level")
     unknown = set(raw) - {"log_dir", "settings", "models", "runs"}
     if unknown:
-        raise DataError(f"unknown field(s) {', '.join(sorted(unknown))}", path=path)
+        raise DataError(f"unknown field(s) {_listed(unknown)}", path=path)
     try:
         settings = check_arguments(SuiteSettings, _mapping(raw.get("settings"), file, "settings"))
     except ArgumentError as ex:
@@ -154,7 +160,7 @@ def read_suite(path: str | Path) -> Suite:
         unknown = set(r) - {"benchmark", "args"}
         if unknown:
             raise DataError(
-                f"unknown field(s) {', '.join(sorted(unknown))} (a run has benchmark and args)",
+                f"unknown field(s) {_listed(unknown)} (a run has benchmark and args)",
                 path=path,
                 field=f"runs[{i}]",
             )
@@ -165,12 +171,15 @@ def read_suite(path: str | Path) -> Suite:
     for i, m in enumerate(suite_models, start=1):
         if set(m.roles) - roles:
             raise DataError(
-                f"no run of the suite has the role(s) {', '.join(sorted(set(m.roles) - roles))} "
+                f"no run of the suite has the role(s) {_listed(set(m.roles) - roles)} "
                 f"(roles: {', '.join(sorted(roles))})",
                 path=path,
                 field=f"models[{i}].roles",
             )
-    log_dir = str(raw.get("log_dir") or Path("logs") / file.stem)
+    given = raw.get("log_dir")
+    if given is not None and (not isinstance(given, str) or not given.strip() or "\0" in given):
+        raise DataError("expected the path of a folder", path=path, field="log_dir")
+    log_dir = given or str(Path("logs") / file.stem)
     return Suite(file, log_dir, suite_models, suite_runs, settings)
 
 
@@ -185,11 +194,13 @@ def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class SuiteTask:
-    """One run of a suite on one model: its task, the model and each role's model."""
+    """One run of a suite on one model: its task, the model, each role's model, and the
+    task's arguments."""
 
     task: Task
     model: SuiteModel
     roles: dict[str, str]
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 def _roles(suite: Suite, entry: Benchmark, model: SuiteModel) -> dict[str, str]:
@@ -222,8 +233,9 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
     for i, run in enumerate(suite.runs, start=1):
         entry = benchmark(run.benchmark)
         for model in suite.models:
+            args = _task_args(run, suite)
             try:
-                task = entry.make_task(_task_args(run, suite))
+                task = entry.make_task(args)
             except ArgumentError as ex:
                 raise DataError(
                     ex.reason, path=suite.path, field=f"runs[{i}].args.{ex.argument}"
@@ -239,7 +251,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                     if role_models
                     else task_with(task, model=main)
                 )
-            found.append(SuiteTask(task, model, roles))
+            found.append(SuiteTask(task, model, roles, args))
     return found
 
 
@@ -263,3 +275,69 @@ def _model(
         return name
     except OptionError as ex:
         raise DataError(str(ex), path=suite.path, field=f"models.{model.name}") from None
+
+
+@dataclass(frozen=True)
+class StaleLog:
+    """A log in a suite's folder of a run whose inputs changed since it was made."""
+
+    path: str
+    changed: list[str]
+
+
+def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
+    """The logs in the suite's folder of its runs (same benchmark, model and arguments)
+    whose data, prompts or templates changed since they were made: rerunning the suite
+    would keep their finished samples beside new ones."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from medhalbench.commands._resume import changed_inputs
+    from medhalbench.registry import benchmark_of
+    from medhalbench.results import local_path
+
+    if not Path(suite.log_dir).is_dir():
+        return []
+    stale = []
+    for info in list_eval_logs(suite.log_dir):
+        try:
+            header = read_eval_log(info, header_only=True)
+        except Exception:  # a log being written, or no log
+            continue
+        entry = benchmark_of(header)
+        for run in tasks:
+            passed = header.eval.task_args_passed or {}
+            if (
+                entry is None
+                or benchmark_of(run.task) is not entry
+                or header.eval.model != normalise_model_name(run.model.name)
+                or any(passed.get(k) != v for k, v in run.args.items())
+            ):
+                continue
+            changed = changed_inputs(header.eval.metadata or {}, run.task.metadata or {}, run.args)
+            if changed:
+                stale.append(StaleLog(local_path(info.name), changed))
+            break
+    return stale
+
+
+def check_suite_contexts(suite: Suite, tasks: Sequence[SuiteTask], plans: Sequence[Plan]) -> None:
+    """Refuse, before any work, an embedded model of the suite whose context (`n_ctx` in its
+    args) cannot hold its prompts and replies (see `check_context`).
+
+    Raises:
+        DataError: Naming the suite's model and the size needed.
+    """
+    for run, plan in zip(tasks, plans, strict=True):
+        options = suite.options(run.model)
+        try:
+            check_before_work(
+                [run.task],
+                [plan],
+                {run.model.name: connection(options)},
+                {
+                    role: (name, role_connection(role, name, options, run.model.name))
+                    for role, name in run.roles.items()
+                },
+            )
+        except OptionError as ex:
+            raise DataError(str(ex), path=suite.path, field=f"models.{run.model.name}") from None

@@ -55,18 +55,24 @@ def _numeric(table: ResultTable, i: int) -> bool:
     return any(isinstance(row[i], float | Estimate) for row in table.rows)
 
 
-def _content_width(table: ResultTable, i: int, *, text_width: int = TEXT_WIDTH) -> int:
+def _content_width(
+    table: ResultTable, i: int, *, text_width: int = TEXT_WIDTH, whole_header: bool = False
+) -> int:
     """The characters column `i`'s content needs: its longest figure whole (numbers never
-    wrap), text up to `text_width`, the header's longest word."""
+    wrap), text up to `text_width`, the header whole or its longest word."""
     texts = [table.formatted(row)[i] for row in table.rows]
     longest = max([len(t) for t in texts] + [1])
-    header = max(len(word) for word in table.columns[i].heading.split() or [""])
+    heading = table.columns[i].heading
+    header = len(heading) if whole_header else max(len(w) for w in heading.split() or [""])
     return max(header, longest if _numeric(table, i) else min(longest, text_width))
 
 
 def _widths(table: ResultTable, width: int) -> list[int]:
-    """Content widths of every column, text columns narrowed (down to `MIN_TEXT_WIDTH`) as
-    far as needed to fit `width`."""
+    """Content widths of every column: headers whole where the table then fits `width`;
+    else text columns narrowed (down to `MIN_TEXT_WIDTH`) as far as needed."""
+    roomy = [_content_width(table, i, whole_header=True) for i in range(len(table.columns))]
+    if _needs(roomy) <= width:
+        return roomy
     widths = [_content_width(table, i) for i in range(len(table.columns))]
     for text_width in range(TEXT_WIDTH - 1, MIN_TEXT_WIDTH - 1, -1):
         if _needs(widths) <= width:

@@ -12,7 +12,6 @@ from pydantic import Field, model_validator
 from medhalbench._errors import DataError
 from medhalbench.arguments import InputFile, LocalPath
 from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
-from medhalbench.dahl._audit import CHECKER_AUDIT
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
@@ -109,14 +108,25 @@ def human_judgements(path: str | Path) -> list[HumanJudgement]:
 
 def audit_judgements(path: str | Path) -> list[HumanJudgement]:
     """Human judgements from a `medhalbench audit` answer file: per response, the units the
-    people could tell (`human_units`) and those they hold true (`human_true`)."""
+    people checked and could tell (`human_units`) and those they hold true (`human_true`),
+    from their answers on the checker's items (blind answers, and answers saved before
+    audits had roles)."""
     tallies: dict[str, list[int]] = {}
+    opposite = {"true": "false", "false": "true"}
     for line, row in read_rows(path):
         answer = validate_row(AuditAnswer, row, path=path, line=line)
-        verdict = answer.held(CHECKER_AUDIT.opposite)
-        if verdict is None:
+        if answer.legacy:
+            held = {"agree": answer.verdict, "disagree": opposite.get(answer.verdict or "")}
+            verdict = held.get(answer.answer or "")
+            sample = answer.key.split("/")[0]
+        elif answer.role == "checker":
+            verdict = answer.answers.get("verdict")
+            sample = answer.key.split("/")[1]
+        else:
             continue
-        tally = tallies.setdefault(answer.key.split("/")[0], [0, 0])
+        if verdict not in ("true", "false"):
+            continue
+        tally = tallies.setdefault(sample, [0, 0])
         tally[0] += verdict == "true"
         tally[1] += 1
     return [

@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 from medhalbench.dahl._agreement import AgreementRequest, run_agreement
-from medhalbench.dahl._audit import CHECKER_AUDIT
+from medhalbench.dahl._audit import JUDGE_AUDIT
 from medhalbench.dahl._build import DahlBuild, run_dahl_build
 from medhalbench.dahl._filtering import FilterRequest, run_filter
 from medhalbench.dahl._metrics import headline_figures
@@ -76,7 +76,7 @@ dahl_benchmark = Benchmark(
     same_samples=("dataset_fingerprint", "responses", "sample", "categories", "seed", "limit"),
     key_figure=KeyFigure("score", "dahl_score", "paper_dahl_score"),
     describe=dahl_settings,
-    audit=CHECKER_AUDIT,
+    audit=JUDGE_AUDIT,
     units=dahl_units,
     roles=(
         Role("splitter", "Model that splits answers into atomic units."),

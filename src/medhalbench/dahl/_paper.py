@@ -1,34 +1,187 @@
 """The authors' own DAHL pipeline, applied to the same answers with the same splitter and
-checker: their cleaning, units, reading and score (seemdog/DAHL, `evaluate/`), for the
-paper-protocol column.
+checker models: their cleaning, units, prompts and settings, reading and score (seemdog/DAHL,
+`evaluate/`), for the paper-protocol column.
 
-- `to_atomic_units.py`: the answer with the answering instruction and the question removed
-  (`str.replace`, then `strip`): no repeat removal, no dropped truncated sentence, declines
-  kept; the splitter's reply split on newlines (`atomic.split("\\n")`): blank lines and list
-  markers are units; an empty reply (read back from CSV as NaN) has none.
-- `evaluate_with_pplai.py`: each unit checked; a reply is read by substring tests
-  (`paper_truth_reading`); a response's score is true units over units (0 with none); it is
-  "good" when every unit was read true or false.
+- `to_atomic_units.py`: the answer as read back from their CSV (an empty answer, or one that
+  pandas reads as missing such as "None", becomes the text "nan"), with the answering
+  instruction and the question removed (`str.replace`, then `strip`): no repeat removal, no
+  dropped truncated sentence, declines kept; the splitter is called even when nothing is
+  left (`TEXT: ` empty), at temperature 0 with no token limit, under the system message
+  "You are a helpful assistant."; its reply split on newlines (`atomic.split("\\n")`):
+  blank lines and list markers are units; a reply pandas reads back as missing has none.
+- `evaluate_with_pplai.py`: each unit checked with no token limit and no temperature sent
+  (the provider's default); a reply is read by substring tests (`paper_truth_reading`);
+  a response's score is true units over units (0 with none); it is "good" when every unit
+  was read true or false.
 - `score.py`: the DAHL score is the mean score of the good responses.
+
+Their prompts can be given as files (`--paper-prompts DIR`, see `PAPER_PROMPT_FILES`);
+without them the paper column uses our prompts with their settings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig
+
+from medhalbench._errors import DataError
+from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.arguments import LocalPath
 from medhalbench.dahl._verdicts import PaperTruth
+
+PromptFolder = Annotated[str, LocalPath(file_okay=False, must_exist=True)]
+"""A local folder of prompt files."""
+
+PAPER_PROMPT_FILES: dict[str, tuple[str, frozenset[str]]] = {
+    "answer_instruction.txt": ("the answering instruction their cleaning removes", frozenset()),
+    "split_system.txt": ("the splitter's system message", frozenset()),
+    "split_user.txt": ("the splitter's prompt, with {text}", frozenset({"text"})),
+    "check_system.txt": ("the checker's system message", frozenset()),
+    "check_user.txt": ("the checker's prompt, with {statement}", frozenset({"statement"})),
+}
+"""The files `--paper-prompts DIR` may hold (each optional): what each is, and its
+placeholders."""
+
+PAPER_SPLITTER_SYSTEM = "You are a helpful assistant."
+"""The splitter's system message in `to_atomic_units.py`: a setting of theirs, no prompt of
+substance (their splitter prompt itself is supplied as a file)."""
+PAPER_SPLITTER_TEMPERATURE = 0.0
+"""`to_atomic_units.py`: `temperature=0`."""
+PAPER_SPLITTER_MAX_TOKENS: int | None = None
+"""`to_atomic_units.py` sends no `max_tokens` (ours: 512)."""
+PAPER_CHECKER_MAX_TOKENS: int | None = None
+"""`evaluate_with_pplai.py` sends no `max_tokens` (ours: 16, `--check-max-tokens`)."""
+PAPER_CHECKER_TEMPERATURE: float | None = None
+"""`evaluate_with_pplai.py` sends no temperature: the provider's default (ours: 0)."""
+
+
+def read_paper_prompts(folder: str | Path | None) -> dict[str, str]:
+    """The authors' prompts a folder holds, by file name (none without a folder).
+
+    Raises:
+        DataError: A folder holding none of `PAPER_PROMPT_FILES`, a file that is not a
+            readable non-empty UTF-8 text, or a prompt without its placeholder.
+    """
+    if folder is None:
+        return {}
+    root = Path(folder)
+    found = {}
+    for name, (_, placeholders) in PAPER_PROMPT_FILES.items():
+        path = root / name
+        if path.exists():
+            text = read_prompt(None, name, path)
+            if placeholders:
+                check_placeholders(text, set(placeholders), source=str(path))
+            found[name] = text
+    if not found:
+        raise DataError(
+            f"holds none of the authors' prompt files ({', '.join(PAPER_PROMPT_FILES)})",
+            path=root,
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class PaperSettings:
+    """How the paper column calls the splitter and the checker: the authors' settings, and
+    their prompts where given (else ours).
+
+    Attributes:
+        instruction: The answering instruction their cleaning removes (the one the model
+            under test was given, as in their scripts, unless their own file is given).
+        split_system: The splitter's system message.
+        split_template: The splitter's prompt (`{text}`).
+        check_system: The checker's system message.
+        check_template: The checker's prompt (`{statement}`; `{passages}` where grounded).
+        supplied: The prompt files of theirs that were given.
+    """
+
+    instruction: str
+    split_system: str
+    split_template: str
+    check_system: str
+    check_template: str
+    supplied: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls, prompts: Mapping[str, str], *, instruction: str, split: str, check_system: str,
+        check: str,
+    ) -> PaperSettings:  # fmt: skip
+        """Their prompts where given, ours (the run's) otherwise."""
+        return cls(
+            instruction=prompts.get("answer_instruction.txt", instruction),
+            split_system=prompts.get("split_system.txt", PAPER_SPLITTER_SYSTEM),
+            split_template=prompts.get("split_user.txt", split),
+            check_system=prompts.get("check_system.txt", check_system),
+            check_template=prompts.get("check_user.txt", check),
+            supplied=tuple(sorted(prompts)),
+        )
+
+    def split_messages(self, text: str) -> list[ChatMessage]:
+        """The splitter's messages for a cleaned answer (empty included, as theirs)."""
+        return [
+            ChatMessageSystem(content=self.split_system),
+            ChatMessageUser(content=self.split_template.format(text=text)),
+        ]
+
+    def check_messages(self, unit: str, passages: str = "") -> list[ChatMessage]:
+        """The checker's messages for one unit."""
+        return [
+            ChatMessageSystem(content=self.check_system),
+            ChatMessageUser(content=self.check_template.format(statement=unit, passages=passages)),
+        ]
+
+    @staticmethod
+    def split_config(cache: bool) -> GenerateConfig:
+        """Their splitter call's settings."""
+        return GenerateConfig(
+            temperature=PAPER_SPLITTER_TEMPERATURE, max_tokens=PAPER_SPLITTER_MAX_TOKENS,
+            cache=cache,
+        )  # fmt: skip
+
+    @staticmethod
+    def check_config(cache: bool) -> GenerateConfig:
+        """Their checker call's settings."""
+        return GenerateConfig(
+            temperature=PAPER_CHECKER_TEMPERATURE, max_tokens=PAPER_CHECKER_MAX_TOKENS,
+            cache=cache,
+        )  # fmt: skip
+
+
+def csv_cell(text: str) -> str | None:
+    """A text as their scripts read it back from the CSV they wrote it to (pandas
+    `to_csv`, then `read_csv`): None where pandas reads it as missing ("", "None", "NA",
+    "nan", "null", "n/a", ...)."""
+    import pandas as pd
+
+    written = io.StringIO()
+    # Beside another column, as in their CSV (alone, a blank cell would be a blank line).
+    pd.DataFrame({"question": ["q"], "cell": [text]}).to_csv(written, index=False)
+    written.seek(0)
+    value = pd.read_csv(written, dtype=object)["cell"][0]
+    return None if isinstance(value, float) and math.isnan(value) else str(value)
 
 
 def paper_clean(response: str, question: str, instruction: str) -> str:
-    """The answer as the authors cleaned it: instruction and question removed, stripped."""
-    return response.replace(instruction.strip(), "").replace(question, "").strip()
+    """The answer as the authors cleaned it (`to_atomic_units.py`): read back from their
+    CSV (`str(...)` of a missing cell is "nan"), instruction and question removed, stripped."""
+    text = csv_cell(response)
+    text = "nan" if text is None else text
+    return text.replace(instruction.strip(), "").replace(question, "").strip()
 
 
 def paper_units(splitter_reply: str) -> list[str]:
-    """The units as the authors took them: every line, blank ones and list markers included."""
-    return splitter_reply.split("\n") if splitter_reply else []
+    """The units as the authors took them: every line, blank ones and list markers
+    included; none where the reply is read back from their CSV as missing."""
+    cell = csv_cell(splitter_reply)
+    return cell.split("\n") if cell else []
 
 
 @dataclass(frozen=True)

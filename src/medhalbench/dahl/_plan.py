@@ -44,8 +44,11 @@ class DahlPlanSettings:
 def _template_tokens(name: str, path: str | None) -> int:
     """Tokens of a prompt template without its placeholders."""
     template = read_prompt(__package__, name, path)
-    fields = {f for _, f, _, _ in Formatter().parse(template) if f}
-    return count_tokens([template.format(**dict.fromkeys(fields, ""))])[0]
+    try:  # the literal text around the placeholders
+        text = "".join(literal for literal, _, _, _ in Formatter().parse(template))
+    except ValueError:  # free text (a system prompt) whose braces are its own
+        text = template
+    return count_tokens([text])[0]
 
 
 def dahl_plan(
@@ -66,7 +69,7 @@ def dahl_plan(
         responses = [str((s.metadata or {}).get(GIVEN_OUTPUT, "")) for s in samples]
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:
-        answer_tokens = int(meta.get("max_tokens") or 0) * answers
+        answer_tokens = (task.config.max_tokens or 0) * answers
     split_in = (
         _template_tokens("split_user.txt", meta.get("split_prompt")) * answers + answer_tokens
     )

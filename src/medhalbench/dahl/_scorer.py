@@ -25,7 +25,7 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import MedhalbenchError
 from medhalbench.dahl._evidence import EVIDENCE_K, unit_evidence
 from medhalbench.dahl._metrics import dahl_metrics
-from medhalbench.dahl._paper import paper_clean, paper_judge, paper_units
+from medhalbench.dahl._paper import PaperSettings, paper_clean, paper_judge, paper_units
 from medhalbench.dahl._scoring import (
     ResponseScore,
     excluded_response,
@@ -39,7 +39,7 @@ from medhalbench.dahl._verdicts import (
     read_truth_verdict,
 )
 from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
-from medhalbench.models import DEFAULT_MODEL
+from medhalbench.models import DEFAULT_MODEL, embedded_may_judge
 from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.text import clean_response
 
@@ -162,7 +162,7 @@ def role_model(role: str) -> Model:
     the model under test is embedded too (a real model is never judged by it silently)."""
     if role in model_roles():
         return get_model(role=role)
-    if str(get_model()).startswith("embedded/") or str(get_model()) == "none/none":
+    if embedded_may_judge([str(get_model())]):
         return get_model(DEFAULT_MODEL)
     raise MedhalbenchError(
         f"the DAHL task needs a {role} model for {get_model()}: give --{role} MODEL or "
@@ -197,6 +197,7 @@ def dahl_factuality(
     evidence: str | None = None,
     evidence_k: int = EVIDENCE_K,
     evidence_rerank: bool = False,
+    paper_prompts: dict[str, str] | None = None,
 ) -> Scorer:
     """Score a long answer by the share of its atomic facts judged true.
 
@@ -204,10 +205,11 @@ def dahl_factuality(
     only decline are removed; an answer with nothing else left is excluded as declined),
     split, each unit normalised and checked, and the response judged (see
     `judge_response`); a checker's reply the strict reader cannot read goes to the
-    extractor when one is named. With `paper_protocol`, the same answer also goes through
-    the authors' pipeline (their cleaning, units and reading; `dahl._paper`) with the same
-    splitter and checker, for the paper-protocol column: calls identical to ours are
-    served from inspect's cache. The metadata keeps the cleaned answer, the splitter's raw
+    extractor when one is named (who read each unit is kept: `unit_read_by`). With
+    `paper_protocol`, the same answer also goes through the authors' pipeline (their
+    cleaning, units, settings and reading, and their prompts where `paper_prompts` holds
+    them; `dahl._paper`) with the same splitter and checker models, for the paper-protocol
+    column. The metadata keeps the cleaned answer, the splitter's raw
     reply, the units, verdicts, the checker's replies, what was changed, and the paper
     pipeline's units, replies and judgement.
     """
@@ -221,35 +223,41 @@ def dahl_factuality(
 
     async def read_with_extractor(
         verdicts: list[TruthVerdict | None], replies: list[str]
-    ) -> tuple[list[TruthVerdict], int]:
+    ) -> tuple[list[TruthVerdict], list[str | None]]:
         """The verdicts, those the strict reader could not read given to the extractor
-        (per-unit replies only), and how many it read."""
+        (per-unit replies only), and who read each (`strict`, `extractor`, or None)."""
         read: list[TruthVerdict] = [v or "unknown" for v in verdicts]
+        read_by: list[str | None] = ["strict" if v is not None else None for v in verdicts]
         if not extract_template or len(replies) != len(verdicts):
-            return read, 0
-        extracted = 0
+            return read, read_by
         for i, (verdict, reply) in enumerate(zip(verdicts, replies, strict=True)):
             if verdict is None:
                 found = await extract_verdict(
                     reply, _TRUTH_MEANINGS, question=_CHECK_QUESTION, template=extract_template
                 )
                 if found is not None:
-                    read[i] = TRUTH_VERDICTS[found]
-                    extracted += 1
-        return read, extracted
+                    read[i], read_by[i] = TRUTH_VERDICTS[found], "extractor"
+        return read, read_by
+
+    theirs = PaperSettings.of(
+        paper_prompts or {}, instruction=answer_instruction, split=split_template,
+        check_system=check_system, check=check_template,
+    )  # fmt: skip
 
     async def paper(response: str, question: str) -> dict[str, object]:
-        text = paper_clean(response, question, answer_instruction)
-        reply = await split(text) if text else ""
+        """The authors' pipeline on the answer, with their settings (and their prompts
+        where given): the splitter is called even on an answer empty after cleaning."""
+        text = paper_clean(response, question, theirs.instruction)
+        split_output = await role_model("splitter").generate(
+            theirs.split_messages(text), config=theirs.split_config(cache)
+        )
+        reply = split_output.completion
         units = paper_units(reply)
         passages, found = await unit_evidence(evidence, evidence_rerank, evidence_k, units)
         outputs = await asyncio.gather(
             *(
                 role_model("checker").generate(
-                    _unit_messages(check_system, check_template, u, p),
-                    config=GenerateConfig(
-                        temperature=0.0, max_tokens=check_max_tokens, cache=cache
-                    ),
+                    theirs.check_messages(u, p), config=theirs.check_config(cache)
                 )
                 for u, p in zip(units, passages, strict=True)
             )
@@ -258,8 +266,11 @@ def dahl_factuality(
         judged = paper_judge([paper_truth_reading(r) for r in replies])
         return {
             "paper": judged.as_metadata(),
+            "paper_cleaned_response": text,
+            "paper_splitter_reply": reply,
             "paper_units": units,
             "paper_checker_replies": replies,
+            "paper_prompts": list(theirs.supplied),
             **({"paper_unit_passages": found} if found is not None else {}),
         }
 
@@ -311,7 +322,8 @@ def dahl_factuality(
             if units.units
             else ([], [], [])
         )
-        verdicts, extracted = await read_with_extractor(strict, replies)
+        verdicts, read_by = await read_with_extractor(strict, replies)
+        extracted = read_by.count("extractor")
         result = judge_response(units.units, verdicts, length=len(cleaned.text), category=category)
         details: dict[str, object] = {}
         if extracted:  # the judgement without the extractor's readings
@@ -324,6 +336,7 @@ def dahl_factuality(
             units_text=units.units,
             verdicts=list(verdicts),
             read_by_extractor=extracted,
+            unit_read_by=read_by,
             p_false=p_false if probabilities else None,
             checker_replies=replies,
             splitter_reply=splitter_reply,

@@ -18,11 +18,11 @@ from medhalbench.arguments import (
     DataSource,
     Fraction,
     InputFile,
-    NonNegative,
     Temperature,
 )
 from medhalbench.dahl._evidence import EVIDENCE_K, evidence_record, grounded_template
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
+from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
 from medhalbench.dahl._questions import load_dahl_questions
 from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, CheckMode, dahl_factuality
@@ -30,14 +30,14 @@ from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
 from medhalbench.outputs import GIVEN_OUTPUT, given_output, nothing_generated
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES
+from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
 
 ANSWER_TEMPERATURE = 0.6
 ANSWER_MAX_TOKENS = 256
 UNCATEGORISED = "uncategorised"
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
-DAHL_TASK_VERSION = "1.0.0"
+DAHL_TASK_VERSION = "1.1.0"
 
 
 def question_id(question: str) -> str:
@@ -106,12 +106,13 @@ def dahl(
     paper_protocol: bool = True,
     structured: bool = False,
     probabilities: bool = False,
-    bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    bootstrap: Resamples = DEFAULT_RESAMPLES,
     extract_prompt: InputFile | None = None,
     evidence: DataSource | None = None,
     evidence_k: Count = EVIDENCE_K,
     evidence_rerank: bool = False,
     evidence_prompt: InputFile | None = None,
+    paper_prompts: PromptFolder | None = None,
     cache: bool = True,
 ) -> Task:
     """DAHL: long answers split into atomic facts, each judged true or false.
@@ -145,8 +146,13 @@ def dahl(
         check_max_tokens: Token limit of the checker's verdict on one unit (raise it for a
             checker that reasons before it answers).
         paper_protocol: Also judge each answer through the authors' own pipeline (their
-            cleaning, units and reading) for the paper-protocol column; calls identical to
-            ours come from inspect's cache, the rest are extra splitter and checker calls.
+            cleaning, units, reading and settings: no token limit for the splitter and the
+            checker, no checker temperature) for the paper-protocol column, with extra
+            splitter and checker calls.
+        paper_prompts: A folder of the authors' prompts for the paper column
+            (answer_instruction.txt, split_system.txt, split_user.txt with {text},
+            check_system.txt, check_user.txt with {statement}; each optional, ours where
+            absent; the DAHL README says where theirs are).
         structured: Ask the checker for {"verdict": "true|false|unknown"} through the
             provider's constrained decoding (JSON schema) instead of free text.
         probabilities: Ask the checker for log-probabilities and keep P(false) per unit.
@@ -240,15 +246,13 @@ def dahl(
             evidence=evidence,
             evidence_k=evidence_k,
             evidence_rerank=evidence_rerank,
+            paper_prompts=read_paper_prompts(paper_prompts) if paper_protocol else None,
         ),
         metrics=[dahl_metrics(resamples=bootstrap)],
         epochs=Epochs(epochs, reducer=dahl_epochs()),
         config=GenerateConfig(temperature=temperature, max_tokens=max_tokens),
         metadata={
             "questions_not_in_dataset": unknown_questions,
-            # Nothing is generated for answers written elsewhere.
-            "temperature": None if responses else temperature,
-            "max_tokens": None if responses else max_tokens,
             "prompt_files": [
                 f
                 for f in (

@@ -4,14 +4,27 @@ Shared by every benchmark; each benchmark's own records and loaders live in its 
 """
 
 from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows
-from medhalbench.data._io import Row, is_saved_dataset, max_field_chars, read_rows
+from medhalbench.data._io import (
+    MAX_PROMPT_BYTES,
+    MAX_TEXT_FILE_BYTES,
+    Row,
+    check_input_file,
+    is_saved_dataset,
+    max_field_chars,
+    max_input_bytes,
+    read_rows,
+    read_settings_file,
+    read_text_file,
+)
 from medhalbench.data._pubmedqa import PUBMEDQA_HUB, PUBMEDQA_REVISION, load_pubmedqa
 from medhalbench.data._records import FinalDecision, PubMedQARecord, Record, text_list
 from medhalbench.data._resumable import ResumableJsonl, ResumableRun, run_resumable
 from medhalbench.data._sources import source_rows
-from medhalbench.data._validate import validate_row
+from medhalbench.data._validate import excerpt, validate_row
 
 __all__ = [
+    "MAX_PROMPT_BYTES",
+    "MAX_TEXT_FILE_BYTES",
     "PUBMEDQA_HUB",
     "PUBMEDQA_REVISION",
     "FinalDecision",
@@ -20,15 +33,20 @@ __all__ = [
     "ResumableJsonl",
     "ResumableRun",
     "Row",
+    "check_input_file",
     "hub_reachable",
     "is_saved_dataset",
     "load_pubmedqa",
     "looks_like_hub_name",
     "max_field_chars",
+    "max_input_bytes",
     "read_hub_rows",
     "read_rows",
+    "read_settings_file",
+    "read_text_file",
     "run_resumable",
     "source_rows",
     "text_list",
+    "excerpt",
     "validate_row",
 ]

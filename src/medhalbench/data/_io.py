@@ -1,13 +1,24 @@
-"""Reading rows from local files, each with the place it came from for error messages."""
+"""Reading rows from local files, each with the place it came from for error messages.
+
+Every record a file holds is accounted for: a file is checked before it is opened (a
+regular, readable file of a sane size, text where text is expected), CSV is read strictly
+(a quote that swallows the following lines is named, not read as one long field), and JSON
+is parsed with a limit on nesting.
+"""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import os
+import stat
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from medhalbench._errors import DataError
 
@@ -16,6 +27,26 @@ Row = tuple[int | str, dict[str, Any]]
 
 TABLE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
 DEFAULT_MAX_FIELD_CHARS = 1_000_000
+DEFAULT_MAX_INPUT_BYTES = 4 * 1024**3
+"""The largest data file read (JSONL, CSV and Parquet are read a record at a time; a JSON
+file is parsed whole)."""
+MAX_TEXT_FILE_BYTES = 1024**2
+"""The largest suite or price file (each is read whole; a suite holds a few kilobytes)."""
+MAX_PROMPT_BYTES = 256 * 1024
+"""The largest prompt or template file: it is sent with every call and counted in every plan,
+and 256 KB (some 64,000 tokens) is beyond the context of most models."""
+MAX_NESTING = 64
+"""The deepest a JSON record may nest lists and objects (published records nest 2 deep)."""
+SNIFF_BYTES = 64 * 1024
+"""How much of a text file is checked for NUL bytes and UTF-8 before it is read."""
+
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def max_field_chars() -> int:
@@ -23,11 +54,223 @@ def max_field_chars() -> int:
     characters): an absurdly large field stops the load with a clear message rather than
     exhausting memory. `MEDHALBENCH_MAX_FIELD_CHARS` sets it; a JSONL line may hold four
     times as many bytes."""
-    return int(os.environ.get("MEDHALBENCH_MAX_FIELD_CHARS", DEFAULT_MAX_FIELD_CHARS))
+    return _limit("MEDHALBENCH_MAX_FIELD_CHARS", DEFAULT_MAX_FIELD_CHARS)
+
+
+def max_input_bytes() -> int:
+    """The largest data file read; `MEDHALBENCH_MAX_INPUT_BYTES` sets it."""
+    return _limit("MEDHALBENCH_MAX_INPUT_BYTES", DEFAULT_MAX_INPUT_BYTES)
+
+
+def _limit(variable: str, default: int) -> int:
+    raw = os.environ.get(variable)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise DataError(f"{variable}={raw[:40]!r}: expected a whole number") from None
+    if value < 1:
+        raise DataError(f"{variable}={value}: expected a number of at least 1")
+    return value
 
 
 def _not_utf8(ex: UnicodeDecodeError) -> str:
     return f"not UTF-8 text (byte 0x{ex.object[ex.start]:02x} at position {ex.start}); save the file as UTF-8"
+
+
+def check_input_file(
+    path: str | Path, *, text: bool = True, max_bytes: int | None = None, what: str = "file"
+) -> Path:
+    """Check a file before it is opened: it exists, is a regular file (not a folder, a
+    named pipe or a device, which could block a read forever or never end), can be read,
+    is not empty, is no larger than `max_bytes` and, for `text`, starts as UTF-8 text (no
+    NUL bytes: a binary file given by mistake).
+
+    Args:
+        path: The file.
+        text: The file must be UTF-8 text.
+        max_bytes: The largest size accepted (default: `max_input_bytes()`).
+        what: What the file is, for messages ("prompt file").
+
+    Returns:
+        The path.
+
+    Raises:
+        DataError: Naming the file and what is wrong with it.
+    """
+    file = Path(path)
+    try:
+        info = file.stat()
+    except FileNotFoundError:
+        raise DataError(f"no such {what}", path=path) from None
+    except OSError as ex:
+        raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
+    for test, kind in _NOT_REGULAR:
+        if test(info.st_mode):
+            raise DataError(f"{kind}, not a regular {what}", path=path)
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(f"not a regular {what}", path=path)
+    if not os.access(file, os.R_OK):
+        raise DataError(f"cannot read the {what} (permission denied)", path=path)
+    if info.st_size == 0:
+        raise DataError("file is empty", path=path)
+    limit = max_bytes if max_bytes is not None else max_input_bytes()
+    if info.st_size > limit:
+        raise DataError(
+            f"{info.st_size:,} bytes, more than the limit of {limit:,} for a {what}"
+            + (" (set MEDHALBENCH_MAX_INPUT_BYTES to raise it)" if max_bytes is None else ""),
+            path=path,
+        )
+    if text:
+        try:
+            with file.open("rb") as f:
+                head = f.read(SNIFF_BYTES)
+        except OSError as ex:
+            raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
+        if b"\0" in head:
+            raise DataError(
+                f"a binary file, not text (a NUL byte at position {head.index(0)})", path=path
+            )
+        try:
+            # An incremental decoder accepts a character cut at the end of the sample.
+            codecs.getincrementaldecoder("utf-8")().decode(head, final=len(head) < SNIFF_BYTES)
+        except UnicodeDecodeError as ex:
+            raise DataError(_not_utf8(ex), path=path) from None
+    return file
+
+
+def read_text_file(
+    path: str | Path, *, what: str = "file", max_bytes: int = MAX_TEXT_FILE_BYTES
+) -> str:
+    """A small UTF-8 text file (a prompt, a template, a suite), checked first.
+
+    Raises:
+        DataError: Not a regular readable file, too large, binary or not UTF-8 (naming it).
+    """
+    file = check_input_file(path, what=what, max_bytes=max_bytes)
+    try:
+        return file.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as ex:
+        raise DataError(_not_utf8(ex), path=path) from None
+    except OSError as ex:
+        raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
+
+
+MAX_DOCUMENT_VALUES = 100_000
+"""The most values a YAML or TOML settings file may hold once its aliases are expanded (a
+suite holds a few dozen; an alias bomb, billions)."""
+
+
+def read_settings_file(path: str | Path, *, what: str = "settings file") -> Any:
+    """A YAML (or, for `.toml`, TOML) file of settings (a suite, prices), checked first and
+    parsed with limits: its size, its nesting and the values its aliases expand to.
+
+    Raises:
+        DataError: Not a regular readable UTF-8 file of a sane size, malformed (naming the
+            line), nested too deep, or expanding to too many values.
+    """
+    file = Path(path)
+    text = read_text_file(file, what=what)
+    try:
+        if file.suffix.lower() == ".toml":
+            value = tomllib.loads(text)
+        else:
+            value = yaml.load(text, Loader=_LimitedLoader)  # a safe loader
+    except tomllib.TOMLDecodeError as ex:
+        raise DataError(f"malformed TOML ({str(ex)[:120]})", path=path) from None
+    except yaml.MarkedYAMLError as ex:
+        mark = ex.problem_mark
+        raise DataError(
+            f"malformed YAML ({(ex.problem or ex.context or 'unreadable')[:120]})",
+            path=path,
+            line=mark.line + 1 if mark is not None else None,
+        ) from None
+    except yaml.YAMLError as ex:
+        raise DataError(f"malformed YAML ({str(ex).splitlines()[0][:120]})", path=path) from None
+    except RecursionError:
+        raise DataError(f"nested more than {MAX_NESTING} levels deep", path=path) from None
+    # The size first: a walk of an alias bomb's nesting would take as long as the bomb.
+    if _expanded_size(value, MAX_DOCUMENT_VALUES) > MAX_DOCUMENT_VALUES:
+        raise DataError(
+            f"expands to more than {MAX_DOCUMENT_VALUES:,} values (YAML aliases repeating "
+            "aliases?)",
+            path=path,
+        )
+    if nesting_depth(value) > MAX_NESTING:
+        raise DataError(f"nested more than {MAX_NESTING} levels deep", path=path)
+    return value
+
+
+class _LimitedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, stopping at `MAX_DOCUMENT_VALUES` nodes or aliases while
+    composing (an alias bomb is refused before it is built)."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.composed = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.composed += 1
+        if self.composed > MAX_DOCUMENT_VALUES:
+            raise yaml.YAMLError(f"more than {MAX_DOCUMENT_VALUES:,} values or aliases")
+        return super().compose_node(parent, index)
+
+
+def _expanded_size(value: Any, budget: int) -> int:
+    """How many values a parsed document holds with every shared (aliased) value counted
+    each time it is reached, counted up to `budget` + 1."""
+    count = 0
+    stack = [value]
+    while stack and count <= budget:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
+def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
+    """How deep lists and objects nest in a parsed JSON value (counted up to `limit` + 1,
+    without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return depth
+            stack.extend(
+                (child, depth) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def _parse_json(text: str | bytes, *, path: Path, line: int | str | None) -> Any:
+    """Parse JSON with a limit on nesting (a line nested 200,000 deep ends the parser's
+    recursion, not the command)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as ex:
+        where = line if line is not None else ex.lineno
+        raise DataError(f"malformed JSON ({ex.msg})", path=path, line=where) from None
+    except RecursionError:
+        value = None
+        depth = MAX_NESTING + 1
+    else:
+        depth = nesting_depth(value)
+    if depth > MAX_NESTING:
+        raise DataError(
+            f"JSON nested more than {MAX_NESTING} levels deep (records nest a few levels)",
+            path=path,
+            line=line,
+        )
+    return value
 
 
 def is_saved_dataset(path: Path) -> bool:
@@ -48,8 +291,8 @@ def read_rows(path: str | Path, *, split: str | None = None) -> Iterator[Row]:
             `train`).
 
     Raises:
-        DataError: The file is missing, empty, of an unknown kind, or malformed (naming
-            the line).
+        DataError: The file is missing, not a regular readable file, empty, too large, of
+            an unknown kind, or malformed (naming the line).
     """
     path = Path(path)
     if not path.exists():
@@ -59,34 +302,38 @@ def read_rows(path: str | Path, *, split: str | None = None) -> Iterator[Row]:
             raise DataError("folder is not a dataset saved with datasets' save_to_disk", path=path)
         yield from _read_saved_dataset(path, split)
         return
-    if path.stat().st_size == 0:
-        raise DataError("file is empty", path=path)
     suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        yield from _read_jsonl(path)
-    elif suffix == ".json":
-        yield from _read_json(path)
-    elif suffix == ".csv":
-        yield from _read_csv(path)
-    elif suffix == ".parquet":
-        yield from _read_parquet(path)
-    else:
+    check_input_file(path, text=suffix != ".parquet", what="data file")
+    if suffix not in TABLE_SUFFIXES:
         raise DataError(
-            f"unknown file type '{suffix}' (expected one of {', '.join(TABLE_SUFFIXES)} "
+            f"unknown file type '{suffix[:20]}' (expected one of {', '.join(TABLE_SUFFIXES)} "
             "or a save_to_disk folder)",
             path=path,
         )
+    try:
+        if suffix in (".jsonl", ".ndjson"):
+            yield from _read_jsonl(path)
+        elif suffix == ".json":
+            yield from _read_json(path)
+        elif suffix == ".csv":
+            yield from _read_csv(path)
+        else:
+            yield from _read_parquet(path)
+    except OSError as ex:  # the file went away or became unreadable while it was read
+        raise DataError(f"cannot read the file ({ex.strerror or ex})", path=path) from None
 
 
 def _read_jsonl(path: Path) -> Iterator[Row]:
     seen = False
+    limit = 4 * max_field_chars()
     with path.open("rb") as f:
-        for number, raw in enumerate(f, start=1):
-            if len(raw) > 4 * max_field_chars():
+        number = 0
+        while raw := f.readline(limit + 1):
+            number += 1
+            if len(raw) > limit:
                 raise DataError(
-                    f"the line is {len(raw):,} bytes, more than the limit of "
-                    f"{4 * max_field_chars():,} "
-                    "(set MEDHALBENCH_MAX_FIELD_CHARS to raise it)",
+                    f"the line is more than {limit:,} bytes long "
+                    "(set MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)",
                     path=path,
                     line=number,
                 )
@@ -96,13 +343,10 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
                 raise DataError(_not_utf8(ex), path=path, line=number) from None
             if not line.strip():
                 continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as ex:
-                raise DataError(f"malformed JSON ({ex.msg})", path=path, line=number) from None
+            value = _parse_json(line, path=path, line=number)
             if not isinstance(value, dict):
                 raise DataError(
-                    f"expected a JSON object, got {type(value).__name__}", path=path, line=number
+                    f"expected a JSON object, got {_json_kind(value)}", path=path, line=number
                 )
             seen = True
             yield number, value
@@ -110,16 +354,23 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
         raise DataError("file holds no records", path=path)
 
 
+def _json_kind(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "true/false"}.get(
+        type(value), "null" if value is None else "a number"
+    )
+
+
 def _read_json(path: Path) -> Iterator[Row]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as ex:
         raise DataError(_not_utf8(ex), path=path) from None
-    except json.JSONDecodeError as ex:
-        raise DataError(f"malformed JSON ({ex.msg})", path=path, line=ex.lineno) from None
+    value = _parse_json(text, path=path, line=None)
     if isinstance(value, dict):
         items: list[tuple[int | str, Any]] = [
-            (f"entry '{k}'", {"__key__": k, **v}) if isinstance(v, dict) else (f"entry '{k}'", v)
+            (f"entry '{k[:60]}'", {"__key__": k, **v})
+            if isinstance(v, dict)
+            else (f"entry '{k[:60]}'", v)
             for k, v in value.items()
         ]
     elif isinstance(value, list):
@@ -131,52 +382,116 @@ def _read_json(path: Path) -> Iterator[Row]:
     for location, item in items:
         if not isinstance(item, dict):
             raise DataError(
-                f"expected a JSON object, got {type(item).__name__}", path=path, line=location
+                f"expected a JSON object, got {_json_kind(item)}", path=path, line=location
             )
         yield location, item
 
 
+def _cells(count: int) -> str:
+    return f"{count} cell{'s' if count != 1 else ''}"
+
+
 def _read_csv(path: Path) -> Iterator[Row]:
-    # A spreadsheet's UTF-8 byte-order mark is not part of the first column's name.
+    """CSV read strictly: a quote must enclose a whole field; every row has the header's
+    number of cells; a quoted field that runs over several lines must not hold a quote or
+    a line that reads as a whole row (signs of an unbalanced quote swallowing rows)."""
     csv.field_size_limit(max_field_chars())
-    number = 1
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as f:
-            reader = csv.DictReader(f)
-            if not reader.fieldnames:
-                raise DataError("CSV file has no header", path=path)
-            if len(reader.fieldnames) == 1 and (
-                separator := next((c for c in ";\t|" if c in reader.fieldnames[0]), None)
-            ):
-                # Spreadsheets in many locales save CSV with semicolons.
+    end = 0  # the last physical line read
+    seen = False
+    # A spreadsheet's UTF-8 byte-order mark is not part of the first column's name.
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        reader = csv.reader(f, strict=True)
+        header: list[str] | None = None
+        while True:
+            start = end + 1
+            try:
+                cells = next(reader, None)
+            except UnicodeDecodeError as ex:
+                raise DataError(_not_utf8(ex), path=path, line=f"after line {end}") from None
+            except csv.Error as ex:
+                raise DataError(_csv_error(str(ex)), path=path, line=start) from None
+            end = reader.line_num
+            if cells is None:
+                break
+            if not cells:  # a blank line
+                continue
+            if header is None:
+                header = _csv_header(cells, path)
+                continue
+            if len(cells) != len(header):
                 raise DataError(
-                    f"the header is one column, {reader.fieldnames[0]!r}: the file is separated "
-                    f"by {separator!r}, not commas; save it as comma-separated CSV",
+                    f"row has {_cells(len(cells))}, the header {_cells(len(header))} "
+                    "(a separator or a quote missing or extra?)",
                     path=path,
-                    line=1,
+                    line=start if start == end else f"lines {start}-{end}",
                 )
-            seen = False
-            for record in reader:
-                # The header is line 1; reader.line_num is the last physical line read.
-                number = reader.line_num
-                if None in record:
-                    raise DataError("row has more cells than the header", path=path, line=number)
-                seen = True
-                yield number, {k: v for k, v in record.items()}
-    except UnicodeDecodeError as ex:
-        raise DataError(_not_utf8(ex), path=path, line=f"after line {number}") from None
-    except csv.Error as ex:
-        reason = str(ex)
-        if "field larger than field limit" in reason:
-            reason = (
-                f"a field of more than {max_field_chars():,} characters (set "
-                "MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)"
-            )
-        raise DataError(
-            f"malformed CSV ({reason})", path=path, line=f"after line {number}"
-        ) from None
+            if end > start:
+                _check_multiline(cells, len(header), path, start, end)
+            seen = True
+            yield start, dict(zip(header, cells, strict=True))
+    if header is None:
+        raise DataError("CSV file has no header", path=path)
     if not seen:
         raise DataError("CSV file has a header but no rows", path=path)
+
+
+def _csv_error(reason: str) -> str:
+    if "field larger than field limit" in reason:
+        return (
+            f"a field of more than {max_field_chars():,} characters (an unbalanced quote? "
+            "set MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)"
+        )
+    if "unexpected end of data" in reason or "EOF" in reason:
+        return "a quote opened on this line is never closed"
+    return (
+        f"malformed CSV ({reason}): an unbalanced quote? A quoted field must be quoted "
+        'whole, with quotes inside it doubled ("")'
+    )
+
+
+def _csv_header(cells: list[str], path: Path) -> list[str]:
+    if len(cells) == 1 and (separator := next((c for c in ";\t|" if c in cells[0]), None)):
+        # Spreadsheets in many locales save CSV with semicolons.
+        raise DataError(
+            f"the header is one column, {cells[0][:60]!r}: the file is separated by "
+            f"{separator!r}, not commas; save it as comma-separated CSV",
+            path=path,
+            line=1,
+        )
+    named = [c for c in cells if c]
+    twice = next((c for c in named if named.count(c) > 1), None)
+    if twice is not None:
+        raise DataError(f"the header names the column {twice[:60]!r} twice", path=path, line=1)
+    return cells
+
+
+def _check_multiline(cells: list[str], columns: int, path: Path, start: int, end: int) -> None:
+    """Refuse a record whose quoted field over several lines looks like swallowed rows."""
+    for cell in cells:
+        if "\n" not in cell and "\r" not in cell:
+            continue
+        if '"' in cell:
+            raise DataError(
+                f"a quoted field runs from line {start} to line {end} and holds a quote: an "
+                "unbalanced quote? (quotes inside a quoted field are doubled)",
+                path=path,
+                line=start,
+            )
+        if columns < 2:
+            continue
+        for offset, text in enumerate(cell.splitlines()[1:], start=1):
+            try:
+                parsed = next(csv.reader([text]), [])
+            except csv.Error:
+                continue
+            if len(parsed) == columns and all(p.strip() for p in parsed):
+                raise DataError(
+                    f"a quoted field runs from line {start} over line {start + offset}, which "
+                    f"reads as a row of its own ({_cells(columns)}): an unbalanced quote on "
+                    f"line {start}?",
+                    path=path,
+                    line=start,
+                )
 
 
 def _read_parquet(path: Path) -> Iterator[Row]:
@@ -185,10 +500,14 @@ def _read_parquet(path: Path) -> Iterator[Row]:
     try:
         table = pq.read_table(path)
     except Exception as ex:  # pyarrow raises several types for bad files
-        raise DataError(f"unreadable Parquet file ({ex})", path=path) from None
+        raise DataError(f"unreadable Parquet file ({str(ex)[:120]})", path=path) from None
     if table.num_rows == 0:
         raise DataError("file holds no records", path=path)
     for index, record in enumerate(table.to_pylist(), start=1):
+        if nesting_depth(record) > MAX_NESTING:
+            raise DataError(
+                f"nested more than {MAX_NESTING} levels deep", path=path, line=f"row {index}"
+            )
         yield f"row {index}", record
 
 

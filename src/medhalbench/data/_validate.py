@@ -22,6 +22,19 @@ def _field_name(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     return ".".join([name, *(str(part) for part in loc[1:])])
 
 
+EXCERPT_CHARS = 60
+"""How much of an input value a message quotes."""
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A value quoted in part, for a message: its `repr` cut to about `limit` characters
+    (a message names what is wrong; it does not repeat a whole input)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 12]}...{text[-6:]} ({len(text):,} chars)"
+
+
 def _describe(error: dict[str, Any]) -> str:
     kind = error.get("type", "")
     if kind == "missing":
@@ -29,11 +42,11 @@ def _describe(error: dict[str, Any]) -> str:
     if kind in ("string_too_short", "too_short"):
         return "empty"
     if kind == "value_error":
-        return str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        return str(error.get("msg", "invalid")).removeprefix("Value error, ")[:200]
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
-        return f"invalid value {error.get('input')!r} (expected {expected})"
-    return f"{error.get('msg', 'invalid')} (got {error.get('input')!r})"
+        return f"invalid value {excerpt(error.get('input'))} (expected {expected})"
+    return f"{error.get('msg', 'invalid')} (got {excerpt(error.get('input'))})"
 
 
 def validate_row(model: type[R], row: dict[str, Any], *, path: str | Path, line: int | str) -> R:

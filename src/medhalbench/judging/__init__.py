@@ -1,7 +1,11 @@
-"""What every verdict parser shares: reply normalisation, yes/no reading, verdict probabilities.
+"""What every verdict reader shares: the strict reader and its words, the extractor that
+reads what it cannot, and verdict probabilities.
 
-Each benchmark's own verdict parser lives in its package and is built from these. Every parser
-is strict: what cannot be read is counted, never guessed.
+Each benchmark's reader lives in its package and is the shared reader with a schema (what
+"yes" means, which digits are verdicts, which words may stand alone). Every reader is strict:
+what cannot be read is counted, never guessed, and a reply offering both classes or
+contradicting itself is not read. The verdict words of every language are in one data file,
+`verdict_words.yaml`.
 """
 
 from medhalbench.judging._extract import (
@@ -11,29 +15,54 @@ from medhalbench.judging._extract import (
     extractor_template,
 )
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
+from medhalbench.judging._reader import (
+    Cue,
+    Cues,
+    VerdictSchema,
+    decide,
+    find_cues,
+    offers_both,
+    read_stance,
+    read_with_cues,
+    several_verdict_lines,
+)
 from medhalbench.judging._reply import (
-    LABEL_WORDS,
     Reading,
     normalise_reply,
+    prepare_reply,
     read_last_verdict,
     strip_reasoning,
 )
 from medhalbench.judging._text import json_field, offers_alternatives
+from medhalbench.judging._vocabulary import Stance, Vocabulary, WordKind, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no
 
 __all__ = [
+    "Cue",
+    "Cues",
     "EXTRACTOR_ROLE",
-    "extractor_template",
+    "Reading",
+    "Stance",
+    "TOP_LOGPROBS",
+    "VerdictSchema",
+    "Vocabulary",
+    "WordKind",
+    "decide",
     "extract_verdict",
     "extractor_named",
-    "LABEL_WORDS",
-    "Reading",
-    "TOP_LOGPROBS",
-    "read_last_verdict",
-    "strip_reasoning",
+    "extractor_template",
+    "find_cues",
     "json_field",
     "normalise_reply",
     "offers_alternatives",
+    "offers_both",
     "parse_yes_no",
+    "prepare_reply",
+    "read_last_verdict",
+    "read_stance",
+    "read_with_cues",
+    "several_verdict_lines",
+    "strip_reasoning",
     "verdict_probability",
+    "vocabulary",
 ]

@@ -1,13 +1,18 @@
-"""What every verdict reader does before it reads: reasoning blocks removed, code fences and
-markdown marks removed, a heading or label on its own line joined to the value under it, and
-the reply cut at an explicit self-correction, so that the last verdict stated is the one read."""
+"""What every verdict reader does before it reads: reasoning blocks removed, structured parts
+(JSON, tables, tags, boxed answers) turned into labelled lines, markdown and decoration
+removed, a heading or label on its own line joined to the value under it; and the reply cut
+at an explicit self-correction, so that the last verdict stated is the one read."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from medhalbench.judging._structure import structured_lines
+from medhalbench.judging._vocabulary import vocabulary
 
 T = TypeVar("T")
 
@@ -20,36 +25,15 @@ _REASONING = re.compile(
 )
 # A closing tag without its opening (the provider cut the opening off): all before it is reasoning.
 _UNOPENED = re.compile(r"^.*?(?:</(?:think|thinking|reasoning)>|\[/THINK\]|◁/think▷)", re.I | re.S)
-_FENCE = re.compile(r"^```[a-z]*\s*|\s*```$")
-_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
-_HEADER = re.compile(r"^\s*#+\s*", re.MULTILINE)
-# Words that label a verdict: a line holding only one of them is a label for the next line.
-LABEL_WORDS = (
-    r"factual(?:ity)?|verdict|answer|final\s+answer|judge?ment|label|classification|prediction"
-    r"|conclusion|result|assessment|decision|rating|output|factuel(?:le)?|f[áa]ctic[oa]"
-    r"|faktisch|respuesta|r[ée]ponse|antwort|resposta|veredicto|urteil|事实性|事实|答案|判断|结论"
-)
-_LABEL_LINE = re.compile(rf"^[ \t]*({LABEL_WORDS})[ \t]*[:：]?[ \t]*\n\s*(?=\S)", re.I | re.M)
-
-# An explicit self-correction: the last verdict after one is the reader's answer.
-_CORRECTION = re.compile(
-    r"(?:^|(?<=[.!?:;,)\]\n—–]))[ \t]*(?:hmm+,?\s*|oh,?\s*|no,?\s*|but\s+)?"
-    r"(?:wait\b|on\s+second\s+thought|on\s+reflection|on\s+closer\s+(?:look|inspection|reading)"
-    r"|(?:upon\s+|after\s+)?re-?reading|looking\s+(?:at\s+it\s+)?again|let\s+me\s+(?:re-?consider"
-    r"|re-?check|double[- ]check|look\s+again|correct\s+(?:that|myself))|correction\s*:"
-    r"|scratch\s+that|i\s+take\s+(?:that|it)\s+back|i\s+(?:was|am)\s+wrong|i\s+made\s+a\s+mistake"
-    r"|espera\b|attendez\b|attends\b|moment\s+mal\b|warte\b|espere\b|等等|等一下|不对，)",
-    re.IGNORECASE,
-)
-# "Actually, ..." starts a correction only when what follows states a verdict.
-_WEAK_CORRECTION = re.compile(
-    r"(?:^|(?<=[.!?\n]))[ \t]*(?:(?:hmm+|oh|well),?\s*)?actually\s*,", re.IGNORECASE
-)
-# Doubt after a correction ("Wait, that can't be right?"): the earlier verdict does not stand.
-_DOUBT = re.compile(
-    r"\?|can(?:'t|not)\s+be\s+right|not\s+sure|unsure|doubt|no\s+estoy|pas\s+s[ûu]r|nicht\s+sicher"
-    r"|n[ãa]o\s+tenho\s+certeza|不确定",
-    re.IGNORECASE,
+_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|~~")
+_STRUCK = re.compile(r"~~.*?~~", re.DOTALL)  # struck out: withdrawn
+_HEADER = re.compile(r"^[ \t]*#+[ \t]*", re.MULTILINE)
+_QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
+_CITATION = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u2009": " "})
+# A line that is only a label ("### Verdict", "**Factual**", "Answer:"): joined to the value below.
+_LABEL_ONLY = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<label>[^\W\d_][\w'\- ]{0,40}?)[ \t]*[:：?]?[ \t]*$"
 )
 
 
@@ -58,13 +42,109 @@ def strip_reasoning(reply: str) -> str:
     return _REASONING.sub(" ", _UNOPENED.sub(" ", reply)).strip()
 
 
+def _without_decoration(text: str) -> str:
+    """Symbols that decorate (🚩, ⚠️, 💡) removed; the signs that stand for yes or no kept."""
+    words = vocabulary()
+    keep = words.affirm | words.deny
+    kept = []
+    for char in text:
+        if char in ("\ufe0f", "\u200d"):
+            continue
+        if unicodedata.category(char) == "So" and char not in keep:
+            kept.append(" ")
+            continue
+        kept.append(char)
+    return "".join(kept)
+
+
+_LABEL_LEAD = re.compile(r"^(?:(?:my|the|your|our|final|overall)\s+)+", re.IGNORECASE)
+
+
+def _is_label(words: str) -> bool:
+    """Whether a short line is only a label ("Verdict", "Final Answer", "Explanation")."""
+    vocab = vocabulary()
+    bare = _LABEL_LEAD.sub("", words.strip())
+    patterns = [*vocab.labels.values(), vocab.explanation_labels, vocab.final_labels]
+    return len(words.split()) <= 4 and any(p.fullmatch(bare) for p in patterns)
+
+
+def _starts_with_value(text: str) -> bool:
+    vocab = vocabulary()
+    head = text.lstrip(" \"'([*`>")
+    return bool(
+        re.match(r"[0-2](?!\w)", head)
+        or head[:1] in vocab.affirm | vocab.deny
+        or head[:2] in vocab.affirm | vocab.deny
+        or any(p.match(head) for p in (vocab.words, vocab.yes, vocab.no, vocab.unsure))
+        or re.match(r"(?:not|non)\b", head, re.IGNORECASE)
+        or "final answer:" in head[:14].lower()
+    )
+
+
+def _joins(label: str, value: str) -> bool:
+    """Whether a label line takes the next line as its value: an explanation label always;
+    a label that is itself a verdict word ("True", "Factual") only when a value follows
+    ("### Factual\\nNO", not "True\\nFalse" nor "**True**\\nMetformin ...")."""
+    vocab = vocabulary()
+    if vocab.explanation_labels.fullmatch(label):
+        return True
+    if vocab.words.fullmatch(label):
+        return _starts_with_value(value) and not (
+            vocab.words.fullmatch(value.strip(" .!")) and _kind_of(label) == _kind_of(value)
+        )
+    return True
+
+
+def _kind_of(word: str) -> str:
+    vocab = vocabulary()
+    match = vocab.words.match(word.strip(" .!"))
+    return vocab.meaning(match).kind if match else ""
+
+
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*•]+|\d+[.)])[ \t]*")
+
+
+def _join_labels(text: str) -> str:
+    """A label alone on its line joined to the next line that is not blank (which is then
+    its value, never a label itself)."""
+    out: list[str] = []
+    pending: str | None = None
+    for line in text.split("\n"):
+        if pending is not None:
+            if not line.strip():
+                continue
+            value = _LIST_MARK.sub("", line).strip()
+            if _joins(pending, value):
+                out.append(f"{pending}: {line.strip()}")
+                pending = None
+                continue
+            out.append(pending)  # "True\nMetformin ...": a verdict, not a label
+            pending = None
+        only = _LABEL_ONLY.match(line)
+        if only and _is_label(only.group("label")):
+            pending = only.group("label").strip()
+            continue
+        out.append(line)
+    if pending is not None:
+        out.append(pending)
+    return "\n".join(out)
+
+
+def prepare_reply(reply: str) -> str:
+    """A reply ready to read, case kept: no reasoning blocks; structured parts as labelled
+    lines; no markdown emphasis, header or quote marks, citation marks or decoration; a
+    label alone on its line ("### Factual", "**Verdict:**") joined to the value below it."""
+    text = strip_reasoning(reply).translate(_TYPOGRAPHY)
+    text = structured_lines(_STRUCK.sub(" ", text))
+    text = _EMPHASIS.sub("", text)
+    text = _QUOTE_MARK.sub("", _HEADER.sub("", text))
+    text = _CITATION.sub("", _without_decoration(text))
+    return _join_labels(text.strip()).strip()
+
+
 def normalise_reply(reply: str, *, lower: bool = True) -> str:
-    """A reply ready to read: no reasoning blocks, code fences, markdown emphasis or header
-    marks; a label alone on its line ("### Factual") joined to the value below it
-    ("Factual: NO"); lower-cased unless asked not to."""
-    text = _FENCE.sub("", strip_reasoning(reply))
-    text = _HEADER.sub("", _EMPHASIS.sub("", text)).strip()
-    text = _LABEL_LINE.sub(lambda m: f"{m.group(1)}: ", text)
+    """A prepared reply (see `prepare_reply`), lower-cased unless asked not to."""
+    text = prepare_reply(reply)
     return text.lower() if lower else text
 
 
@@ -81,13 +161,30 @@ class Reading(Generic[T]):
     reason: str
 
 
+def _corrections() -> re.Pattern[str]:
+    words = vocabulary()
+    return re.compile(
+        r"(?:^|(?<=[.!?:;,)\]\n—–…。，]))[ \t]*(?:hmm+,?\s*|oh,?\s*|no,?\s*|but\s+|ah,?\s*)?"
+        rf"(?:{words.corrections.pattern})",
+        re.IGNORECASE,
+    )
+
+
+# "Actually, ..." starts a correction only when what follows states a verdict.
+_WEAK_CORRECTION = re.compile(
+    r"(?:^|(?<=[.!?\n]))[ \t]*(?:(?:hmm+|oh|well|ah),?\s*(?:actually|in fact)\b,?"
+    r"|(?:actually|in fact)\s*(?:,|(?=\s+(?:no|yes|not)\b)))",
+    re.IGNORECASE,
+)
+
+
 def read_last_verdict(text: str, read: Callable[[str], Reading[T]]) -> Reading[T]:
-    """Read a normalised reply, honouring an explicit self-correction: after "wait", "on
+    """Read a prepared reply, honouring an explicit self-correction: after "wait", "on
     second thought", "re-reading ..." (and "actually," when a verdict follows it) the verdict
     stated after the last correction is read. A correction that states no verdict leaves the
     verdict stated before it ("1. Wait, let me double-check... yes, the numbers differ"),
     unless it voices doubt ("Wait, that can't be right"): then the reply is not read."""
-    strong = list(_CORRECTION.finditer(text))
+    strong = list(_corrections().finditer(text))
     weak = [
         m for m in _WEAK_CORRECTION.finditer(text) if not strong or m.start() > strong[-1].start()
     ]
@@ -101,7 +198,7 @@ def read_last_verdict(text: str, read: Callable[[str], Reading[T]]) -> Reading[T
     after = read(tail)
     if after.verdict is not None:
         return Reading(after.verdict, f"after a self-correction: {after.reason}")
-    if _DOUBT.search(tail):
+    if vocabulary().doubt.search(tail):
         return Reading(None, "a self-correction that doubts the verdict and states none")
     before = read_last_verdict(text[: strong[-1].start()], read)
     return Reading(before.verdict, f"kept after a self-correction stating none: {before.reason}")

@@ -1,61 +1,98 @@
-"""Auditing a MedHal judge: a person checks the model's verdict on each statement."""
+"""Auditing MedHal's judges, blind: the reader (which verdict does the model's reply state?
+unread replies included), the extractor where it read a reply the reader could not, and
+the model as a judge of the statement (is it factual, given its context?), the model's
+verdict and the dataset's label shown only after the person answered."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, AuditRole, JudgeAudit
 from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
-_VERDICTS = {"YES": "factual", "NO": "not factual"}
+FACTUAL, NOT_FACTUAL = "factual", "not factual"
+_VERDICTS = {"YES": FACTUAL, "NO": NOT_FACTUAL}
+ASKED = "Is the statement factual, given its context? (Factual: YES or NO, with an explanation)"
 
 
-def statement_items(sample: EvalSample) -> list[AuditItem]:
-    """The statement, its context, and the model's verdict and explanation (replies with no
-    readable verdict are left out)."""
+def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
+    """A sample's reader (or extractor) item and, where its reply was read, its detector
+    item (the model's verdict on the statement)."""
     score = sample_score(sample)
-    if score is None or score.answer not in _VERDICTS:
+    if score is None:
         return []
+    metadata = score.metadata or {}
+    reply = sample.output.completion if sample.output else ""
+    reading = _VERDICTS.get(str(score.answer), UNREADABLE)
+    role: AuditRole = "extractor" if metadata.get("read_by") == "extractor" else "reader"
     label = sample.metadata.get("label")
-    shown = [
-        ("Context", str(sample.metadata.get("context") or "(none)")),
-        ("Statement", str(sample.metadata.get("statement", "(not kept in this log)"))),
-        ("Model's explanation", str((score.metadata or {}).get("explanation") or "(none)")),
-    ]
-    return [
+    gold = None if label is None else (FACTUAL if label else NOT_FACTUAL)
+    context = str(sample.metadata.get("context") or "(none)")
+    statement = str(sample.metadata.get("statement", "(not kept in this log)"))
+    how = str(score.reason or "read")
+    found = [
         AuditItem(
-            str(sample.id),
-            sample.epoch,
-            0,
-            _VERDICTS[score.answer],
-            tuple(shown),
-            label=None if label is None else ("factual" if label else "not factual"),
+            str(sample.id), sample.epoch, 0, role,
+            (AuditQuestion(
+                "verdict", "Which verdict does the model's reply state?",
+                (FACTUAL, NOT_FACTUAL, UNREADABLE), reading,
+            ),),
+            shown=(("What the model was asked", ASKED), ("Model's reply", reply)),
+            revealed=(
+                ("Read as", f"{reading} ({how})"),
+                ("Read by", "the extractor model" if role == "extractor" else "the strict reader"),
+            ),
+            focus="Model's reply",
+            label=gold,
+        )
+    ]  # fmt: skip
+    if reading != UNREADABLE:
+        found.append(
+            AuditItem(
+                str(sample.id), sample.epoch, 0, "detector",
+                (AuditQuestion(
+                    "verdict", "Is the statement factual, given its context?",
+                    (FACTUAL, NOT_FACTUAL), reading,
+                ),),
+                shown=(("Context", context), ("Statement", statement)),
+                revealed=(
+                    ("Model's explanation", str(metadata.get("explanation") or "(none)")),
+                    ("Dataset's label", gold or "(none: statements without labels)"),
+                    ("Dataset's explanation", str(metadata.get("gold_explanation") or "(none)")),
+                ),
+                focus="Statement",
+                label=gold,
+            )
         )  # fmt: skip
-    ]
+    return found
 
 
 def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tuple[float, float]:
     """The model's F1 (not factual = positive) on the audited statements: against the
-    dataset's labels, and against the people's verdicts (where they could tell)."""
+    dataset's labels, and against the people's labels (where they could tell)."""
     labelled = [i for i in items if i.label is not None]
     ours = binary_f1(
-        [i.label == "not factual" for i in labelled], [i.verdict == "not factual" for i in labelled]
+        [i.label == NOT_FACTUAL for i in labelled], [i.verdict == NOT_FACTUAL for i in labelled]
     )
     kept = [(i, p) for i, p in zip(items, people, strict=True) if p is not None]
     return ours, binary_f1(
-        [p == "not factual" for _, p in kept], [i.verdict == "not factual" for i, _ in kept]
+        [p == NOT_FACTUAL for _, p in kept], [i.verdict == NOT_FACTUAL for i, _ in kept]
     )
 
 
 JUDGE_AUDIT = JudgeAudit(
-    judge="the model's verdict on each statement",
-    question="Is the statement {verdict}, as the model says?",
-    focus="Statement",
-    items=statement_items,
-    opposite={"factual": "not factual", "not factual": "factual"},
-    figure="F1 on the audited statements (people's verdicts as the reference)",
+    roles={
+        "reader": "the verdict the strict reader read from each reply",
+        "extractor": "the verdict the extractor model read where the strict reader read none",
+        "detector": "the model's verdict on each statement (the model under test)",
+    },
+    items=items,
+    figure="F1 on the audited statements",
+    figure_role="detector",
     recompute=recompute_f1,
+    legacy_role="detector",
 )

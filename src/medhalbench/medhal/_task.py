@@ -26,7 +26,6 @@ from medhalbench.arguments import (
     Count,
     DataSource,
     InputFile,
-    NonNegative,
     Temperature,
 )
 from medhalbench.data import read_rows, validate_row
@@ -54,10 +53,10 @@ from medhalbench.outputs import (
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES
+from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
-MEDHAL_TASK_VERSION = "1.0.0"
+MEDHAL_TASK_VERSION = "1.1.0"
 
 
 def judge_messages(
@@ -293,7 +292,7 @@ def medhal(
     embedder: str | None = DEFAULT_EMBEDDER,
     structured: bool = False,
     probabilities: bool = False,
-    bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    bootstrap: Resamples = DEFAULT_RESAMPLES,
     extract_prompt: InputFile | None = None,
 ) -> Task:
     """MedHal: is the statement factual (given its context), and why not?
@@ -395,9 +394,6 @@ def medhal(
             "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "outputs_not_in_dataset": unmatched,
-            # Nothing is generated for outputs written elsewhere.
-            "temperature": None if responses else temperature,
-            "max_tokens": None if responses else max_tokens,
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },
     )

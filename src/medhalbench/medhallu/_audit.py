@@ -1,57 +1,105 @@
-"""Auditing MedHallu's verdict reader: a person checks the verdict read from each reply."""
+"""Auditing MedHallu's judges, blind: the reader (which verdict does the detector's reply
+state? unread replies included), the extractor where it read a reply the reader could not,
+and the detector itself (is the answer hallucinated?), the dataset's label shown only after
+the person answered."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from inspect_ai.log import EvalSample
 
 from medhalbench.medhallu._verdicts import DetectionLabel
-from medhalbench.registry import AuditItem, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, AuditRole, JudgeAudit
 from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
+FACTUAL, HALLUCINATED, NOT_SURE = "factual", "hallucinated", "not sure"
+ASKED = "Is the answer factual (0) or hallucinated (1)?"
+_READ = {"factual": FACTUAL, "hallucinated": HALLUCINATED, "not_sure": NOT_SURE}
 
-def reader_items(sample: EvalSample) -> list[AuditItem]:
-    """The detector's reply with the verdict read from it (unreadable replies, with no
-    verdict to check, are left out)."""
+
+def _prompt(sample: EvalSample) -> str:
+    """What the detector was shown: its last user message."""
+    messages = sample.input if isinstance(sample.input, list) else []
+    return next((m.text for m in reversed(messages) if m.role == "user"), str(sample.input))
+
+
+def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
+    """A sample's reader (or extractor) item and, where its reply was read, its detector
+    item."""
     score = sample_score(sample)
     metadata = (score.metadata if score else None) or {}
-    verdict = metadata.get("prediction")
-    if verdict in (None, "unparseable"):
-        return []
+    reply = sample.output.completion if sample.output else ""
+    prediction = str(metadata.get("prediction") or "unparseable")
+    read_by = metadata.get("read_by")
     label = DetectionLabel(int(metadata.get("label", sample.metadata.get("label", 0))))
-    return [
+    gold = label.name.lower()
+    not_sure = bool(arguments.get("not_sure"))
+    reading = _READ.get(prediction, UNREADABLE)
+    reason = str(score.explanation or "") if score else ""
+    role: AuditRole = "extractor" if read_by == "extractor" else "reader"
+    found = [
         AuditItem(
-            str(sample.id),
-            sample.epoch,
-            0,
-            str(verdict).replace("_", " "),
-            (
-                ("Question", str(sample.metadata.get("question", ""))),
-                ("Answer judged", str(sample.metadata.get("answer", "(not kept in this log)"))),
-                ("Detector's reply", sample.output.completion if sample.output else ""),
+            str(sample.id), sample.epoch, 0, role,
+            (AuditQuestion(
+                "verdict", "Which verdict does the detector's reply state?",
+                (FACTUAL, HALLUCINATED, *((NOT_SURE,) if not_sure else ()), UNREADABLE),
+                reading,
+            ),),
+            shown=(
+                ("What the detector was asked", ASKED + (" (2: not sure)" if not_sure else "")),
+                ("Detector's reply", reply),
             ),
-            label=label.name.lower(),
+            revealed=(
+                ("Read as", f"{reading} ({reason})" if reason else reading),
+                ("Read by", "the extractor model" if role == "extractor" else "the strict reader"),
+            ),
+            focus="Detector's reply",
+            label=gold,
+        )
+    ]  # fmt: skip
+    if reading in (FACTUAL, HALLUCINATED):
+        found.append(
+            AuditItem(
+                str(sample.id), sample.epoch, 0, "detector",
+                (AuditQuestion(
+                    "verdict", "Is this answer to the question factual or hallucinated?",
+                    (FACTUAL, HALLUCINATED), reading,
+                ),),
+                shown=(
+                    ("Question", str(sample.metadata.get("question", ""))),
+                    ("Answer judged", str(sample.metadata.get("answer", "(not kept in this log)"))),
+                    ("What the detector was shown", _prompt(sample)),
+                ),
+                revealed=(("Detector's reply", reply), ("Dataset's label", gold)),
+                focus="Answer judged",
+                label=gold,
+            )
         )  # fmt: skip
-    ]
+    return found
 
 
 def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tuple[float, float]:
-    """Detection F1 (hallucinated = positive) on the audited replies, as read by our reader
-    and as read by the people (replies they could not read left out)."""
-    gold = [i.label == "hallucinated" for i in items]
-    ours = binary_f1(gold, [i.verdict == "hallucinated" for i in items])
-    kept = [(g, p) for g, p in zip(gold, people, strict=True) if p is not None]
-    return ours, binary_f1([g for g, _ in kept], [p == "hallucinated" for _, p in kept])
+    """Detection F1 (hallucinated = positive) of the detector on the audited answers:
+    against the dataset's labels, and against the people's labels (answers they could not
+    tell left out)."""
+    predicted = [i.verdict == HALLUCINATED for i in items]
+    ours = binary_f1([i.label == HALLUCINATED for i in items], predicted)
+    kept = [(p, d) for p, d in zip(people, predicted, strict=True) if p is not None]
+    return ours, binary_f1([p == HALLUCINATED for p, _ in kept], [d for _, d in kept])
 
 
-READER_AUDIT = JudgeAudit(
-    judge="the verdict read from each detector's reply",
-    question="Does the detector's reply say the answer is {verdict}?",
-    focus="Detector's reply",
-    items=reader_items,
-    opposite={"factual": "hallucinated", "hallucinated": "factual"},
-    figure="F1 on the audited replies",
+JUDGE_AUDIT = JudgeAudit(
+    roles={
+        "reader": "the verdict the strict reader read from each detector's reply",
+        "extractor": "the verdict the extractor model read where the strict reader read none",
+        "detector": "the detector's verdict on each answer (the model under test)",
+    },
+    items=items,
+    figure="Detection F1 on the audited answers",
+    figure_role="detector",
     recompute=recompute_f1,
+    legacy_role="reader",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench.examples import illustrative
-from medhalbench.medhallu._audit import READER_AUDIT
+from medhalbench.medhallu._audit import JUDGE_AUDIT
 from medhalbench.medhallu._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
 from medhalbench.medhallu._metrics import headline_figures
@@ -80,7 +80,7 @@ medhallu_benchmark = Benchmark(
     same_samples=("dataset_fingerprint", "pairing", "difficulty", "seed", "rows"),
     key_figure=KeyFigure("F1", "f1", "paper_f1"),
     describe=medhallu_settings,
-    audit=READER_AUDIT,
+    audit=JUDGE_AUDIT,
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhallu_demo,

@@ -15,7 +15,6 @@ from medhalbench.arguments import (
     Count,
     DataSource,
     InputFile,
-    NonNegative,
     Temperature,
 )
 from medhalbench.data import read_rows, validate_row
@@ -41,10 +40,10 @@ from medhalbench.outputs import (
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES
+from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
-MEDHALLU_TASK_VERSION = "1.0.0"
+MEDHALLU_TASK_VERSION = "1.1.0"
 
 
 def detection_schema(not_sure: bool) -> ResponseSchema:
@@ -124,7 +123,7 @@ def medhallu(
     max_tokens: Count = DETECTION_MAX_TOKENS,
     structured: bool = False,
     probabilities: bool = False,
-    bootstrap: NonNegative = DEFAULT_RESAMPLES,
+    bootstrap: Resamples = DEFAULT_RESAMPLES,
     extract_prompt: InputFile | None = None,
     evidence: DataSource | None = None,
     evidence_k: Count = EVIDENCE_K,
@@ -249,9 +248,6 @@ def medhallu(
             "dataset_fingerprint": dataset_fingerprint(dataset),
             "responses_fingerprint": dataset_fingerprint(responses) if responses else None,
             "outputs_not_in_dataset": unmatched,
-            # Nothing is generated for outputs written elsewhere.
-            "temperature": None if responses else temperature,
-            "max_tokens": None if responses else max_tokens,
             "rows": len(records),
             "evidence_index": evidence_summary(evidence, rerank=evidence_rerank)
             if evidence is not None

@@ -4,17 +4,16 @@ user gives prices. Output tokens are counted at the max-token settings (an upper
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import yaml
 from inspect_ai import Task
 
 from medhalbench._errors import DataError
 from medhalbench.arguments import ArgumentError, Range, construct
+from medhalbench.data import read_settings_file
 from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
 from medhalbench.results import MAIN_ROLE, Column, ResultTable
 
@@ -97,12 +96,7 @@ def read_prices(path: str | Path) -> dict[str, Price]:
     Raises:
         DataError: The file cannot be read or a price is missing or not a number.
     """
-    file = Path(path)
-    try:
-        text = file.read_text("utf-8")
-        raw = tomllib.loads(text) if file.suffix == ".toml" else yaml.safe_load(text)
-    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as ex:
-        raise DataError(f"cannot read prices ({type(ex).__name__}: {ex})", path=path) from None
+    raw = read_settings_file(path, what="price file")
     if not isinstance(raw, dict) or not raw:
         raise DataError("expected MODEL: {input: ..., output: ...} entries", path=path)
     prices = {}

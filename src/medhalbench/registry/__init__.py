@@ -1,7 +1,15 @@
 """The benchmark registry: each benchmark describes itself once (task, roles, builder, tools,
 tables, published rows, demo), and the command line, the report and the demo loop over it."""
 
-from medhalbench.registry._audit import AuditItem, JudgeAudit
+from medhalbench.registry._audit import (
+    AUDIT_ROLES,
+    CANNOT_TELL,
+    UNREADABLE,
+    AuditItem,
+    AuditQuestion,
+    AuditRole,
+    JudgeAudit,
+)
 from medhalbench.registry._benchmark import (
     EXAMPLE_DATASET,
     EXTRACTOR,
@@ -31,7 +39,12 @@ from medhalbench.registry._registry import (
 from medhalbench.registry._task import benchmark_task
 
 __all__ = [
+    "AUDIT_ROLES",
     "AuditItem",
+    "AuditQuestion",
+    "AuditRole",
+    "CANNOT_TELL",
+    "UNREADABLE",
     "JudgeAudit",
     "ENTRY_POINT_GROUP",
     "EXAMPLE_DATASET",

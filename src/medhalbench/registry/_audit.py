@@ -1,12 +1,49 @@
-"""What a benchmark offers a person auditing its judge: the judged items of a sample, the
-question put to the person, and the run's figure recomputed with the person's verdicts."""
+"""What a benchmark offers a person auditing its judges: the judged items of a sample, each
+of one role (the reader of verdicts, the extractor, the splitter, the checker, the
+detector), the questions put to the person on it, and the run's figure recomputed with the
+person's answers.
+
+Audits are blind: what an item `shows` is what the person judges from; what it `reveals`
+(the judge's reading, the dataset's label, ids and file names) appears only after the
+person has answered."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from inspect_ai.log import EvalSample
+
+AuditRole = Literal["reader", "extractor", "splitter", "checker", "detector"]
+"""Who made the judgement audited: the strict reader of a model's reply, the extractor
+model (where it read what the reader could not), DAHL's splitter and checker, or the model
+under test judging a text (MedHallu's detector, MedHal's judge)."""
+
+AUDIT_ROLES: tuple[AuditRole, ...] = ("reader", "extractor", "splitter", "checker", "detector")
+
+CANNOT_TELL = "cannot tell"
+"""The answer of a person who cannot tell, offered with every question."""
+UNREADABLE = "unreadable"
+"""A reader's or a person's answer that a reply states no verdict."""
+
+
+@dataclass(frozen=True)
+class AuditQuestion:
+    """One question a person answers on an item, blind.
+
+    Attributes:
+        key: Its name in answer files (`verdict`, `stated`, `atomic`, `repeat`).
+        text: The question as the person reads it.
+        choices: The answers offered (`cannot tell` is always offered besides).
+        judged: The judge's answer to it, shown only after the person answered
+            (`unreadable` where the reader read no verdict).
+    """
+
+    key: str
+    text: str
+    choices: tuple[str, ...]
+    judged: str
 
 
 @dataclass(frozen=True)
@@ -14,49 +51,63 @@ class AuditItem:
     """One judgement a person can check.
 
     Attributes:
-        sample_id: The sample's id.
+        sample_id: The sample's id (shown only after answering: ids can give labels away).
         epoch: The sample's epoch.
         unit: The judged part's position in the sample (a DAHL unit, from 1); 0 for a
             whole sample.
-        verdict: The judge's verdict (a class name: `true`, `hallucinated`, `YES`, ...).
-        shown: What the person sees, as (heading, text) pairs in order.
+        role: Whose judgement it is.
+        questions: What the person is asked, with the judge's answers.
+        shown: What the person sees before answering, as (heading, text) pairs.
+        revealed: What the person sees after answering (how the judge read it, the
+            dataset's label), as (heading, text) pairs.
+        focus: The heading of the shown part the questions are about (highlighted).
         label: The dataset's label, where the figure needs it (MedHallu, MedHal).
     """
 
     sample_id: str
     epoch: int
     unit: int
-    verdict: str
+    role: AuditRole
+    questions: tuple[AuditQuestion, ...]
     shown: tuple[tuple[str, str], ...]
+    revealed: tuple[tuple[str, str], ...] = ()
+    focus: str = ""
     label: str | None = None
 
     @property
+    def verdict(self) -> str:
+        """The judge's answer to the item's first question (what the draw stratifies by)."""
+        return self.questions[0].judged
+
+    @property
     def key(self) -> str:
-        """The item's name in answer files: `sample/epoch/unit`."""
-        return f"{self.sample_id}/{self.epoch}/{self.unit}"
+        """The item's name in answer files: `role/sample/epoch/unit`."""
+        return f"{self.role}/{self.sample_id}/{self.epoch}/{self.unit}"
+
+    def question(self, key: str) -> AuditQuestion | None:
+        """The question of this key, if the item asks it."""
+        return next((q for q in self.questions if q.key == key), None)
 
 
 @dataclass(frozen=True)
 class JudgeAudit:
-    """How a benchmark's judge is audited.
+    """How a benchmark's judges are audited.
 
     Attributes:
-        judge: What is audited, for headings ("the checker's verdict on each atomic unit").
-        question: The question put to the person, with `{verdict}` for the judge's verdict.
-        focus: The heading of the shown part the verdict is on (highlighted).
-        items: The judged items of one sample of a log (none where nothing was judged).
-        opposite: The other verdict of a two-way judgement: a person who disagrees with a
-            verdict found here holds its opposite; other verdicts (unknown, not sure) have
-            none.
+        roles: Each audited role and what it judges, for headings ("the verdict read from
+            each detector's reply").
+        items: The judged items of one sample of a log, given the run's task arguments.
         figure: The name of the figure `recompute` gives.
-        recompute: The figure on some items: as the run computed it, and with the
-            people's verdicts (None where the person could not tell) in the judge's place.
+        figure_role: The role whose items the figure is recomputed on.
+        recompute: The figure on some items of `figure_role`: as the run computed it, and
+            with the people's answers (None where a person could not tell) in its place.
+        legacy_role: The role of answers saved before audits had roles (keys
+            `sample/epoch/unit`, agree/disagree answers).
     """
 
-    judge: str
-    question: str
-    focus: str
-    items: Callable[[EvalSample], list[AuditItem]]
-    opposite: Mapping[str, str]
+    roles: Mapping[AuditRole, str]
+    items: Callable[[EvalSample, Mapping[str, Any]], list[AuditItem]]
     figure: str
+    figure_role: AuditRole
     recompute: Callable[[Sequence[AuditItem], Sequence[str | None]], tuple[float, float]]
+    legacy_role: AuditRole

@@ -1,6 +1,11 @@
 """Declaring a benchmark's task: its signature and docstring are its options; every call is
 checked against them, and the checked arguments go into the task's metadata, so that a log
-holds the settings a run used without the task writing them again."""
+holds the settings a run used without the task writing them again.
+
+Generation settings (`temperature`, `max_tokens`, ...) are the exception: a task passes them
+to its `GenerateConfig`, which inspect's own options (`--temperature`) may override, so the
+value a log must report is inspect's effective config (`log.plan.config`), never a copy in
+the metadata (see `results.run_result`)."""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from inspect_ai import Task, task
+from inspect_ai.model import GenerateConfig
 
-from medhalbench.arguments import check_arguments
+from medhalbench._provenance import INPUTS, input_record
+from medhalbench.arguments import arguments_of, check_arguments
 
 F = TypeVar("F", bound=Callable[..., Task])
 
@@ -29,7 +36,12 @@ def benchmark_task(function: F) -> F:
         bound.apply_defaults()
         values = check_arguments(function, dict(bound.arguments))
         made = function(**values)
-        made.metadata = {**values, **(made.metadata or {})}
+        recorded = {k: v for k, v in values.items() if k not in GenerateConfig.model_fields}
+        made.metadata = {**recorded, **(made.metadata or {})}
+        # What the run read, so that a retry can tell whether it changed (and find it from
+        # another folder).
+        paths = [a.name for a in arguments_of(function) if a.path is not None]
+        made.metadata[INPUTS] = input_record(values, paths)
         return made
 
     return cast(F, task(checked_and_recorded))

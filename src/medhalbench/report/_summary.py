@@ -40,11 +40,13 @@ class Placed:
         row: Its row: the model, how its replies were made, its judges where they differ.
         column: Its condition (what differs between the benchmark's conditions; "" when
             every run has the same).
+        order: Its column's place among the conditions (no before yes, 0.2 before 0.8).
     """
 
     run: RunResult
     row: str
     column: str
+    order: int = 0
 
 
 def _samples(runs: Sequence[RunResult], settings: Sequence[RunSettings]) -> list[dict[str, str]]:
@@ -81,14 +83,29 @@ def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
         parts = [run.model, how, f"judged by {judge}" if judge else ""]
         rows.append(" · ".join(p for p in parts if p))
     keys = [" · ".join(c) for c in columns]
+    # Conditions in the order of their values (no before yes, 0.2 before 0.8).
+    ordered = sorted(dict.fromkeys(keys), key=lambda k: _condition_order(columns[keys.index(k)]))
+    rank = {k: i for i, k in enumerate(ordered)}
     # A run identical to an earlier one in the same column: numbered, not merged.
     repeated, seen = Counter(zip(rows, keys, strict=True)), Counter[tuple[str, str]]()
     placed = []
     for run, row, key in zip(runs, rows, keys, strict=True):
         seen[row, key] += 1
         numbered = f"{row} (run {seen[row, key]})" if repeated[row, key] > 1 else row
-        placed.append(Placed(run, numbered, key))
+        placed.append(Placed(run, numbered, key, rank[key]))
     return placed
+
+
+def _condition_order(phrases: Sequence[str]) -> list[tuple[int, float, str]]:
+    """A condition's sort key: each phrase's value, numbers by size, no before yes."""
+    key = []
+    for phrase in phrases:
+        value = phrase.rsplit(" ", 1)[-1]
+        try:
+            key.append((0, float(value), ""))
+        except ValueError:
+            key.append((1, {"no": 0.0, "yes": 1.0}.get(value, 2.0), value))
+    return key
 
 
 def _headline(entry: Benchmark, run: RunResult, paper: bool) -> Estimate | None:
@@ -185,7 +202,7 @@ def benchmark_summary(
     entry: Benchmark, runs: Sequence[RunResult], *, published: bool = True
 ) -> BenchmarkSummary:
     """A benchmark's summary (see `BenchmarkSummary`)."""
-    placed = place(entry, runs)
+    placed = sorted(place(entry, runs), key=lambda p: p.order)
     columns = list(dict.fromkeys(p.column for p in placed))
     key = entry.key_figure
     parts = math.ceil(len(columns) / MAX_CONDITIONS)

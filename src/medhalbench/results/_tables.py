@@ -294,6 +294,13 @@ def token_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultT
             Column("Output at most", digits=0), Column("Output used", digits=0, undefined="no usage reported"),
         ],
     )  # fmt: skip
+    table.notes.append(
+        "Planned: the calls and input tokens of the run's plan, counted with SmolLM2's "
+        "tokenizer (the only one offline: other models' own tokenizers count differently), and "
+        "the output at most (the max-token settings). Used: the tokens each provider reported for "
+        "the calls made; answers served from inspect's cache are not counted, and a provider "
+        "that reports no usage leaves the cell undefined."
+    )
     for run in planned:
         name = labels[run.log]
         for role in run.settings["token_estimate"].get("roles", []):

@@ -1,0 +1,147 @@
+"""`medhalbench retry LOG...`: finish runs from their logs through inspect's eval-retry, each
+log held by a lock while it is resumed, checked first (see `_resume`), and an interrupted
+retry named so that it can itself be finished."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog
+
+from medhalbench._errors import DataError
+from medhalbench._secrets import redact_file
+from medhalbench.commands._errors import fail, interruptible, stop_code
+from medhalbench.commands._failures import fail_on_unfinished, log_path
+from medhalbench.commands._locks import locked
+from medhalbench.commands._models import (
+    DEFAULT_MAX_RETRIES,
+    attempt_limit,
+    parse_model_args,
+    writable_folder,
+)
+from medhalbench.commands._progress import progress_display
+from medhalbench.commands._resume import later_logs, prepare_retry, read_header
+from medhalbench.commands._run import console, redacted_logs
+from medhalbench.commands._tables import show_results
+
+
+def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
+    """`ROLE:NAME=VALUE` values by role (the roles are the logs', checked when used)."""
+    by_role: dict[str, list[str]] = {}
+    for value in values:
+        role, _, rest = value.partition(":")
+        if not role or "=" not in rest:
+            raise DataError(f"--role-arg: expected ROLE:NAME=VALUE, got {value[:60]!r}")
+        by_role.setdefault(role, []).append(rest)
+    return by_role
+
+
+def _destination(path: str | Path, log_dir: str | None) -> Path:
+    return Path(log_dir) if log_dir else Path(path).resolve().parent
+
+
+def _latest(path: str, log_dir: str | None, force: bool) -> str:
+    """The log to finish for `path`: itself, or its latest resumption when it was resumed
+    (an interrupted retry is finished where it stopped).
+
+    Raises:
+        DataError: The run already finished (without `force`).
+    """
+    header = read_header(path)
+    later = later_logs(path, _destination(path, log_dir))
+    if later and not force:
+        newest = later[-1]
+        if newest.status == "success":
+            raise DataError(
+                f"already finished as {log_path(newest)} (use --force to run it again)", path=path
+            )
+        console.print(f"{path} was resumed as {log_path(newest)}: finishing that one")
+        return log_path(newest)
+    if header.status == "success" and not force:
+        raise DataError("already finished (use --force to run it again)", path=path)
+    return path
+
+
+def retry_runs(
+    logs: Sequence[str],
+    *,
+    log_dir: str | None,
+    force: bool,
+    model_args: Sequence[str],
+    role_args: Sequence[str],
+    options: Mapping[str, Any],
+) -> list[EvalLog]:
+    """Finish the runs of `logs` (see `medhalbench retry --help`), then exit as
+    `fail_on_unfinished` does when one did not finish.
+
+    Raises:
+        DataError: A log is not a log, already finished, or read inputs that changed.
+        Busy: Another command is resuming one of the logs, or runs a suite in its folder.
+    """
+    from inspect_ai import eval_retry
+
+    if log_dir is not None:
+        writable_folder(log_dir, "--log-dir")
+    given = parse_model_args(model_args)
+    by_role = _role_args(role_args)
+    for path in logs:
+        read_header(path)
+    finished: list[EvalLog] = []
+    targets: list[str] = []
+    again = "stopped by the user"
+    try:
+        with contextlib.ExitStack() as held:
+            for path in logs:
+                held.enter_context(locked(path, what="the log"))
+                target = _latest(path, log_dir, force)
+                if target != path:
+                    held.enter_context(locked(target, what="the log"))
+                folder = _destination(target, log_dir)
+                held.enter_context(locked(folder, what="the log folder", mode="shared"))
+                targets.append(target)
+                # A killed run could not clean its log: nothing it holds is read or kept as is.
+                redact_file(target)
+            prepared = [
+                prepare_retry(t, force=force, model_args=given, role_args=by_role) for t in targets
+            ]
+            for target, resumed in zip(targets, prepared, strict=True):
+                if resumed.rerun:
+                    console.print(
+                        f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
+                    )
+            display = options.get("display")
+            with interruptible(again), progress_display(console, enabled=display is None):
+                for target, resumed in zip(targets, prepared, strict=True):
+                    finished += redacted_logs(
+                        eval_retry(
+                            resumed.log,
+                            log_dir=str(_destination(target, log_dir)),
+                            display=display or "none",
+                            score_display=display not in (None, "none"),
+                            max_connections=options.get("max_connections"),
+                            max_retries=options.get("max_retries")
+                            if options.get("max_retries") is not None
+                            else DEFAULT_MAX_RETRIES,
+                            timeout=options.get("timeout"),
+                            attempt_timeout=attempt_limit(dict(options)),
+                        )
+                    )
+    except KeyboardInterrupt as ex:
+        # Name the log each stopped retry left, so that the retry itself can be finished.
+        left = []
+        for target in targets:
+            later = later_logs(target, _destination(target, log_dir))
+            unfinished = [log for log in later if log.status != "success"]
+            if unfinished:
+                left.append(log_path(unfinished[-1]))
+        hint = f"; finish it with: medhalbench retry {' '.join(left)}" if left else ""
+        fail(f"{again}{hint}", stop_code(ex))
+        raise
+    show_results(console, finished)  # the finished runs' tables, as eval prints them
+    for log in finished:
+        console.print(f"Log ({log.status}): {log_path(log)}")
+    fail_on_unfinished(finished)
+    return finished

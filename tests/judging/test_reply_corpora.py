@@ -1,0 +1,79 @@
+"""The three verdict readers on replies written in other models' styles, each labelled by its
+meaning before the reader was run on it.
+
+- `replies_styles_a.jsonl`: GPT-4o, Claude, Llama, Qwen, Mistral, Gemini, DeepSeek-R1
+  (`<think>`), terse, verbose, JSON with other keys, tables, boxed, emojis, hedges, replies
+  whose label contradicts their explanation, ten languages. The reader was developed on it.
+- `replies_styles_b.jsonl`: kept unseen until the reader was done, in other families' styles
+  (Gemma, Command R, Yi, GLM, Kimi, Magistral, o1/o3, OpenBioLLM, Meditron, Grok, Nemotron,
+  Aya, QwQ; XML tags, YAML, `key=value`, Python dicts, nested JSON, Korean, Arabic, Hindi,
+  Turkish, Polish, Vietnamese, Indonesian, Swedish). Its first run read 148 of 153 as the
+  careful reader did, two of them as the wrong class; the classes behind those five are fixed.
+- `replies_styles_c.jsonl`: written after the reader was done and run once, as it stands.
+- `replies_probes.jsonl`: replies written to find a wrong-class read (negation scope, label
+  heads, glosses, hedges in other languages).
+
+The first rule is never the wrong class: a reply read as a class other than the careful
+reader's (a hedge read as a class included) fails the test whatever the agreement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import reply_corpus
+from medhalbench.dahl import parse_truth_verdict
+from medhalbench.medhal import parse_factual_verdict
+from medhalbench.medhallu import parse_detection_verdict
+
+DATA = Path(__file__).parent / "data"
+CORPORA = sorted(DATA.glob("replies_*.jsonl"))
+NO_CLASS = (None, "unknown")
+"""Readings that put a reply in no class: not read (None), or DAHL's unknown."""
+
+
+def reading(case: dict[str, Any]) -> str | None:
+    """The reader's reading of a corpus case, in the corpus's words."""
+    parser = case["parser"]
+    if parser.startswith("detection"):
+        verdict = parse_detection_verdict(
+            case["reply"], allow_not_sure=parser == "detection_not_sure"
+        )
+        return None if verdict.label is None else str(int(verdict.label))
+    if parser == "factual":
+        factual = parse_factual_verdict(case["reply"]).factual
+        return None if factual is None else ("yes" if factual else "no")
+    assert parser == "truth", parser
+    return parse_truth_verdict(case["reply"])
+
+
+def test_there_are_at_least_three_corpora_of_120_replies() -> None:
+    sizes = {path.name: len(reply_corpus(path)) for path in CORPORA}
+    assert sum(size >= 120 for size in sizes.values()) >= 3, sizes
+    families = {c["family"] for path in CORPORA for c in reply_corpus(path)}
+    assert len(families) >= 30, families
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.stem)
+def test_the_readers_agree_with_a_careful_reader_and_never_read_the_wrong_class(
+    path: Path,
+) -> None:
+    cases = reply_corpus(path)
+    missed, wrong_class = [], []
+    for case in cases:
+        read = reading(case)
+        if read == case["expected"]:
+            continue
+        entry = (case["parser"], case["kind"], case["reply"], case["expected"], read)
+        (missed if read in NO_CLASS else wrong_class).append(entry)
+    agreement = 1 - (len(missed) + len(wrong_class)) / len(cases)
+    kinds = Counter(c["parser"] for c in cases)
+    print(f"\n{path.name}: agreement {agreement:.3f} on {len(cases)} replies {dict(kinds)}")
+    for entry in missed:
+        print("  not read:", entry)
+    assert not wrong_class, "\n".join(map(repr, wrong_class))
+    assert agreement >= 0.97, "\n".join(map(repr, missed))
