@@ -21,6 +21,7 @@ from medhalbench.commands import (
     fail_on_unfinished,
     interruptible,
     keep_plan,
+    locked,
     options_of,
     parse_model_args,
     print_plans,
@@ -36,7 +37,6 @@ from medhalbench.commands import (
     task_plan_of,
     writable_folder,
 )
-from medhalbench.commands import locked
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
 
