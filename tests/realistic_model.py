@@ -102,7 +102,7 @@ TRUTH_STYLES = [
     Style("llama-2", "refusal", lambda v: "As an AI model I do not give medical opinions.", readable=False),
     Style(
         "phi-3", "idiom",
-        lambda v: {"true": "Yep, that tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v],
+        lambda v: {"true": "That tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v],
         readable=False, extractable=True,
     ),
 ]  # fmt: skip

@@ -52,8 +52,7 @@ _NOT_A_KEY = re.compile(r"^(?:[/~.]|\w:\\)|\s|^(?:true|false|none|null|\d+)$", r
 # CSI (colours: ESC [ 1;36 m) and OSC (hyperlinks: ESC ] 8;; url ESC \).
 _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
-# Characters keys are made of (base64, URL-safe base64, hex, dashes and dots).
-_KEY_RUN = re.compile(rf"[A-Za-z0-9\-_.~+/=]{{{FRAGMENT_LENGTH},}}")
+_ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@")
 _WHOLE_URL = re.compile(r"^\s*[a-zA-Z][a-zA-Z0-9+.-]*://\S+\s*$")
 _SECRET_PARAMETERS = (
@@ -68,6 +67,8 @@ _SECRET_ASSIGNMENT = re.compile(
     r"(?!\[redacted\])([^\s&#\"'<>\\]+)",
     re.IGNORECASE,
 )
+_PARAMETER_MARKS = ("key=", "token=", "auth", "passw", "pwd=", "secret=", "sig", "code=")
+_ASSIGNMENT_MARKS = ("key=", "token=", "secret=", "passw")
 _given: set[str] = set()
 
 
@@ -122,10 +123,14 @@ def _fragments(known: tuple[str, ...]) -> frozenset[str]:
     )
 
 
+def _has_escapes(text: str) -> bool:
+    return any(mark in text for mark in _ESCAPE_MARKS)
+
+
 def _without_escapes(text: str) -> tuple[str, list[int] | None]:
     """The text without terminal escape sequences, and where each of its characters was in
     the original (None when there were none)."""
-    if "\x1b" not in text and "\\" not in text:
+    if not _has_escapes(text):
         return text, None
     pieces: list[str] = []
     positions: list[int] = []
@@ -141,20 +146,14 @@ def _without_escapes(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), positions
 
 
-def _secret_spans(clean: str, known: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Where secrets and their fragments are in a text without escape codes (merged)."""
-    grams = _fragments(known)
+def _secret_spans(clean: str, grams: frozenset[str]) -> list[tuple[int, int]]:
+    """Where runs of secrets' characters are in a text without escape codes (merged)."""
     marked: list[tuple[int, int]] = []
-    for secret in known:  # whole secrets, whatever characters they hold
-        start = clean.find(secret)
+    for gram in grams:
+        start = clean.find(gram)
         while start != -1:
-            marked.append((start, start + len(secret)))
-            start = clean.find(secret, start + 1)
-    for run in _KEY_RUN.finditer(clean):
-        word = run.group()
-        for i in range(len(word) - FRAGMENT_LENGTH + 1):
-            if word[i : i + FRAGMENT_LENGTH] in grams:
-                marked.append((run.start() + i, run.start() + i + FRAGMENT_LENGTH))
+            marked.append((start, start + FRAGMENT_LENGTH))
+            start = clean.find(gram, start + 1)
     merged: list[tuple[int, int]] = []
     for start, end in sorted(marked):
         if merged and start <= merged[-1][1]:
@@ -169,12 +168,15 @@ def redact(text: str) -> str:
     `FRAGMENT_LENGTH` characters or more) or credentials in URLs."""
     known = tuple(secrets())
     if known:
-        clean, positions = _without_escapes(text)
-        spans = _secret_spans(clean, known)
-        if spans:
+        grams = _fragments(known)
+        # A quick look first (most text holds no secret); the map back to the original
+        # text, which costs memory, only where one is found.
+        clean = _ANSI.sub("", text) if _has_escapes(text) else text
+        if any(gram in clean for gram in grams):
+            clean, positions = _without_escapes(text)
             # Cut from the original: a span's escape codes go with the secret they split.
             pieces, last = [], 0
-            for start, end in spans:
+            for start, end in _secret_spans(clean, grams):
                 first = positions[start] if positions else start
                 after = positions[end - 1] + 1 if positions else end
                 pieces += [text[last:first], REDACTED]
@@ -183,8 +185,12 @@ def redact(text: str) -> str:
     if "://" in text:
         text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
     if "=" in text:
-        text = _URL_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
-        text = _SECRET_ASSIGNMENT.sub(rf"\g<1>{REDACTED}", text)
+        # Literal looks first: the patterns are slow to run over a large log for nothing.
+        lower = text.lower()
+        if any(mark in lower for mark in _PARAMETER_MARKS):
+            text = _URL_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
+        if any(mark in lower for mark in _ASSIGNMENT_MARKS):
+            text = _SECRET_ASSIGNMENT.sub(rf"\g<1>{REDACTED}", text)
     return text
 
 

@@ -165,7 +165,7 @@ def test_a_key_the_log_does_not_keep_is_asked_for_again(
     try:
         refused = CliRunner().invoke(cli, ["retry", log])
         line = one_line(refused.stderr)
-        assert refused.exit_code == 2 and "STUB_API_KEY" in line and "-M api_key=KEY" in line
+        assert refused.exit_code == 2 and "STUB_API_KEY" in line and "-M api_key set to it" in line
         assert server.seen == 0
         given = CliRunner().invoke(cli, ["retry", log, "-M", f"api_key={key}"])
     finally:

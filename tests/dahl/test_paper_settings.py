@@ -98,7 +98,7 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     recorder = Recorder()
     model = get_model("mockllm/model", custom_outputs=recorder)
     [log] = inspect_eval(
-        dahl(dataset="github", responses=str(responses), paper_prompts=str(prompts)),
+        dahl(dataset="github", responses=str(responses), paper_prompts=str(prompts), cache=False),
         model=model, model_roles={"splitter": model, "checker": model},
         log_dir=str(tmp_path / "logs"), display="none",
     )  # fmt: skip

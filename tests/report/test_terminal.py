@@ -155,3 +155,21 @@ def test_the_real_local_server_reports_its_slots(llama_server) -> None:
     # `medhalbench serve` (llama.cpp's server engine) says how many calls it decodes at once.
     slots = server_slots(llama_server.base_url)
     assert isinstance(slots, int) and slots >= 1
+
+
+def test_retry_prints_the_result_table_as_eval_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOCAL_API_KEY", "test-key")
+    with stub_at(lambda messages: "1") as base_url:
+        args = ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+                "--limit", "2", "--model", "openai-api/local/m", "--model-base-url", base_url,
+                "--log-dir", str(tmp_path), "--display", "none"]  # fmt: skip
+        first = CliRunner().invoke(cli, args)
+        assert first.exit_code == 0, first.output
+        [log] = tmp_path.glob("*.eval")
+        again = CliRunner().invoke(cli, ["retry", str(log), "--force", "--display", "none"])
+    assert again.exit_code == 0, again.output
+    flat = " ".join(again.output.split())
+    assert "MedHallu: openai-api/local/m" in flat and "│ F1" in again.output
+    assert "Log (success)" in flat

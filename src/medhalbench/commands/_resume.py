@@ -125,7 +125,7 @@ def _check_model(model: str, config: Connection, option: str) -> None:
     except OptionError as ex:
         raise OptionError(
             f"{ex} (a log keeps no key: set the provider's key variable, or give the key "
-            f"again with {option}{'' if option.endswith(':') else ' '}api_key=KEY)"
+            f"again: {option}{'' if option.endswith(':') else ' '}api_key set to it)"
         ) from None
 
 
@@ -239,10 +239,10 @@ def prepare_retry(
         changed = changed_inputs(log.eval.metadata or {}, task.metadata or {}, args)
         changed = changed or _changed_samples(log.samples or [], task)
     if changed and not force:
-        more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+        more = f" (and {len(changed) - 1} more change)" if len(changed) > 1 else ""
         # The culprit first: the log is named by its file name.
         raise DataError(
-            f"{changed[0]}{more} since the run of {Path(path).name}, whose finished samples "
+            f"{changed[0]} since the run of {Path(path).name}{more}, whose finished samples "
             "came from the old one: restore it, or --force reruns every sample on the new one"
         )
     eval_spec = log.eval.model_copy(

@@ -129,14 +129,18 @@ def check_input_file(
         except OSError as ex:
             raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
         if b"\0" in head:
+            at = head.index(0)
             raise DataError(
-                f"a binary file, not text (a NUL byte at position {head.index(0)})", path=path
+                f"a binary file, not text (a NUL byte at position {at})",
+                path=path,
+                line=head[:at].count(b"\n") + 1,
             )
         try:
             # An incremental decoder accepts a character cut at the end of the sample.
             codecs.getincrementaldecoder("utf-8")().decode(head, final=len(head) < SNIFF_BYTES)
         except UnicodeDecodeError as ex:
-            raise DataError(_not_utf8(ex), path=path) from None
+            line = head[: ex.start].count(b"\n") + 1
+            raise DataError(_not_utf8(ex), path=path, line=line) from None
     return file
 
 

@@ -635,6 +635,18 @@ def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
     return spans
 
 
+def _labelled(text: str, token: Token, schema: VerdictSchema) -> Token:
+    """A token that is a label ("factual: no") stands for its value's verdict."""
+    colon = re.match(r"[ \t]*[:：][ \t]*", text[token[1] :])
+    classified = classify_label(text[token[0] : token[1]]) if colon else None
+    if colon is None or classified is None or classified[0] == "explanation":
+        return token
+    value = read_value(text, token[1] + colon.end(), schema, classified[0])  # type: ignore[arg-type]
+    if value.tone not in ("holds", "fails", "unsure"):
+        return token
+    return (token[0], value.end, value.tone, "label")
+
+
 def offers_both(text: str, schema: VerdictSchema) -> str | None:
     """Why the reply offers more than one verdict instead of one ("0 or 1", "YES if ...,
     otherwise NO", "True (or false, depending ...)", "between 0 and 1"), or None. A
@@ -659,7 +671,7 @@ def offers_both(text: str, schema: VerdictSchema) -> str | None:
             continue
         if not before or not after:
             continue
-        first, second = before[-1], after[0]
+        first, second = before[-1], _labelled(text, after[0], schema)
         if first[2] == second[2]:
             continue
         if first[3] == second[3] and _asks(text, second[1]):
