@@ -160,12 +160,22 @@ def wind_down(code: int) -> None:
 
 def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """A message on one line of at most `limit` characters: whitespace runs become one
-    space, and a longer message keeps its start (the culprit) and its end (the hint)."""
+    space; a longer message drops its asides in parentheses first (the longest first; a
+    traceback's path is kept), then keeps its start (the culprit) and its end (the hint)."""
     flat = " ".join(text.split())
+    while len(flat) > limit:
+        asides = [m for m in _ASIDE.finditer(flat) if "traceback" not in m.group()]
+        if not asides:
+            break
+        longest = max(asides, key=lambda m: len(m.group()))
+        flat = flat[: longest.start()] + flat[longest.end() :]
     if len(flat) <= limit:
         return flat
     tail = limit // 3
     return f"{flat[: limit - tail - 5]} ... {flat[-tail:]}"
+
+
+_ASIDE = re.compile(r" \([^()]*\)")
 
 
 def fail(message: str, code: int = USER_ERROR) -> None:

@@ -7,6 +7,7 @@ traceback in a file)."""
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 import tempfile
 import traceback
@@ -22,9 +23,9 @@ from medhalbench._secrets import redact
 from medhalbench.commands._errors import (
     INTERNAL_ERROR,
     INTERRUPTED,
+    MAX_MESSAGE_CHARS,
     TERMINATED,
     USER_ERROR,
-    one_line,
     wind_down,
 )
 from medhalbench.commands._progress import retry_record
@@ -220,18 +221,20 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
         if reason == "timed out" and limit:
             reason = f"timed out (no reply within {limit} s)"
         finish = (
-            f"{done} of {total} samples done. Finish it with: medhalbench retry {log_path(log)}"
+            f"{done} of {total} samples done. "
+            f"Finish it with: medhalbench retry {_shortest(log_path(log))}"
         )
-        if failure.kind == "stopped":
-            line = f"{who}: {reason}; {finish}"
-        elif failure.kind == "bug":
-            line = f"{log.eval.task}: {reason[:120]} (full traceback: {_traceback_file(log)}); {finish}"
+        extra = ""
+        if failure.kind == "bug":
+            head, extra = f"{log.eval.task}: {reason}", f"(full traceback: {_traceback_file(log)})"
         elif failure.kind == "input":
-            line = f"{log.eval.task}: {reason[:160]}; {done} of {total} samples done"
+            head, finish = f"{log.eval.task}: {reason}", f"{done} of {total} samples done"
+        elif failure.kind == "stopped":
+            head = f"{who}: {reason}"
         else:
-            line = f"{who}{where}: {reason}{retries}; {finish}"
-        # The command to finish a run must be whole, whatever the length of the rest.
-        click.secho(redact(_keep_end(f"error: {line}", finish)), fg="red", err=True)
+            head, extra = f"{who}{where}: {reason}", retries
+        line = _fitted(head, extra, finish, keep_extra=failure.kind == "bug")
+        click.secho(redact(line), fg="red", err=True)
     if kinds == {"stopped"}:
         if stopped_code in (INTERRUPTED, TERMINATED):
             wind_down(stopped_code)
@@ -239,9 +242,25 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
     sys.exit(INTERNAL_ERROR if "bug" in kinds else USER_ERROR)
 
 
-def _keep_end(line: str, end: str) -> str:
-    """One line, cut in its middle when too long but keeping `end` whole."""
-    if not line.endswith(end):
-        return one_line(line)
-    head = one_line(line[: -len(end)], max(80, 300 - len(end)))
-    return f"{head}{end}" if head.endswith(" ") else f"{head} {end}"
+def _shortest(path: str) -> str:
+    """A path as the shorter of absolute and relative to the working folder."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return relative if len(relative) < len(path) else path
+
+
+def _fitted(head: str, extra: str, finish: str, *, keep_extra: bool) -> str:
+    """`error: HEAD EXTRA; FINISH` on one line of at most `MAX_MESSAGE_CHARS` where it can
+    be: the details (`extra`) go first, then the end of the head; the command that finishes
+    the run stays whole."""
+    head, extra = " ".join(head.split()), " ".join(extra.split())
+    line = f"error: {head}{' ' + extra if extra else ''}; {finish}"
+    if len(line) <= MAX_MESSAGE_CHARS:
+        return line
+    kept = f" {extra}" if keep_extra and extra else ""
+    room = MAX_MESSAGE_CHARS - len(f"error: {kept}; {finish}")
+    if len(head) > room:
+        head = head[: max(room, 60) - 3].rstrip() + "..."
+    return f"error: {head}{kept}; {finish}"

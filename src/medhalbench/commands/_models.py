@@ -89,8 +89,8 @@ MAX_MODEL_NAME_CHARS = 500
 
 
 def model_name_problem(name: str) -> str | None:
-    """What is wrong with a model name as written (None: nothing seen yet; the provider
-    checks the rest when the model is resolved)."""
+    """What is wrong with a model name as written, in words that follow the name (None:
+    nothing seen yet; the provider checks the rest when the model is resolved)."""
     if not name.strip():
         return (
             "an empty model name: name a model (e.g. openai/gpt-4o-mini), or leave the "
@@ -99,14 +99,22 @@ def model_name_problem(name: str) -> str | None:
     if len(name) > MAX_MODEL_NAME_CHARS:
         return f"a model name of {len(name):,} characters (at most {MAX_MODEL_NAME_CHARS})"
     if any(c.isspace() or not c.isprintable() for c in name.strip()):
-        return f"{name.strip()[:60]!r}: a model name holds no spaces or control characters"
+        return "a model name holds no spaces or control characters"
     model = normalise_model_name(name.strip())
     if not model.startswith("embedded/") and "" in model.split("/"):
         return (
-            f"{name.strip()[:60]}: an empty part in the name; expected PROVIDER/MODEL (e.g. "
-            "openai/gpt-4o-mini, openai-api/SERVICE/MODEL)"
+            "an empty part in the name; expected PROVIDER/MODEL (e.g. openai/gpt-4o-mini, "
+            "openai-api/SERVICE/MODEL)"
         )
     return None
+
+
+def named_problem(name: str, problem: str) -> str:
+    """A model name's problem with the name quoted in part (an empty name: the problem)."""
+    if not name.strip():
+        return problem
+    shown = name.strip() if name.strip().isprintable() and len(name) <= 80 else repr(name[:60])
+    return f"{shown}: {problem}"
 
 
 def provider_of(name: str) -> str:
@@ -266,7 +274,7 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     """
     problem = model_name_problem(name)
     if problem:
-        raise OptionError(f"{option}: {problem}")
+        raise OptionError(f"{option}{' ' if name.strip() else ': '}{named_problem(name, problem)}")
     model = normalise_model_name(name)
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
     args = dict(via.args)

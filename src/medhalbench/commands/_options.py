@@ -10,7 +10,12 @@ import click
 
 from medhalbench._errors import DataError
 from medhalbench.commands._derive import click_params, options_of
-from medhalbench.commands._models import ConnectionSettings, model_name_problem, parse_role_values
+from medhalbench.commands._models import (
+    ConnectionSettings,
+    model_name_problem,
+    named_problem,
+    parse_role_values,
+)
 from medhalbench.data import MAX_TEXT_FILE_BYTES, check_input_file
 from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED
 from medhalbench.registry import Role
@@ -47,7 +52,7 @@ def checked_model_names(ctx: click.Context, param: click.Parameter, value: Any) 
         for name in names:
             problem = model_name_problem(name)
             if problem:
-                raise click.BadParameter(problem)
+                raise click.BadParameter(named_problem(name, problem))
     return value
 
 

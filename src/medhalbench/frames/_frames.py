@@ -63,7 +63,8 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
     for run, name in zip(found.runs, run_names(found.runs), strict=True):
         settings = {k: v for k, v in run.arguments.items() if k not in _RUN}
         # What was sent (inspect's effective config), not the task's argument.
-        settings |= {k: run.settings[k] for k in GENERATION_SETTINGS if k in run.settings}
+        sent = [*GENERATION_SETTINGS, "reply_seed"]
+        settings |= {k: run.settings[k] for k in sent if k in run.settings and k != "seed"}
         figures = {FIGURES_RENAMED.get(k, k): v for k, v in run.metrics.items()}
         rows.append(
             {

@@ -581,20 +581,20 @@ def _value_tokens(text: str, schema: VerdictSchema) -> list[Token]:
         meaning = words.meaning(match)
         prefix = text[_clause_start(text, match.start()) : match.start()]
         negated = _negated_before(prefix) or bool(words.negation_after.match(text[match.end() :]))
-        tone = _OPPOSITE[meaning.stance] if negated else meaning.stance
-        tokens.append((match.start(), match.end(), tone, meaning.kind))
+        stance: Stance = _OPPOSITE[meaning.stance] if negated else meaning.stance
+        tokens.append((match.start(), match.end(), stance, meaning.kind))
     if schema.digits:
         for match in re.finditer(_DIGIT_TOKEN, text):
-            tone = schema.digits.get(match.group(1))
-            if tone is not None:
-                tokens.append((match.start(), match.end(), tone, "digit"))
+            coded = schema.digits.get(match.group(1))
+            if coded is not None:
+                tokens.append((match.start(), match.end(), coded, "digit"))
     if schema.yes is not None:
         for pattern, affirm in ((words.yes, True), (words.no, False)):
             for match in pattern.finditer(text):
                 if affirm or not words.faults.match(text[match.end() :].lstrip()):
-                    tone = _yes(schema, affirm)
-                    assert tone is not None
-                    tokens.append((match.start(), match.end(), tone, "answer"))
+                    answered = _yes(schema, affirm)
+                    assert answered is not None
+                    tokens.append((match.start(), match.end(), answered, "answer"))
     for match in words.unsure.finditer(text):
         tokens.append((match.start(), match.end(), "unsure", "unsure"))
     return sorted(tokens)
@@ -641,7 +641,7 @@ def _labelled(text: str, token: Token, schema: VerdictSchema) -> Token:
     classified = classify_label(text[token[0] : token[1]]) if colon else None
     if colon is None or classified is None or classified[0] == "explanation":
         return token
-    value = read_value(text, token[1] + colon.end(), schema, classified[0])  # type: ignore[arg-type]
+    value = read_value(text, token[1] + colon.end(), schema, classified[0])
     if value.tone not in ("holds", "fails", "unsure"):
         return token
     return (token[0], value.end, value.tone, "label")

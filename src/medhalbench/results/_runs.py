@@ -168,8 +168,10 @@ def run_settings(log: EvalLog) -> dict[str, Any]:
     generated = settings.get("responses") is None
     for name in GENERATION_SETTINGS:
         sent = getattr(log.plan.config, name, None) if generated else None
+        # A task's `seed` orders and draws its samples: the seed sent with calls is apart.
+        key = "reply_seed" if name == "seed" else name
         if sent is not None or name in ("temperature", "max_tokens"):
-            settings[name] = sent
+            settings[key] = sent
     return settings
 
 
