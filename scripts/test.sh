@@ -6,5 +6,8 @@ cd "$(dirname "$0")/.."
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-# The 15 slowest tests, so that a slow one is seen when it lands.
-.venv/bin/python -m pytest -q --durations=15 "$@"
+# In random order (pytest-randomly; the seed is printed, `--randomly-seed=N` repeats
+# an order) on 3 workers, a README's commands on one (loadgroup); the 15 slowest tests
+# are listed, so that a slow one is seen when it lands.
+.venv/bin/python -m pytest -q -n "${MEDHALBENCH_TEST_WORKERS:-3}" --dist loadgroup \
+    --durations=15 "$@"

@@ -249,7 +249,9 @@ def test_markup_in_every_field_is_shown_as_text(hostile_log: Path, guard: PageGu
     assert len(session.drawn) == 2 * len(HOSTILE)  # a reader and a detector item per row
     with TestClient(audit_app(session, guard), base_url=ORIGIN, follow_redirects=False) as client:
         for index in range(len(session.drawn)):
-            note = f"{HOSTILE[index % len(HOSTILE)]} note </textarea><script>alert({index})</script>"
+            note = (
+                f"{HOSTILE[index % len(HOSTILE)]} note </textarea><script>alert({index})</script>"
+            )
             data = form(client, guard, index, note=note, **{"q:verdict": "not factual"})
             assert post(client, f"{guard.base}/item/{index}", data).status_code == 303
             page = client.get(f"{guard.base}/item/{index}")
@@ -326,8 +328,13 @@ def test_malformed_forms_are_400s(
 
 @pytest.mark.parametrize(
     "fields",
-    [{"q:verdict": "maybe"}, {"q:verdict": ""}, {"q:verdict": "FACTUAL"},
-     {"q:verdict": "factual\n"}, {"q:verdict": "agree"}],  # fmt: skip
+    [
+        {"q:verdict": "maybe"},
+        {"q:verdict": ""},
+        {"q:verdict": "FACTUAL"},
+        {"q:verdict": "factual\n"},
+        {"q:verdict": "agree"},
+    ],  # fmt: skip
 )
 def test_an_answer_not_offered_is_a_400(
     client: TestClient, guard: PageGuard, session: AuditSession, fields: dict[str, str]

@@ -92,7 +92,9 @@ def test_dahl_temperature_sweep_leaves_one_log_each(tmp_path: Path) -> None:
     assert "DAHL score by temperature" in out and "DAHL: embedded/smollm2" in out
     assert "Splitter model: embedded/smollm2" in out and "Checker model: embedded/smollm2" in out
     logs = [read_eval_log(str(p)) for p in tmp_path.glob("*dahl*.eval")]
-    assert sorted(log.eval.metadata["temperature"] for log in logs) == [0.2, 0.9]
+    # What was sent: inspect's effective config, not a copy in the metadata.
+    assert sorted(log.plan.config.temperature for log in logs) == [0.2, 0.9]
+    assert all("temperature" not in log.eval.metadata for log in logs)
     assert all(log.status == "success" for log in logs)
 
 

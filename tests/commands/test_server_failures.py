@@ -141,7 +141,7 @@ def test_the_time_limit_holds_for_slow_and_hanging_servers(
 
 def test_bad_base_urls_are_one_line_without_the_key(tmp_path: Path) -> None:
     for url, named in (("htp:/x", "expected an http:// or https:// URL"),
-                       (f"http://user:{SECRET}@127.0.0.1:9/v1", "holds credentials")):  # fmt: skip
+                       (f"http://user:{SECRET}@127.0.0.1:9/v1", "holds a key or password")):  # fmt: skip
         result = medhalbench(*eval_args(url), cwd=tmp_path)
         assert result.returncode == 2 and named in result.stderr
         assert SECRET not in result.stdout + result.stderr

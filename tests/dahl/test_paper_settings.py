@@ -75,6 +75,7 @@ class Recorder:
         self.calls.append((system, user, config))
         if "TEXT:" in user:
             text = user.rsplit("TEXT:", 1)[1].rsplit("SENTENCES:", 1)[0].strip()
+            text = text.removesuffix("SEPARATED").strip()  # their prompt's "SEPARATED SENTENCES:"
             reply = "\n".join(s.strip() + "." for s in text.split(".") if s.strip()) or "No text."
         else:
             reply = "True" if "COX-1" in user else "False"

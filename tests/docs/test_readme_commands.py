@@ -165,9 +165,19 @@ def plan(command: Command) -> Plan:
         )
     if args[0] == "eval" and "--limit" not in args and "--dry-run" not in args:
         args = [*args, "--limit", "1"]
-    if args[:2] == ["medhal", "train"] and "--steps" not in args:
-        args = [*args, "--steps", "2"]  # the pipeline, not a useful evaluator
+    if "--temperatures" in args:  # a sweep: its first two temperatures show it runs
+        at = args.index("--temperatures") + 1
+        args = [*args[:at], ",".join(args[at].split(",")[:2]), *args[at + 1 :]]
+    if args[:2] == ["medhal", "train"]:  # the pipeline, not a useful evaluator
+        for option, value in (("--steps", "2"), ("--batch-size", "2"), ("--max-length", "256")):
+            args = args if option in args else [*args, option, value]
     return Plan("medhalbench", args, why=slow or "offline", slow=bool(slow))
+
+
+def produces(command: Command) -> bool:
+    """Whether a command writes what later commands of its README read (`--out`)."""
+    found = plan(command)
+    return found.how == "real run" and "--out" in found.args
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, object]]) -> None:
@@ -386,15 +396,40 @@ def test_every_readme_command_has_a_way_to_run() -> None:
 
 def _params(slow: bool) -> list[object]:
     return [
-        pytest.param(c, id=c.id, marks=[pytest.mark.slow] if slow else [])
+        # A README's commands on one worker (pytest-xdist --dist loadgroup): its outputs
+        # are made once.
+        pytest.param(
+            c, id=c.id, marks=[pytest.mark.xdist_group(c.readme), *([pytest.mark.slow] * slow)]
+        )
         for c in COMMANDS
         if (p := plan(c)).program is not None and p.slow == slow
     ]
 
 
+_PRODUCED: set[tuple[Path, str]] = set()
+"""Commands with outputs already run in a sandbox (a folder, a command's id)."""
+
+
+def _run_producers(command: Command, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run, once per sandbox, the earlier commands of the README that write what this one
+    may read (whatever order the tests run in)."""
+    for earlier in COMMANDS:
+        if earlier.readme != command.readme or earlier.line >= command.line:
+            continue
+        if produces(earlier) and (folder, earlier.id) not in _PRODUCED:
+            _PRODUCED.add((folder, earlier.id))
+            code, out, err = _run(plan(earlier), folder, monkeypatch)
+            assert code == 0, f"{earlier.id} (run before {command.id}) exited {code}:\n{err}"
+
+
 def _check(command: Command, sandbox: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
     folder, _ = sandbox
     found = plan(command)
+    _run_producers(command, folder, monkeypatch)
+    if produces(command):
+        if (folder, command.id) in _PRODUCED:
+            return  # ran already, before a later command that reads its output
+        _PRODUCED.add((folder, command.id))
     code, out, err = _run(found, folder, monkeypatch)
     if found.how == "offline error":
         lines = [line for line in err.splitlines() if line.strip()]

@@ -61,6 +61,11 @@ def test_a_reply_offering_both_classes_is_never_read_as_either(data: st.DataObje
     assert read(reply) in (None, "unknown"), reply
 
 
+def test_a_negation_over_both_classes_is_never_read_as_the_other() -> None:
+    # "not factual or true" may deny both (no) or offer both (unread): never yes.
+    assert factual("The statement is not factual or true") in ("no", None)
+
+
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_a_verdict_its_explanation_contradicts_is_never_read(data: st.DataObject) -> None:

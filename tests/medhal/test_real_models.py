@@ -35,14 +35,17 @@ def test_real_build_pairs_and_splits(built: Path) -> None:
     summary = json.loads((built / "summary.json").read_text())
     assert summary["converter"] == "embedded/smollm2"
     assert all(summary["sources"][s]["items"] == 8 for s in ("medqa", "medmcqa", "sumpubmed"))
-    # SmolLM2 often names the wrong option or repeats itself: those pairs are dropped, by reason.
+    # SmolLM2 often names the wrong option or repeats itself: those pairs are dropped, by
+    # reason; so are questions the authors' rules set aside (MedMCQA's filter, a MedQA
+    # question without a final question sentence).
     qa_drops = {
         **summary["sources"]["medqa"]["dropped"],
         **summary["sources"]["medmcqa"]["dropped"],
     }
     assert set(qa_drops) <= {
         "same_statement", "factual_lacks_correct_option", "non_factual_lacks_its_option",
-        "truncated", "unparseable",
+        "truncated", "unparseable", "multi_sentence", "no_final_question", "no_wrong_option",
+        "option_d_the_above", "except_question", "true_false_option", "above_option",
     }  # fmt: skip
     rows = [r for split in ("train", "validation", "test") for r in load_medhal(built, split=split)]
     assert len(rows) == sum(summary["splits"].values()) > 0

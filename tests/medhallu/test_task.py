@@ -103,7 +103,10 @@ def test_unparseable_replies_are_counted_and_logged(sample_path: str, tmp_path: 
         for s in log.samples
         if s.scores["detection_verdict"].metadata["prediction"] == "unparseable"
     ]
-    assert len(bad) == 1 and "conflicting" in bad[0].scores["detection_verdict"].explanation
+    assert (
+        len(bad) == 1
+        and "offers a verdict between two" in bad[0].scores["detection_verdict"].explanation
+    )
 
 
 def test_not_sure_reports_response_rate(sample_path: str, tmp_path: Path) -> None:

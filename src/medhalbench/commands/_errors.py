@@ -161,10 +161,15 @@ def wind_down(code: int) -> None:
 def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """A message on one line of at most `limit` characters: whitespace runs become one
     space; a longer message drops its asides in parentheses first (the longest first; a
-    traceback's path is kept), then keeps its start (the culprit) and its end (the hint)."""
+    traceback's path and a short hint such as "(see --help)" are kept), then keeps its start
+    (the culprit) and its end (the hint)."""
     flat = " ".join(text.split())
     while len(flat) > limit:
-        asides = [m for m in _ASIDE.finditer(flat) if "traceback" not in m.group()]
+        asides = [
+            m
+            for m in _ASIDE.finditer(flat)
+            if "traceback" not in m.group() and len(m.group()) > _SHORT_HINT
+        ]
         if not asides:
             break
         longest = max(asides, key=lambda m: len(m.group()))
@@ -176,6 +181,7 @@ def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
 
 
 _ASIDE = re.compile(r" \([^()]*\)")
+_SHORT_HINT = 24
 
 
 def fail(message: str, code: int = USER_ERROR) -> None:

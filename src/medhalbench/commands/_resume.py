@@ -179,6 +179,11 @@ def _changed_samples(samples: Sequence[EvalSample], task: Task) -> list[str]:
     return changed
 
 
+def _tail(value: str, limit: int = 120) -> str:
+    """A path shown whole up to `limit` characters, else its end (the file's name)."""
+    return value if len(value) <= limit else f"...{value[-(limit - 3) :]}"
+
+
 def changed_inputs(
     old: Mapping[str, Any], new: Mapping[str, Any], args: Mapping[str, Any]
 ) -> list[str]:
@@ -189,7 +194,8 @@ def changed_inputs(
     for name, fingerprint in old_files.items():
         if new_files.get(name) != fingerprint:
             value = args.get(name.split("[")[0])
-            shown = f" ({str(value)[:80]})" if isinstance(value, str) else ""
+            # The path is the culprit, not an aside: never in parentheses a long message drops.
+            shown = f" {_tail(value)}" if isinstance(value, str) else ""
             what = "is gone" if name not in new_files else "changed"
             changed.append(f"{name.replace('_', ' ')}{shown} {what}")
     for key, value in old.items():

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
@@ -52,7 +52,32 @@ def _console() -> Console:
     return Console(width=PIPED_WIDTH if piped else None)
 
 
-console = _console()
+class _CurrentConsole:
+    """The console sized for where output goes now: rich fixes a console's width when it is
+    made, so one is made again when stdout, its being a terminal, or COLUMNS has changed
+    (a second command in one process, e.g. under the Python API or tests)."""
+
+    def __init__(self) -> None:
+        self._made: tuple[object, ...] | None = None
+        self._console = Console()
+
+    def _current(self) -> Console:
+        now = (id(sys.stdout), sys.stdout.isatty(), os.environ.get("COLUMNS"))
+        if now != self._made:
+            self._console, self._made = _console(), now
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._current(), name)
+
+    def __enter__(self) -> Console:
+        return self._current().__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._console.__exit__(*exc)
+
+
+console = cast(Console, _CurrentConsole())
 
 
 def split_models(models: Sequence[str]) -> list[str]:

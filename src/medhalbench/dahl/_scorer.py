@@ -74,9 +74,7 @@ def _score(result: ResponseScore, **details: object) -> Score:
     )
 
 
-def _unit_messages(
-    system: str, template: str, unit: str, passages: str = ""
-) -> list[ChatMessage]:
+def _unit_messages(system: str, template: str, unit: str, passages: str = "") -> list[ChatMessage]:
     # A closed-book template has no {passages}: format leaves the blank passages unused.
     return [
         ChatMessageSystem(content=system),

@@ -413,6 +413,10 @@ def _negated_before(prefix: str) -> bool:
     """Whether a verdict word after `prefix` is negated: an odd number of negations among
     the last words before it ("not untrue" holds; "not without errors" fails)."""
     words = vocabulary()
+    # A negation stops at an offered alternative: in "not hallucinated / (or possibly)
+    # hallucinated" it negates the first only, so both classes are seen offered.
+    offered = list(re.finditer(rf"{words.alternatives.pattern}|/", prefix, re.IGNORECASE))
+    prefix = prefix[offered[-1].end() :] if offered else prefix
     if prefix and _CJK.match(prefix[-1]):
         window = prefix[-6:]
     else:
@@ -422,6 +426,13 @@ def _negated_before(prefix: str) -> bool:
         )
     window = words.unsure.sub(" ", _NEGATION_EXCEPTIONS.sub(" ", window))
     return len(words.negation.findall(window)) % 2 == 1
+
+
+# A verdict a reply only leans to and then qualifies: a hedge, not a verdict.
+_LEANING = re.compile(
+    r"\b(?:likely|probably|possibly|presumably|perhaps|maybe|seemingly)\s*$", re.IGNORECASE
+)
+_BUT_AFTER = re.compile(r"[^.;!?\n]{0,40}?,?\s+(?:but|although|though|however)\b", re.IGNORECASE)
 
 
 def _tone_of_word(
@@ -444,6 +455,8 @@ def _tone_of_word(
         prefix = prefix[: wholly.start() + len(prefix) - len(prefix[-40:])]
     elif re.search(rf"(?:{words.partial.pattern})\s*$", prefix, re.IGNORECASE):
         tone = "partial"
+    elif _LEANING.search(prefix) and _BUT_AFTER.match(masked[end:]):
+        tone = "hedge"  # "Likely true, but the evidence in children is limited."
     elif _negated_before(prefix) or words.negation_after.match(masked[end:]):
         tone = _OPPOSITE[stance]
     if frame is not None and (tone == "holds" or tone == "fails"):
@@ -631,8 +644,19 @@ def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
         question = _QUESTION_AFTER.match(text[second[1] :])
         if question and _asks(text, second[1]):
             begin, _ = _sentence(text, first[0])
+            if question.group().strip() in ":：" and not _ASKS_BEFORE.fullmatch(
+                text[begin : first[0]]
+            ):
+                continue  # "The statement is not factual or factual: yes" asks nothing
             spans.append((begin, second[1] + question.end()))
     return spans
+
+
+# Before options that end in a colon, a question lists them ("Is it true or false:") or
+# nothing does ("True or false:"); a statement ("It is false or true:") asks nothing.
+_ASKS_BEFORE = re.compile(
+    r"\W*(?:(?:is|are|was|were|does|do|did|can|could|would|should|whether)\b.*)?", re.I | re.S
+)
 
 
 def _labelled(text: str, token: Token, schema: VerdictSchema) -> Token:
@@ -875,6 +899,9 @@ def decide(cues: Cues, schema: VerdictSchema) -> Reading[Stance]:
     oppose = any(c.tone == _OPPOSITE[decided] for c in prose)
     if oppose and not agree:
         return Reading(None, "conflicting verdicts: the verdict and its explanation disagree")
+    if oppose and len(vocabulary().conditionals.findall(cues.text)) >= 2:
+        # "If it means adults, factual (0); if children, hallucinated (1)."
+        return Reading(None, "offers each verdict under its own condition")
     how = "final answer" if any(c.final for c in marked) else marked[-1].how
     return Reading(decided, f"marked verdict ({how})")
 

@@ -109,6 +109,7 @@ def _join_labels(text: str) -> str:
     its value, never a label itself)."""
     out: list[str] = []
     pending: str | None = None
+    pending_line = ""
     for line in text.split("\n"):
         if pending is not None:
             if not line.strip():
@@ -122,19 +123,24 @@ def _join_labels(text: str) -> str:
             pending = None
         only = _LABEL_ONLY.match(line)
         if only and _is_label(only.group("label")):
-            pending = only.group("label").strip()
+            pending, pending_line = only.group("label").strip(), line
             continue
         out.append(line)
     if pending is not None:
-        out.append(pending)
+        # "Factual:" with nothing after it is a label without its value, not a verdict.
+        out.append(pending_line.strip() if pending_line.rstrip().endswith((":", "：")) else pending)
     return "\n".join(out)
+
+
+# Chat-template tokens a served model may leak ("<|assistant|>", "<|im_end|>", "<|eot_id|>").
+_CHAT_TOKEN = re.compile(r"<\|[A-Za-z_][\w.]{0,30}\|>")
 
 
 def prepare_reply(reply: str) -> str:
     """A reply ready to read, case kept: no reasoning blocks; structured parts as labelled
     lines; no markdown emphasis, header or quote marks, citation marks or decoration; a
     label alone on its line ("### Factual", "**Verdict:**") joined to the value below it."""
-    text = strip_reasoning(reply).translate(_TYPOGRAPHY)
+    text = _CHAT_TOKEN.sub("\n", strip_reasoning(reply)).translate(_TYPOGRAPHY)
     text = structured_lines(_STRUCK.sub(" ", text))
     text = _EMPHASIS.sub("", text)
     text = _QUOTE_MARK.sub("", _HEADER.sub("", text))
