@@ -16,6 +16,12 @@ meaning before the reader was run on it.
   first run: agreement 0.805 on 133, six read as the wrong class (an empty "Factual:" label,
   two verdicts each under its own condition, "Likely true, but ...", a label its explanation
   contradicts); the classes behind them are fixed and the six languages added (0.985 now).
+- `replies_styles_d.jsonl`: newer families' sectioned and one-line styles (GPT-5, ...).
+- `replies_styles_f.jsonl`: another unseen set by another hand (prompt echoes, probabilities,
+  thinking aloud, Ukrainian, Persian, Bengali, Tamil, Hungarian, Finnish, Malay, Tagalog,
+  Norwegian). Its first run: agreement 0.742 on 124, three read as the wrong class ("P(true)
+  ≈ 0.6", "I can't call it either way", a verdict withdrawn by "unless"); the classes behind
+  them are fixed and the nine languages added (0.976 now; double negatives stay unread).
 - `replies_probes.jsonl`: replies written to find a wrong-class read (negation scope, label
   heads, glosses, hedges in other languages).
 

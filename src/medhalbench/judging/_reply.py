@@ -30,7 +30,10 @@ _STRUCK = re.compile(r"~~.*?~~", re.DOTALL)  # struck out: withdrawn
 _HEADER = re.compile(r"^[ \t]*#+[ \t]*", re.MULTILINE)
 _QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
 _CITATION = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
-_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u2009": " "})
+_QUOTES_AND_SPACES = {"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u2009": " "}
+# Arabic-Indic and Persian digits read as the digits they are ("۰" is 0).
+_EASTERN_DIGITS = {chr(base + d): str(d) for base in (0x0660, 0x06F0) for d in range(10)}
+_TYPOGRAPHY = str.maketrans(_QUOTES_AND_SPACES | _EASTERN_DIGITS)
 # A line that is only a label ("### Verdict", "**Factual**", "Answer:"): joined to the value below.
 _LABEL_ONLY = re.compile(
     r"^[ \t]*(?:[-*•][ \t]+)?(?P<label>[^\W\d_][\w'\- ]{0,40}?)[ \t]*[:：?]?[ \t]*$"
@@ -136,11 +139,20 @@ def _join_labels(text: str) -> str:
 _CHAT_TOKEN = re.compile(r"<\|[A-Za-z_][\w.]{0,30}\|>")
 
 
+# A Llama-2 style echo of the prompt ("[INST] ... [/INST]"): the prompt names every class.
+_ECHOED_PROMPT = re.compile(r"\[INST\].*?\[/INST\]", re.DOTALL)
+# A probability ("P(hallucinated) = 0.9", "P(true) ≈ 0.6") names a class without choosing it.
+_PROBABILITY = re.compile(
+    r"\bP\s*\(\s*[^()\n]{1,30}\)\s*(?:[=≈~:]\s*)?(?:0?\.\d+|[01](?:\.0+)?|\d{1,3}\s*%)?"
+)
+
+
 def prepare_reply(reply: str) -> str:
     """A reply ready to read, case kept: no reasoning blocks; structured parts as labelled
     lines; no markdown emphasis, header or quote marks, citation marks or decoration; a
     label alone on its line ("### Factual", "**Verdict:**") joined to the value below it."""
-    text = _CHAT_TOKEN.sub("\n", strip_reasoning(reply)).translate(_TYPOGRAPHY)
+    text = _CHAT_TOKEN.sub("\n", strip_reasoning(reply))
+    text = _PROBABILITY.sub(" ", _ECHOED_PROMPT.sub("\n", text)).translate(_TYPOGRAPHY)
     text = structured_lines(_STRUCK.sub(" ", text))
     text = _EMPHASIS.sub("", text)
     text = _QUOTE_MARK.sub("", _HEADER.sub("", text))
