@@ -21,6 +21,11 @@ sys.path.insert(0, _FAST)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_FAST, os.environ.get("PYTHONPATH")]))
 import sitecustomize  # noqa: E402, F401, I001
 
+# pytest-xdist's workers start with a terminal size (COLUMNS=80, LINES=24) that a serial run
+# has not: every test sees piped output as a user's pipe does, and sets a width it needs.
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
+
 import pytest  # noqa: E402
 
 from helpers import LocalServer, free_port  # noqa: E402

@@ -92,7 +92,6 @@ def test_plan_of_the_packaged_demo_suite_calls_no_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("COLUMNS", raising=False)  # piped: titles on one line
     result = CliRunner().invoke(cli, ["plan", "demo", "-P", "units_per_answer=3"])
     assert result.exit_code == 0, result.stderr
     titles = [line for line in result.stdout.splitlines() if line.startswith("MedHallu ·")]

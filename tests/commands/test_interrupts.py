@@ -37,3 +37,26 @@ def test_a_stop_that_hangs_is_ended_after_the_grace_period() -> None:
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: stopped by the user; run it again")
     assert "did not wind down within 1 s" in lines[0]
+
+
+NEW_MODULES_IN_A_SAMPLE = textwrap.dedent(
+    """
+    import sys
+    from inspect_ai.model._assistant_internal import init_sample_assistant_internal
+    from medhalbench.commands import _errors
+    with _errors.interruptible():
+        before = set(sys.modules)
+        init_sample_assistant_internal(None)  # what inspect runs as each sample starts
+        print(sorted(set(sys.modules) - before))
+    """
+)
+
+
+def test_no_import_is_left_for_a_stop_to_land_in_once_samples_run() -> None:
+    # A stop inside an import undoes it, and each sample wound down imports it again
+    # (seconds each): a stop then outlasts its grace period on a busy machine.
+    done = subprocess.run(
+        [sys.executable, "-c", NEW_MODULES_IN_A_SAMPLE],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == "[]", done.stdout

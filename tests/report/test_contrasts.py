@@ -42,6 +42,21 @@ def test_pairs_differ_in_one_thing_and_reruns_and_confounded_pairs_are_left_out(
     assert not any(elsewhere.log in pair for pair in named)  # other rows: never paired
 
 
+def test_a_grounded_run_pairs_with_the_closed_book_run_whatever_its_evidence_settings() -> None:
+    # The closed-book run keeps evidence_k and evidence_rerank at their defaults: they
+    # qualify evidence, and mean nothing without it.
+    closed = run(evidence=None, evidence_k=5, evidence_rerank=False, knowledge=True)
+    grounded = run(evidence="idx", evidence_k=10, evidence_rerank=True, knowledge=True)
+    fewer = run(evidence="idx", evidence_k=3, evidence_rerank=True, knowledge=True)
+    found = contrasts([closed, grounded, fewer])
+    named = {(a.log, b.log): str(d) for a, b, d in found.pairs}
+    assert named == {
+        (closed.log, grounded.log): "evidence: none vs idx",
+        (closed.log, fewer.log): "evidence: none vs idx",
+        (fewer.log, grounded.log): "evidence k: 3 vs 10",
+    }
+
+
 def test_temperature_values_order_numerically() -> None:
     [(a, b, d)] = contrasts([run(temperature=1.0), run(temperature=0.25)]).pairs
     assert str(d) == "temperature: 0.25 vs 1.0" and a.arguments["temperature"] == 0.25

@@ -41,7 +41,7 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
         "finish the rest"
     )
     try:
-        with interruptible(stopped):
+        with interruptible(stopped, samples=False):
             return asyncio.run(build)  # type: ignore[arg-type]
     except MedhalbenchError:
         raise

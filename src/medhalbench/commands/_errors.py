@@ -8,6 +8,7 @@ import atexit
 import contextlib
 import datetime
 import gc
+import importlib
 import os
 import re
 import signal
@@ -87,15 +88,36 @@ class Terminated(KeyboardInterrupt):
     """The process was asked to stop (SIGTERM): handled as Ctrl-C is, with exit code 143."""
 
 
+SAMPLE_MODULES = (
+    "inspect_ai.model._openai_responses",
+    "inspect_ai.model._providers.anthropic",
+)
+"""Modules inspect imports at the start of every sample (seconds each: the provider SDKs'
+types). A stop that lands inside such an import leaves it undone, so each sample wound down
+after it imports it again: on a busy machine the wind-down then outlasts `STOP_GRACE_S`."""
+
+
+def import_sample_modules() -> None:
+    """Import what inspect imports lazily in each sample, before a stop can land in it."""
+    for name in SAMPLE_MODULES:
+        with contextlib.suppress(ImportError):  # inspect skips a provider not installed
+            importlib.import_module(name)
+
+
 @contextlib.contextmanager
 def interruptible(
     message: str = "stopped by the user; finished samples are in the log: 'medhalbench retry "
     "LOG' finishes the run",
+    *,
+    samples: bool = True,
 ) -> Iterator[None]:
     """Let Ctrl-C and SIGTERM stop the block at once (an event loop's own SIGINT handling
     only cancels its main task, which an evaluation may not notice for minutes); a block
     that has not wound down `STOP_GRACE_S` after the signal ends with `message`, and a
-    second signal ends the process at once."""
+    second signal ends the process at once. A block that runs inspect samples (`samples`)
+    imports `SAMPLE_MODULES` first."""
+    if samples:
+        import_sample_modules()
 
     def stop(signum: int, frame: object) -> None:
         if _Stop.code is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from medhalbench.report._settings import settings_of
+from medhalbench.report._settings import QUALIFIERS, settings_of
 from medhalbench.results import RunResult
 
 
@@ -34,10 +34,12 @@ class Difference:
 
 
 def _differing(a: Mapping[str, str], b: Mapping[str, str]) -> list[Difference]:
+    names = [name for name in dict.fromkeys([*a, *b]) if a.get(name) != b.get(name)]
     return [
         Difference(name.replace("_", " "), a.get(name, "none"), b.get(name, "none"))
-        for name in dict.fromkeys([*a, *b])
-        if a.get(name) != b.get(name)
+        for name in names
+        # A qualifier set in one run only goes with the setting it qualifies (k with evidence).
+        if QUALIFIERS.get(name) not in names
     ]
 
 
@@ -102,6 +104,8 @@ def contrasts(runs: Sequence[RunResult]) -> Contrasts:
 
 
 def _order(value: str) -> tuple[int, float, str]:
+    if value == "none":  # a setting left out (closed-book) comes first
+        return (-1, 0.0, "")
     try:
         return (0, float(value), "")
     except ValueError:

@@ -39,6 +39,15 @@ DEFAULT_REPLY_SETTINGS = frozenset(
 )
 """The settings of how replies were made for a benchmark not in `REPLY_SETTINGS`."""
 
+QUALIFIERS: Mapping[str, str] = {
+    "evidence_k": "evidence",
+    "evidence_rerank": "evidence",
+    "evidence_prompt": "evidence",
+}
+"""Settings that qualify another and mean nothing without it (a closed-book run's
+`evidence_k`): no condition of a run that leaves the other unset, so a grounded run with
+any k pairs with the closed-book run by `evidence` alone."""
+
 LIST_DEFAULTS = {"difficulty": "all", "categories": "all", "sources": "all"}
 """How a selection setting left empty reads ("difficulty all", not "difficulty none")."""
 
@@ -97,6 +106,8 @@ def settings_of(run: RunResult) -> RunSettings:
     condition, replies = {}, {}
     for name in run.arguments:
         if name in NOT_SETTINGS or name in entry.same_samples:
+            continue
+        if name in QUALIFIERS and run.arguments.get(QUALIFIERS[name]) is None:
             continue
         # What was sent (the run's effective settings) where the run records it.
         value = _text(name, run.settings.get(name, run.arguments[name]))
