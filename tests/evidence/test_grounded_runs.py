@@ -182,6 +182,9 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert f"{grounded_checker.input_tokens:,}" in result.stdout.replace("\n", " ")
+    # The plan is titled with the answering temperature the task sends and its evidence.
+    [title] = [line for line in result.stdout.splitlines() if line.startswith("DAHL ·")]
+    assert f"temperature 0.6 · epochs 1 · structured no · evidence index, k {K}" in title
 
 
 @pytest.mark.parametrize(
@@ -233,6 +236,9 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
             ],
         )  # fmt: skip
     assert result.exit_code == 0, result.stderr
+    # Titled as retrieved knowledge, never as the gold abstract ("knowledge yes").
+    [title] = [line for line in result.stdout.splitlines() if line.startswith("MedHallu:")]
+    assert "knowledge retrieved (index, k 1)" in title and "knowledge yes" not in title
     prompts = server.users("Your judgement")
     assert len(prompts) == 8
     for prompt in prompts:

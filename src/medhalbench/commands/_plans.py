@@ -13,6 +13,7 @@ from medhalbench.commands._tables import print_table
 from medhalbench.models import writes_nothing
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
 from medhalbench.registry import benchmark_of
+from medhalbench.results import with_generation
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
@@ -35,7 +36,8 @@ def task_plan_of(
             rows.append(estimate)
     samples = len(task.dataset) * (task.epochs or 1)
     # Titled with the run's settings, so that two plans of one benchmark are told apart.
-    title = " · ".join([entry.title, *entry.describe(task.metadata or {})]) if entry else task.name
+    described = entry.describe(with_generation(task.metadata or {}, task.config)) if entry else []
+    title = " · ".join([entry.title, *described]) if entry else task.name
     return Plan(title, samples, rows)
 
 

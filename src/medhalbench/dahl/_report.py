@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from medhalbench.evidence import evidence_phrase
 from medhalbench.results import (
     Bar,
     Cell,
@@ -80,8 +81,14 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 
 
 def dahl_settings(settings: Mapping[str, Any]) -> list[str]:
-    """What distinguishes a DAHL run: how its answers were made, and structured verdicts."""
-    return [*generation(settings), f"structured {yes_no(settings.get('structured'))}"]
+    """What distinguishes a DAHL run: how its answers were made, structured verdicts, and
+    the evidence its checker was given (none: closed-book)."""
+    evidence = evidence_phrase(settings)
+    return [
+        *generation(settings),
+        f"structured {yes_no(settings.get('structured'))}",
+        *([f"evidence {evidence}"] if evidence else []),
+    ]
 
 
 def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:

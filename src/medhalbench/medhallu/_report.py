@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from medhalbench.evidence import evidence_phrase
 from medhalbench.medhallu._records import DIFFICULTIES
 from medhalbench.results import (
     AUROC_UNDEFINED,
@@ -79,12 +80,20 @@ def difficulties(settings: Mapping[str, Any]) -> str:
     return ",".join(map(str, kept)) if isinstance(kept, list) and kept else str(kept or "all")
 
 
+def knowledge(settings: Mapping[str, Any]) -> str:
+    """The knowledge the detector was given: none, the gold abstract, or retrieved passages."""
+    retrieved = evidence_phrase(settings)
+    if retrieved and settings.get("knowledge"):
+        return f"knowledge retrieved ({retrieved})"
+    return f"knowledge {yes_no(settings.get('knowledge'))}"
+
+
 def medhallu_settings(settings: Mapping[str, Any]) -> list[str]:
-    """What distinguishes a MedHallu run: difficulty, knowledge, not sure, structured (not
-    for outputs written elsewhere, where nothing was generated)."""
+    """What distinguishes a MedHallu run: difficulty, knowledge (none, gold or retrieved),
+    not sure, structured (not for outputs written elsewhere, where nothing was generated)."""
     return [
         f"difficulty {difficulties(settings)}",
-        f"knowledge {yes_no(settings.get('knowledge'))}",
+        knowledge(settings),
         f"not sure {yes_no(settings.get('not_sure'))}",
         *(
             []

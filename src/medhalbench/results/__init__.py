@@ -25,6 +25,7 @@ from medhalbench.results._runs import (
     run_settings,
     sample_score,
     varying_settings,
+    with_generation,
 )
 from medhalbench.results._tables import (
     AUROC_UNDEFINED,
@@ -54,6 +55,7 @@ from medhalbench.results._tables import (
 __all__ = [
     "GENERATION_SETTINGS",
     "run_settings",
+    "with_generation",
     "local_path",
     "log_paths",
     "AUROC_UNDEFINED",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 
 from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
@@ -164,10 +165,16 @@ def run_settings(log: EvalLog) -> dict[str, Any]:
     """A run's settings: the task's recorded arguments and what it computed (its metadata),
     with the generation settings that were sent (inspect's effective `GenerateConfig`,
     whichever route set them: a task default, `-T`, our options or inspect's)."""
-    settings = dict(log.eval.metadata or {})
+    return with_generation(log.eval.metadata or {}, log.plan.config)
+
+
+def with_generation(metadata: Mapping[str, Any], config: GenerateConfig) -> dict[str, Any]:
+    """A task's recorded settings with the generation settings of a config (a run's
+    effective one, or a task's own for its plan), as `run_settings` gives them."""
+    settings = dict(metadata)
     generated = settings.get("responses") is None
     for name in GENERATION_SETTINGS:
-        sent = getattr(log.plan.config, name, None) if generated else None
+        sent = getattr(config, name, None) if generated else None
         # A task's `seed` orders and draws its samples: the seed sent with calls is apart.
         key = "reply_seed" if name == "seed" else name
         if sent is not None or name in ("temperature", "max_tokens"):
