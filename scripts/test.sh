@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-# In random order (pytest-randomly; the seed is printed, `--randomly-seed=N` repeats
-# an order) on 3 workers, a README's commands on one (loadgroup); the 15 slowest tests
+# In random order (pytest-randomly) on 3 workers, a README's commands on one (loadgroup); the
+# order's seed is printed first and MEDHALBENCH_TEST_SEED=N repeats it; the 15 slowest tests
 # are listed, so that a slow one is seen when it lands.
+seed="${MEDHALBENCH_TEST_SEED:-$RANDOM}"
+echo "test order: MEDHALBENCH_TEST_SEED=$seed ./scripts/test.sh repeats it"
 .venv/bin/python -m pytest -q -n "${MEDHALBENCH_TEST_WORKERS:-3}" --dist loadgroup \
-    --durations=15 "$@"
+    --randomly-seed="$seed" --durations=15 "$@"
