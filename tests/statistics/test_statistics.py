@@ -74,6 +74,15 @@ def test_paired_difference_matches_scipy_on_hand_made_data() -> None:
     assert d.ci_low > 0 and d.p_value < 0.05  # A is right on 7 more rows of 20
 
 
+def test_a_paired_difference_over_one_cluster_has_no_interval_or_p_value() -> None:
+    # One question answered once, judged closed-book and grounded: a difference, no test.
+    fa = Figure("score", np.array([[0.8, 1.0]]), mean_statistic)
+    fb = Figure("score", np.array([[0.5, 1.0]]), mean_statistic)
+    d = paired_difference(fa, fb, resamples=200, seed=1)
+    assert d.difference == pytest.approx(0.3) and d.clusters == 1
+    assert math.isnan(d.ci_low) and math.isnan(d.ci_high) and math.isnan(d.p_value)
+
+
 def test_mcnemar_is_scipys_exact_binomial_test() -> None:
     a = [True] * 10 + [False] * 2 + [True] * 5
     b = [False] * 10 + [True] * 2 + [True] * 5

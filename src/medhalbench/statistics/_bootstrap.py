@@ -272,7 +272,8 @@ def paired_difference(
     )
     low, high = bootstrap_intervals([joint], resamples=resamples, seed=seed)[a.name]
     p_value = float("nan")
-    if resamples > 0 and clusters > 0 and np.isfinite(value_a - value_b):
+    # One cluster has no permutation to test against (scipy needs two): p is undefined.
+    if resamples > 0 and clusters > 1 and np.isfinite(value_a - value_b):
         # Under the null hypothesis, A's and B's components of a cluster are exchangeable.
         stacked = np.vstack([a.components, b.components])
 
