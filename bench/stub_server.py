@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import default as default_policy
@@ -402,12 +404,26 @@ class StubHandler(BaseHTTPRequestHandler):
         self._send(200, answer(self.path, request))
 
 
+class StubServer(ThreadingHTTPServer):
+    """The stub's HTTP server: a client gone mid-reply (a command that stopped or was
+    cancelled) is no error; any other is told on the process's own stderr, never into a
+    command's output that a test captures in the same process."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        print(f"stub server: error answering {client_address}", file=sys.__stderr__)
+        traceback.print_exc(file=sys.__stderr__)
+
+
 def serve(
     port: int,
     delay: float,
     reply: Callable[[list[dict[str, Any]]], str] = canned_reply,
     fault: Callable[[int], Fault] = lambda n: "ok",
-) -> ThreadingHTTPServer:
+) -> StubServer:
     """Start the server in a background thread on 127.0.0.1 and return it (stop it with
     `shutdown()` and `server_close()`). `fault(n)` decides what happens to the n-th chat
     request (1-based, counted since the process started)."""
@@ -417,8 +433,7 @@ def serve(
     # The fault schedule belongs to this server: a request a stopped server is still
     # answering must not consume the schedule of the next one on the same port.
     handler = type("ScheduledStubHandler", (StubHandler,), {"fault": staticmethod(fault)})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
+    server = StubServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
