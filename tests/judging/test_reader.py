@@ -158,6 +158,8 @@ def test_a_malformed_words_file_is_refused_with_the_section_named() -> None:
         build_vocabulary({})
     with pytest.raises(ValueError, match="en.holds.truth must be a list of strings"):
         build_vocabulary({"languages": {"en": {"holds": {"truth": "true"}}}})
+    with pytest.raises(ValueError, match="quote False"):  # a bare `no:` key in YAML
+        build_vocabulary({"languages": {False: {"holds": {"truth": ["sant"]}}}})
     tiny = build_vocabulary({"languages": {"xx": {"holds": {"truth": ["blorp"]}}}})
     assert tiny.words.fullmatch("BLORP") and not tiny.words.search("blorpy")
 

@@ -36,8 +36,10 @@ def task_plan_of(
             rows.append(estimate)
     samples = len(task.dataset) * (task.epochs or 1)
     # Titled with the run's settings, so that two plans of one benchmark are told apart.
-    described = entry.describe(with_generation(task.metadata or {}, task.config)) if entry else []
-    title = " · ".join([entry.title, *described]) if entry else task.name
+    title = task.name
+    if entry:
+        run_settings = with_generation(task.metadata or {}, task.config)
+        title = " · ".join([entry.title, *entry.describe(run_settings)])
     return Plan(title, samples, rows)
 
 

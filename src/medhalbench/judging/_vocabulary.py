@@ -190,6 +190,9 @@ def build_vocabulary(raw: Mapping[str, Any]) -> Vocabulary:
     languages = raw.get("languages")
     if not isinstance(languages, dict) or not languages:
         raise ValueError(f"{WORDS_FILE}: no languages")
+    # YAML reads some bare codes as other types (Norwegian `no:` is False): quote them.
+    if named := [repr(n) for n in languages if not isinstance(n, str)]:
+        raise ValueError(f"{WORDS_FILE}: language names must be text; quote {', '.join(named)}")
     words, meanings = _words(languages)
 
     def section(*path: str) -> re.Pattern[str]:
