@@ -32,3 +32,21 @@ def offline_error(name: str, what: str, ex: Exception) -> ResourceUnavailableErr
             else "Check the name, or pass a local path to the model's folder."
         )
     )
+
+
+def offline_unless_reachable() -> bool:
+    """Put the hub libraries in offline mode when the hub cannot be reached, so that a model
+    loaded by name (inspect's `hf/` provider, transformers, sentence-transformers) looks only
+    in the local cache and fails at once, instead of after a minute of retried downloads.
+
+    Returns:
+        Whether the hub can be reached.
+    """
+    if hub_reachable():
+        return True
+    import huggingface_hub.constants
+
+    # huggingface_hub reads this at every request (transformers asks it too): the variable
+    # HF_HUB_OFFLINE is read only once, at import.
+    huggingface_hub.constants.HF_HUB_OFFLINE = True
+    return False

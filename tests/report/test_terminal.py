@@ -26,7 +26,7 @@ from medhalbench.results import Estimate, format_cell
 
 
 def _printed(table, width: int, *, wide: bool = True) -> str:
-    console = Console(width=width, file=io.StringIO(), record=True)
+    console = Console(width=width, file=io.StringIO(), record=True, force_terminal=True)
     print_table(console, table, wide=wide)
     return console.export_text()
 
@@ -66,8 +66,10 @@ def test_a_narrow_run_table_keeps_model_names_and_figures(report_logs: Path) -> 
 
 @pytest.mark.parametrize("width", [80, 100, 120])
 def test_the_progress_bar_keeps_its_count_and_time_whatever_the_name(width: int) -> None:
+    # Bars are drawn in a terminal; what they draw is recorded apart from the live display.
+    terminal = Console(width=width, file=io.StringIO(), force_terminal=True)
     console = Console(width=width, file=io.StringIO(), record=True)
-    with progress_display(console):
+    with progress_display(terminal):
         from medhalbench.commands._progress import _state
 
         progress = _state.progress
@@ -83,6 +85,25 @@ def test_the_progress_bar_keeps_its_count_and_time_whatever_the_name(width: int)
     assert "123/2000" in text and "0:00:" in text  # the count and the elapsed time
     assert "structured no" in text  # the whole name, on lines of its own
     assert "next in 12 s" in text.replace("\n", " ").replace("  ", " ") or "next in" in text
+
+
+def test_piped_output_reports_progress_as_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No bar can be redrawn in a file or a pipe: a line at the start, each tenth and the end.
+    monkeypatch.setenv("LOCAL_API_KEY", "test-key")
+    with stub_at(lambda messages: "1") as base_url:
+        result = CliRunner().invoke(
+            cli,
+            ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+             "--limit", "5", "--model", "openai-api/local/m", "--model-base-url", base_url,
+             "--log-dir", str(tmp_path)],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("medhallu · ")]
+    assert lines[0].endswith(" · 0/10 · started") and lines[-1].endswith(" · 10/10 · ended")
+    counts = [int(line.split(" · ")[-1].split("/")[0]) for line in lines[1:-1]]
+    assert counts == list(range(1, 11)), lines  # ten samples: a line each
 
 
 class _Props(http.server.BaseHTTPRequestHandler):

@@ -16,6 +16,7 @@ from medhalbench.commands._errors import (
 )
 from medhalbench.commands._eval import eval_command
 from medhalbench.commands._failures import fail_on_unfinished
+from medhalbench.commands._folders import made_for_output, writable_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_ATTEMPT_TIMEOUT,
@@ -24,7 +25,6 @@ from medhalbench.commands._models import (
     OptionError,
     attempt_limit,
     parse_model_args,
-    writable_folder,
 )
 from medhalbench.commands._options import (
     DEFAULT_LOG_DIR,
@@ -111,5 +111,6 @@ __all__ = [
     "task_plan_of",
     "tool_command",
     "tool_commands",
+    "made_for_output",
     "writable_folder",
 ]

@@ -4,22 +4,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
-from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar, get_type_hints
 
 import click
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.arguments import ArgumentError, construct, description
+from medhalbench.arguments import ArgumentError, OutputFolder, construct, description
 from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, traceback_file
 from medhalbench.commands._failures import classify_exception
+from medhalbench.commands._folders import made_for_output, writable_folder
 from medhalbench.commands._models import (
     check_model_name,
     resolve_model,
     role_connection,
-    writable_folder,
 )
 from medhalbench.commands._options import builder_model_params
 from medhalbench.commands._plans import print_plans
@@ -79,6 +80,17 @@ def role_models(
     return RoleModels(names, resolver, fallback=shared or (None if real else DEFAULT_MODEL))
 
 
+@contextlib.contextmanager
+def made_for_outputs(settings: object) -> Iterator[None]:
+    """`made_for_output` for every output folder (`OutputFolder`) of a command's settings."""
+    hints = get_type_hints(type(settings), include_extras=True)
+    with contextlib.ExitStack() as stack:
+        for name, hint in hints.items():
+            if hint == OutputFolder and getattr(settings, name, None):
+                stack.enter_context(made_for_output(getattr(settings, name)))
+        yield
+
+
 def print_outcome(outcome: Outcome) -> None:
     """Print what a build or a tool reports."""
     for item in outcome.summary():
@@ -129,8 +141,9 @@ def build_command(name: str, builder: Any) -> click.Command:
             return
         writable_folder(builder.output(settings), "--out")
         _announce(names)
-        models.check()
-        print_outcome(run_build(builder.run(settings, models), builder.output(settings)))
+        with made_for_outputs(settings):
+            models.check()
+            print_outcome(run_build(builder.run(settings, models), builder.output(settings)))
 
     return click.Command(
         name=name,
@@ -147,14 +160,15 @@ def tool_command(tool: Tool) -> click.Command:
     def run(**values: Any) -> None:
         request = _settings(tool.request, arguments, values)
         models = RoleModels({})
-        if tool.roles:
-            names, shared = _names(tool.roles, values)
-            _announce(names)
-            models = role_models(names, values, shared)
-            models.check()
-        result = tool.run(request, models)
-        if inspect.isawaitable(result):
-            result = run_build(result, "nothing (the command keeps no partial work)")
+        with made_for_outputs(request):
+            if tool.roles:
+                names, shared = _names(tool.roles, values)
+                _announce(names)
+                models = role_models(names, values, shared)
+                models.check()
+            result = tool.run(request, models)
+            if inspect.isawaitable(result):
+                result = run_build(result, "nothing (the command keeps no partial work)")
         print_outcome(result)
 
     return click.Command(

@@ -10,7 +10,6 @@ model under test takes the model's `--model-base-url` and `-M`.
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ import click
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench._hubmodels import offline_unless_reachable
 from medhalbench._secrets import (
     guard_model,
     is_secret_name,
@@ -276,6 +276,8 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     if problem:
         raise OptionError(f"{option}{' ' if name.strip() else ': '}{named_problem(name, problem)}")
     model = normalise_model_name(name)
+    if _loads_weights(model) and not Path(model.partition("/")[2]).exists():
+        offline_unless_reachable()  # a hub name: from the local cache at once when offline
     config = via.config.model_copy()  # the embedded provider sets its connection limit in it
     args = dict(via.args)
     if provider_of(model).split("/")[0] in SDK_RETRYING_PROVIDERS:
@@ -308,6 +310,15 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     return guard_model(resolved)
 
 
+WEIGHT_LOADING_PROVIDERS = frozenset({"hf", "vllm", "sglang", "transformer_lens", "nnterp"})
+"""inspect's providers that load a model's weights in this process, or start a server for
+them, when the model is made."""
+
+
+def _loads_weights(model: str) -> bool:
+    return model.split("/")[0] in WEIGHT_LOADING_PROVIDERS
+
+
 # Errors a plan may ignore: a key or endpoint the provider needs only to call the model.
 _NOT_NEEDED_TO_PLAN = re.compile(
     r"api[_ ]?key|_KEY\b|credential|environment|base[_ ]url|token", re.I
@@ -330,26 +341,15 @@ def check_model_name(name: str, via: Connection, *, option: str) -> None:
     Raises:
         OptionError: The name, provider or a model argument is wrong.
     """
+    if _loads_weights(normalise_model_name(name)):
+        # Made, such a provider loads the weights (or starts a server): a plan checks the name.
+        problem = model_name_problem(name)
+        if problem:
+            raise OptionError(f"{option} {named_problem(name, problem)}")
+        return
     try:
         resolve_model(name, via, option=option)
     except OptionError as ex:
         # A key in a base URL is refused in a plan too: it would be stored with the run.
         if not _NOT_NEEDED_TO_PLAN.search(str(ex)) or HOLDS_CREDENTIALS in str(ex):
             raise
-
-
-def writable_folder(path: str | Path, option: str) -> None:
-    """Check that a folder can be written (creating it), before any work.
-
-    Raises:
-        OptionError: It is a file, or cannot be created or written (read-only, no right).
-    """
-    folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        raise OptionError(f"{option} {path}: a file is there, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as ex:
-        raise OptionError(f"{option} {path}: cannot write there ({ex.strerror or ex})") from None

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, TaskEnd, TaskStart, hooks
-from inspect_ai.model import get_model
+from inspect_ai.model import GenerateConfig, get_model
 from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
@@ -32,7 +33,7 @@ from medhalbench.commands._saturation import (
     timeout_hint,
 )
 from medhalbench.registry import find_benchmark
-from medhalbench.results import benchmark_name
+from medhalbench.results import GENERATION_SETTINGS, benchmark_name, with_generation
 
 
 @dataclass
@@ -57,7 +58,7 @@ class RetryRecord:
 @dataclass
 class _State:
     active: bool = False
-    progress: Progress | None = None
+    progress: Progress | LineProgress | None = None
     console: Console | None = None
     tasks: dict[str, _TaskLine] = field(default_factory=dict)
     retries: dict[str, RetryRecord] = field(default_factory=dict)
@@ -65,6 +66,9 @@ class _State:
     """Each task's local servers (by eval id)."""
     warned: set[str] = field(default_factory=set)
     """Local servers already said to be saturated."""
+    reused: dict[str, int] = field(default_factory=dict)
+    """Samples a retry takes from its log as they are, by task id (inspect reports no end of
+    them): a retried task's bar starts there."""
 
 
 _state = _State()
@@ -83,6 +87,58 @@ class TaskProgress(Progress):
             if task.visible:
                 yield Text(task.description, style="bold", overflow="fold")
                 yield self.make_tasks_table([task])
+
+
+class LineProgress:
+    """Progress as lines, for output that is not a terminal (a file, a pipe, CI): a line when
+    a task starts, at each tenth of its samples, on each new retry note and when it ends, so
+    that a long run shows it is alive where no bar can be redrawn."""
+
+    STEPS = 10
+    """Lines per task between its start and its end."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._lines: dict[TaskID, _LineState] = {}
+
+    def add_task(
+        self, description: str, total: float | None = None, completed: int = 0, **_: Any
+    ) -> TaskID:
+        bar = TaskID(len(self._lines))
+        self._lines[bar] = _LineState(description, int(total) if total else None, completed)
+        self._say(bar, "started")
+        return bar
+
+    def advance(self, bar: TaskID, advance: float = 1) -> None:
+        line = self._lines[bar]
+        before = line.done
+        line.done += int(advance)
+        if line.total and line.done * self.STEPS // line.total > before * self.STEPS // line.total:
+            self._say(bar)
+
+    def update(
+        self, bar: TaskID, *, note: str | None = None, visible: bool | None = None, **_: Any
+    ) -> None:
+        line = self._lines[bar]
+        if note is not None and note != line.note:
+            line.note = note
+            self._say(bar)
+        if visible is not None:  # the task ended
+            self._say(bar, "ended")
+
+    def _say(self, bar: TaskID, event: str = "") -> None:
+        line = self._lines[bar]
+        count = f"{line.done}/{line.total}" if line.total else str(line.done)
+        words = [line.description, count, event, line.note]
+        self._console.print(" · ".join(w for w in words if w), soft_wrap=True, highlight=False)
+
+
+@dataclass
+class _LineState:
+    description: str
+    total: int | None
+    done: int = 0
+    note: str = ""
 
 
 def _failure(data: ModelRetry) -> str:
@@ -106,10 +162,16 @@ class ProgressHooks(Hooks):
         samples = (data.spec.dataset.samples or 0) * max(1, data.spec.config.epochs or 1)
         # Named by model and settings, so that two runs of one benchmark are told apart.
         entry = find_benchmark(benchmark_name(data.spec.task))
-        settings = entry.describe(data.spec.metadata or {}) if entry else []
+        settings = entry.describe(_task_settings(data)) if entry else []
         name = " · ".join([data.spec.task.split("/")[-1], data.spec.model, *settings])
         _state.tasks[data.eval_id] = _TaskLine(
-            progress.add_task(name, total=samples or None, note=""), name
+            progress.add_task(
+                name,
+                total=samples or None,
+                completed=_state.reused.get(data.spec.task_id, 0),
+                note="",
+            ),
+            name,
         )
 
     async def on_sample_end(self, data: SampleEnd) -> None:
@@ -143,6 +205,18 @@ class ProgressHooks(Hooks):
         line = _state.tasks.pop(data.eval_id, None)
         if _state.progress is not None and line is not None:
             _state.progress.update(line.bar, visible=True)
+
+
+def _task_settings(data: TaskStart) -> dict[str, Any]:
+    """A starting task's settings with the generation settings it sends: its plan's config is
+    not known yet, and under our commands its generation arguments are what it sends."""
+    sent = {
+        name: value
+        for name, value in (data.spec.task_args or {}).items()
+        # A task's own `seed` draws its samples; the seed sent with calls is not a task's.
+        if name in GENERATION_SETTINGS and name != "seed"
+    }
+    return with_generation(data.spec.metadata or {}, GenerateConfig(**sent))
 
 
 async def _check_local_servers(data: TaskStart) -> None:
@@ -184,9 +258,18 @@ def retry_record(model: str) -> RetryRecord | None:
 
 
 @contextlib.contextmanager
-def progress_display(console: Console, *, enabled: bool = True) -> Iterator[None]:
-    """Record retries, and show one progress bar per task (when enabled), while the block runs."""
+def progress_display(
+    console: Console, *, enabled: bool = True, reused: Mapping[str, int] | None = None
+) -> Iterator[None]:
+    """Record retries, and show one progress bar per task (when enabled), while the block runs.
+
+    Args:
+        console: Where the bars (in a terminal) or progress lines (elsewhere) go.
+        enabled: Show progress at all (retries are recorded either way).
+        reused: Samples a retry takes from its log, by task id: its bar starts there.
+    """
     _register()
+    _state.reused = dict(reused or {})
     _state.active = True
     _state.console = console
     if not enabled:
@@ -195,21 +278,27 @@ def progress_display(console: Console, *, enabled: bool = True) -> Iterator[None
         finally:
             _state.active = False
         return
-    progress = TaskProgress(
-        BarColumn(bar_width=BAR_WIDTH),
-        MofNCompleteColumn(table_column=Column(no_wrap=True)),
-        TimeElapsedColumn(table_column=Column(no_wrap=True)),
-        TimeRemainingColumn(table_column=Column(no_wrap=True)),
-        TextColumn("{task.fields[note]}", table_column=Column(overflow="fold")),
-        console=console,
-        transient=False,
+    # Bars are redrawn in a terminal; elsewhere (a file, a pipe, CI) progress comes as lines.
+    progress: Progress | LineProgress = (
+        TaskProgress(
+            BarColumn(bar_width=BAR_WIDTH),
+            MofNCompleteColumn(table_column=Column(no_wrap=True)),
+            TimeElapsedColumn(table_column=Column(no_wrap=True)),
+            TimeRemainingColumn(table_column=Column(no_wrap=True)),
+            TextColumn("{task.fields[note]}", table_column=Column(overflow="fold")),
+            console=console,
+            transient=False,
+        )
+        if console.is_terminal
+        else LineProgress(console)
     )
     _state.progress = progress
     try:
-        with progress:
+        with progress if isinstance(progress, Progress) else contextlib.nullcontext():
             yield
     finally:
         _state.active = False
         _state.progress = None
         _state.tasks.clear()
         _state.warned.clear()
+        _state.reused.clear()

@@ -15,12 +15,12 @@ from medhalbench._errors import DataError
 from medhalbench._secrets import redact_file
 from medhalbench.commands._errors import fail, interruptible, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
+from medhalbench.commands._folders import writable_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
     attempt_limit,
     parse_model_args,
-    writable_folder,
 )
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
@@ -113,7 +113,14 @@ def retry_runs(
                         f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
                     )
             display = options.get("display")
-            with interruptible(again), progress_display(console, enabled=display is None):
+            reused = {
+                r.log.eval.task_id: sum(s.error is None for s in r.log.samples or [])
+                for r in prepared
+            }
+            with (
+                interruptible(again),
+                progress_display(console, enabled=display is None, reused=reused),
+            ):
                 for target, resumed in zip(targets, prepared, strict=True):
                     finished += redacted_logs(
                         eval_retry(

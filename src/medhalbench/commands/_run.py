@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
@@ -19,13 +19,13 @@ from medhalbench._errors import MedhalbenchError
 from medhalbench._secrets import redact_file
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
+from medhalbench.commands._folders import writable_folder
 from medhalbench.commands._models import (
     check_model_name,
     connection,
     normalise_model_name,
     resolve_model,
     role_connection,
-    writable_folder,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._prechecks import check_before_work
@@ -46,9 +46,9 @@ def realtime_logging(tasks: Sequence[Task]) -> bool:
     return sum(len(t.dataset) * (t.epochs or 1) for t in tasks) <= REALTIME_LOG_SAMPLES
 
 
-def _console() -> Console:
+def _console(stdout: TextIO) -> Console:
     # A terminal, or COLUMNS, sets the width; piped output gets room for the wide tables.
-    piped = not sys.stdout.isatty() and "COLUMNS" not in os.environ
+    piped = not stdout.isatty() and "COLUMNS" not in os.environ
     return Console(width=PIPED_WIDTH if piped else None)
 
 
@@ -62,9 +62,13 @@ class _CurrentConsole:
         self._console = Console()
 
     def _current(self) -> Console:
-        now = (id(sys.stdout), sys.stdout.isatty(), os.environ.get("COLUMNS"))
+        # rich's live display swaps sys.stdout for a proxy of itself while it runs: the proxied
+        # file is where output goes (as rich's own Console.file reads it), so the console made
+        # before the display is the one that stops it.
+        stdout = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+        now = (id(stdout), stdout.isatty(), os.environ.get("COLUMNS"))
         if now != self._made:
-            self._console, self._made = _console(), now
+            self._console, self._made = _console(stdout), now
         return self._console
 
     def __getattr__(self, name: str) -> Any:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate, system_message
+from inspect_ai.solver import system_message
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
@@ -28,7 +28,7 @@ from medhalbench.dahl._records import DahlQuestion, DahlResponse
 from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, CheckMode, dahl_factuality
 from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
-from medhalbench.outputs import GIVEN_OUTPUT, given_output, nothing_generated
+from medhalbench.outputs import GIVEN_OUTPUT, epoch_generate, given_output, nothing_generated
 from medhalbench.registry import benchmark_task
 from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
 
@@ -221,7 +221,7 @@ def dahl(
         samples = question_samples(questions)
         solver = [
             system_message(answer_text),
-            generate(),
+            epoch_generate(),
         ]
     if not samples:
         raise DataError("no questions left to evaluate", path=responses or dataset)

@@ -47,6 +47,7 @@ from medhalbench.medhal._verdicts import (
 )
 from medhalbench.outputs import (
     GivenOutput,
+    generate_for_epoch,
     given_output,
     match_outputs,
     nothing_generated,
@@ -272,7 +273,7 @@ def judge(greedy: bool = False) -> Solver:
             api = get_model().api
             if getattr(api, "do_sample", None) is True:
                 api.do_sample = False  # type: ignore[attr-defined]
-        return await generate(state)
+        return await generate_for_epoch(state, generate)
 
     return solve
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ResponseSchema
-from inspect_ai.solver import generate
 from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import DataError
@@ -34,6 +33,7 @@ from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (
     GivenOutput,
+    epoch_generate,
     given_output,
     match_outputs,
     nothing_generated,
@@ -231,7 +231,7 @@ def medhallu(
     return Task(
         version=MEDHALLU_TASK_VERSION,
         dataset=samples,
-        solver=given_output() if responses is not None else generate(),
+        solver=given_output() if responses is not None else epoch_generate(),
         scorer=detection_verdict(
             not_sure=not_sure, extract_template=extractor_template(extract_prompt)
         ),

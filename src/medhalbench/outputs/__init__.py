@@ -1,4 +1,5 @@
-"""Outputs written elsewhere (`--responses`): scored as given, with nothing generated."""
+"""How the reply under test is had: generated with a seed per epoch, or written elsewhere
+(`--responses`) and scored as given, with nothing generated."""
 
 from medhalbench.outputs._given import (
     GIVEN_OUTPUT,
@@ -9,10 +10,14 @@ from medhalbench.outputs._given import (
     system_model,
     text_key,
 )
+from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
 
 __all__ = [
     "GIVEN_OUTPUT",
     "GivenOutput",
+    "epoch_generate",
+    "epoch_seed",
+    "generate_for_epoch",
     "given_output",
     "match_outputs",
     "nothing_generated",
