@@ -9,6 +9,7 @@ import asyncio
 import io
 import json
 import logging
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -31,6 +32,7 @@ from medhalbench._secrets import (
     RedactingFilter,
     RedactingStream,
     guard_model,
+    help_output,
     redact,
     redact_bytes,
     redact_file,
@@ -175,6 +177,38 @@ def test_ordinary_text_is_untouched() -> None:
         json.dumps({"a": "b\\c", "d": "\\u001b"}),
     ):
         assert redact(text) == text
+
+
+def test_words_a_dummy_key_holds_stay_in_other_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A key made of ordinary words: the whole key goes, the words in a path or a name stay
+    # (they were redacted in paths, and in the working directory a log stores).
+    monkeypatch.setenv("LOCAL_API_KEY", "local-medhalbench-test-key")
+    for text in ("/tmp/medhalbench-data/logs/run.eval", "cd ~/medhalbench && make test-key"):
+        assert redact(text) == text
+    assert redact("sent local-medhalbench-test-key") == f"sent {REDACTED}"
+    # A piece of a real key is still a piece: digits and changes of case are no words.
+    assert REDACTED in redact(f"…{KEY[8:20]}") and REDACTED in redact(f"{OTHER[:10]}")
+
+
+def test_a_help_page_passes_as_it_is_and_nothing_else_does() -> None:
+    shown, errors = io.StringIO(), io.StringIO()
+    stdout = RedactingStream(shown, help_page=True)
+    stderr = RedactingStream(errors)
+    with help_output():
+        stdout.write("-M api_key=... (e.g. checker:api_key=...)")
+        stderr.write(f"error: api_key={KEY}")
+    stdout.write(f"api_key={KEY}")
+    assert shown.getvalue() == f"-M api_key=... (e.g. checker:api_key=...)api_key={REDACTED}"
+    assert errors.getvalue() == f"error: api_key={REDACTED}"
+
+
+def test_the_installed_command_prints_help_unredacted() -> None:
+    import subprocess
+
+    entry = str(Path(sys.executable).with_name("medhalbench"))
+    env = {**os.environ, "PLANTED_API_KEY": KEY}
+    page = subprocess.run([entry, "retry", "--help"], capture_output=True, text=True, env=env)
+    assert page.returncode == 0 and "api_key=..." in page.stdout and REDACTED not in page.stdout
 
 
 ansi = st.sampled_from(["\x1b[1;36m", "\x1b[0m", "\\u001b[32m", "\x1b]8;;x\x1b\\"])

@@ -5,7 +5,9 @@ What counts as a secret: every value of an environment variable whose name says 
 model argument (`-M api_key=...`), and credentials in URLs (`user:pass@`, `?api_key=...`).
 A secret is found whole, split by terminal colour codes (raw or JSON-escaped, as inspect's
 `traceback_ansi` holds them), and in pieces: any run of `FRAGMENT_LENGTH` or more of its
-characters (a key cut by a line wrap, or quoted in part) is replaced too.
+characters (a key cut by a line wrap, or quoted in part) is replaced too, unless that run
+reads as ordinary words (a dummy key `local-medhalbench-test` does not take `medhalbench` out
+of every path; real keys' pieces hold digits and changes of case).
 
 Where it applies (each boundary calls this module, never a redactor of its own):
 
@@ -14,11 +16,13 @@ Where it applies (each boundary calls this module, never a redactor of its own):
 - files: inspect logs after a run or retry (`redact_file`), builders' outputs, reports,
   error traces;
 - the terminal: the process's stdout and stderr (`redact_streams`) and logging handlers
-  (`redact_logging`), whatever `--display` is chosen.
+  (`redact_logging`), whatever `--display` is chosen; a help page, our own text, is printed
+  as it is (`help_output`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import logging
@@ -28,7 +32,8 @@ import shutil
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -163,9 +168,25 @@ def _secret_spans(clean: str, grams: frozenset[str]) -> list[tuple[int, int]]:
     return merged
 
 
+# Words (lower case, capitalised or upper case) joined by separators: ordinary text. A piece
+# of a key this long holds a digit or a change of case (a random 8 characters of a base-62 key
+# are all lower case once in a thousand), so a piece that reads as words is a word that the
+# key happens to hold (a dummy key `local-medhalbench-test` and a path's `medhalbench`).
+_ORDINARY_WORDS = re.compile(
+    r"[-_ ./:]*(?:[A-Z]?[a-z]+|[A-Z]+)(?:[-_ ./:]+(?:[A-Z]?[a-z]+|[A-Z]+))*[-_ ./:]*"
+)
+
+
+def _is_credential_piece(piece: str, known: tuple[str, ...]) -> bool:
+    """Whether a run of a secret's characters found in a text is to be redacted: a whole
+    secret always, a piece of one unless it reads as ordinary words."""
+    return any(secret in piece for secret in known) or not _ORDINARY_WORDS.fullmatch(piece)
+
+
 def redact(text: str) -> str:
     """Text without known secrets (whole, split by colour codes, or in pieces of
-    `FRAGMENT_LENGTH` characters or more) or credentials in URLs."""
+    `FRAGMENT_LENGTH` characters or more that do not read as ordinary words) or credentials
+    in URLs."""
     known = tuple(secrets())
     if known:
         grams = _fragments(known)
@@ -176,7 +197,8 @@ def redact(text: str) -> str:
             clean, positions = _without_escapes(text)
             # Cut from the original: a span's escape codes go with the secret they split.
             pieces, last = [], 0
-            for start, end in _secret_spans(clean, grams):
+            spans = _secret_spans(clean, grams)
+            for start, end in (s for s in spans if _is_credential_piece(clean[s[0] : s[1]], known)):
                 first = positions[start] if positions else start
                 after = positions[end - 1] + 1 if positions else end
                 pieces += [text[last:first], REDACTED]
@@ -389,17 +411,34 @@ def redact_logging() -> None:
             handler.addFilter(_FILTER)
 
 
+_help_output: ContextVar[bool] = ContextVar("help_output", default=False)
+
+
+@contextlib.contextmanager
+def help_output() -> Iterator[None]:
+    """While the block runs, stdout passes text as it is: a help page is our own text (its
+    examples, such as `-M api_key=...`, are no secret), and nothing else runs."""
+    token = _help_output.set(True)
+    try:
+        yield
+    finally:
+        _help_output.reset(token)
+
+
 class RedactingStream(io.TextIOBase):
     """A text stream that writes through to another with secrets removed (stdout and stderr:
     whatever prints there, rich tracebacks of `--display full` included)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, help_page: bool = False) -> None:
         self.stream = stream
+        self.help_page = help_page
+        """Whether help pages pass as they are (stdout's; errors go to stderr)."""
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        self.stream.write(redact(text))
+        passes = self.help_page and _help_output.get()
+        self.stream.write(text if passes else redact(text))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:  # type: ignore[override]
@@ -454,7 +493,7 @@ def redact_streams() -> None:
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, RedactingStream):
-            setattr(sys, name, RedactingStream(stream))
+            setattr(sys, name, RedactingStream(stream, help_page=name == "stdout"))
 
 
 def guard_active_models() -> None:

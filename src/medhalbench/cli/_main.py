@@ -8,13 +8,16 @@ imports none of the heavy packages.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import sys
 import warnings
 from importlib.metadata import entry_points
 from typing import Any, NamedTuple
 
 import click
 
+from medhalbench._secrets import help_output
 from medhalbench._version import VERSION
 
 BENCHMARK_ENTRY_POINTS = "medhalbench.benchmarks"
@@ -87,8 +90,13 @@ class _Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        given = kwargs.get("args", args[0] if args else None)
+        words = sys.argv[1:] if given is None else list(given)
+        # A help page runs nothing and prints our own text: never redacted (its examples).
+        shown = help_output() if "--help" in words else contextlib.nullcontext()
         try:
-            return super().main(*args, **kwargs)
+            with shown:
+                return super().main(*args, **kwargs)
         except BaseException as ex:  # noqa: BLE001 - every error ends as one clear line
             if isinstance(ex, SystemExit):
                 raise

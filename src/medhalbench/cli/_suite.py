@@ -22,6 +22,7 @@ from medhalbench.commands import (
     interruptible,
     keep_plan,
     locked,
+    made_for_output,
     options_of,
     parse_model_args,
     print_plans,
@@ -56,8 +57,10 @@ def run_command(suite: str, display: str | None, force: bool) -> None:
     path = suite_path(suite)
     loaded = read_suite(path)
     writable_folder(loaded.log_dir, "log_dir")
-    with locked(loaded.log_dir, what="the suite's log folder"):
-        _run_suite(suite, path, loaded, display, force)
+    with made_for_output(loaded.log_dir):
+        Path(loaded.log_dir).mkdir(parents=True, exist_ok=True)  # the lock is kept inside
+        with locked(loaded.log_dir, what="the suite's log folder"):
+            _run_suite(suite, path, loaded, display, force)
 
 
 def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:

@@ -15,7 +15,7 @@ from medhalbench._errors import DataError
 from medhalbench._secrets import redact_file
 from medhalbench.commands._errors import fail, interruptible, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
-from medhalbench.commands._folders import writable_folder
+from medhalbench.commands._folders import made_for_output, writable_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
@@ -81,10 +81,24 @@ def retry_runs(
         DataError: A log is not a log, already finished, or read inputs that changed.
         Busy: Another command is resuming one of the logs, or runs a suite in its folder.
     """
+    if log_dir is None:
+        return _retry_runs(logs, None, force, model_args, role_args, options)
+    writable_folder(log_dir, "--log-dir")
+    with made_for_output(log_dir):
+        Path(log_dir).mkdir(parents=True, exist_ok=True)  # its lock is kept inside
+        return _retry_runs(logs, log_dir, force, model_args, role_args, options)
+
+
+def _retry_runs(
+    logs: Sequence[str],
+    log_dir: str | None,
+    force: bool,
+    model_args: Sequence[str],
+    role_args: Sequence[str],
+    options: Mapping[str, Any],
+) -> list[EvalLog]:
     from inspect_ai import eval_retry
 
-    if log_dir is not None:
-        writable_folder(log_dir, "--log-dir")
     given = parse_model_args(model_args)
     by_role = _role_args(role_args)
     for path in logs:
