@@ -94,3 +94,34 @@ def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None
     )  # fmt: skip
     assert log.status == "success", log.error
     assert len(log.samples) == 2
+
+
+def test_the_answer_loss_is_the_models_own_loss_on_left_padded_batches() -> None:
+    # Logits made only where the answer is predicted, with examples padded on the left: the
+    # same loss as the model's own over full logits of the unpadded examples.
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from medhalbench.medhal._train import IGNORE_INDEX, _batch, answer_loss
+
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(
+        LlamaConfig(vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                    num_attention_heads=4, num_key_value_heads=2)
+    ).eval()  # fmt: skip
+    examples = [
+        {"input_ids": list(range(5, 25)), "labels": [IGNORE_INDEX] * 17 + [21, 22, 23]},
+        {"input_ids": list(range(30, 39)), "labels": [IGNORE_INDEX] * 4 + [34, 35, 36, 37, 38]},
+    ]
+    batch = _batch(examples, pad_id=0)
+    assert batch["attention_mask"][1].tolist()[:11] == [0] * 11  # padded on the left
+    ours = answer_loss(model, batch)
+    # The model's own: each example alone, unpadded, every token's logits; mean over tokens.
+    total, count = 0.0, 0
+    for e in examples:
+        logits = model(input_ids=torch.tensor([e["input_ids"]])).logits[0, :-1]
+        labels = torch.tensor(e["labels"][1:])
+        total += float(torch.nn.functional.cross_entropy(logits, labels, reduction="sum",
+                                                         ignore_index=IGNORE_INDEX))  # fmt: skip
+        count += int((labels != IGNORE_INDEX).sum())
+    assert abs(float(ours) - total / count) < 1e-5

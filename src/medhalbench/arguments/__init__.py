@@ -11,6 +11,7 @@ from medhalbench.arguments._arguments import (
     checked,
     construct,
     description,
+    usage_examples,
 )
 from medhalbench.arguments._marks import (
     BuildProtocol,
@@ -54,4 +55,5 @@ __all__ = [
     "checked",
     "construct",
     "description",
+    "usage_examples",
 ]

@@ -279,6 +279,18 @@ def description(owner: Callable[..., Any] | type) -> str:
     return _first_line(inspect.unwrap(owner) if callable(owner) else owner)
 
 
+def usage_examples(owner: Callable[..., Any] | type) -> list[str]:
+    """The command lines of a function's or a dataclass's docstring `Examples:` section."""
+    owner = inspect.unwrap(owner) if callable(owner) else owner
+    doc = docstring_parser.parse(inspect.getdoc(owner) or "")
+    return [
+        line.strip()
+        for example in doc.examples
+        for line in (example.description or "").splitlines()
+        if line.strip()
+    ]
+
+
 def check_arguments(owner: Callable[..., Any] | type, values: Mapping[str, Any]) -> dict[str, Any]:
     """Values for an owner's arguments, each converted and checked.
 

@@ -19,7 +19,7 @@ from medhalbench.audit import (
     audit_tables,
     audited_logs,
 )
-from medhalbench.commands import OptionError, console, print_table, writable_folder
+from medhalbench.commands import OptionError, console, examples_epilog, print_table, writable_folder
 from medhalbench.statistics import MAX_RESAMPLES
 
 DEFAULT_PORT = 8765
@@ -51,7 +51,12 @@ def _writable(path: Path) -> None:
         raise DataError(f"cannot save answers beside the log ({ex})", path=path) from None
 
 
-@click.command(name="audit")
+@click.command(
+    name="audit",
+    epilog=examples_epilog(
+        ["medhalbench audit logs/ --items 50", "medhalbench audit logs/run.eval --summary"]
+    ),
+)
 @click.argument("logs", nargs=-1, required=True)
 @click.option("--annotator", default=None, callback=_annotator,
               help="Your name, kept with each answer (default: your user name); several people "

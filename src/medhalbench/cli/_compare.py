@@ -7,12 +7,20 @@ from typing import get_args
 
 import click
 
-from medhalbench.commands import console, print_table
+from medhalbench.commands import console, examples_epilog, print_table
 from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
 
-@click.command(name="compare")
+@click.command(
+    name="compare",
+    epilog=examples_epilog(
+        [
+            "medhalbench compare logs/a.eval logs/b.eval",
+            "medhalbench compare logs/a.eval logs/b.eval --format csv --out a_vs_b.csv",
+        ]
+    ),
+)
 @click.argument("log_a", type=click.Path(dir_okay=False))
 @click.argument("log_b", type=click.Path(dir_okay=False))
 @click.option(

@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog
 from medhalbench.commands import (
     console,
     eval_model_params,
+    examples_epilog,
     fail_on_unfinished,
     print_runs,
     role_names,
@@ -48,7 +49,17 @@ def _roles() -> list[Role]:
     return list(found.values())
 
 
-@click.command(name="demo", params=eval_model_params(_roles()))
+@click.command(
+    name="demo",
+    params=eval_model_params(_roles()),
+    epilog=examples_epilog(
+        [
+            "medhalbench demo",
+            "medhalbench demo --limit 2 --report first.html",
+            "medhalbench demo --medhallu pqa_labeled.jsonl --limit 20",
+        ]
+    ),
+)
 @_data_options
 @click.option(
     "--limit",

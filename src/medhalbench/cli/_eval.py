@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from medhalbench.cli._registry_group import RegistryGroup
-from medhalbench.commands import connection_params, display_param, eval_command, retry_runs
+from medhalbench.commands import (
+    connection_params,
+    display_param,
+    eval_command,
+    examples_epilog,
+    retry_runs,
+)
 
 
 @click.group(name="eval", cls=RegistryGroup, command=eval_command)
@@ -15,6 +21,12 @@ def eval_group() -> None:
 
 @click.command(
     name="retry",
+    epilog=examples_epilog(
+        [
+            "medhalbench retry logs/2026-11-27T05-12-50_medhallu_abc.eval",
+            "medhalbench retry logs/run.eval -M api_key=$MY_KEY",
+        ]
+    ),
     params=[
         click.Argument(["logs"], nargs=-1, required=True),
         click.Option(

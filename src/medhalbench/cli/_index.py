@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from medhalbench.arguments import ArgumentError, construct
-from medhalbench.commands import click_params, console, options_of, take_values
+from medhalbench.commands import click_params, console, examples_epilog, options_of, take_values
 from medhalbench.evidence import IndexSettings
 
 _SETTINGS = options_of(IndexSettings)
@@ -22,6 +22,12 @@ def _folder_size(folder: Path) -> int:
 
 @click.command(
     name="index",
+    epilog=examples_epilog(
+        [
+            "medhalbench index sumpubmed/text --out index/",
+            "medhalbench index papers.jsonl abstracts.csv --out index/ --progress",
+        ]
+    ),
     params=[
         click.Argument(["corpus"], nargs=-1, required=True),
         click.Option(

@@ -105,7 +105,12 @@ class _Group(click.Group):
             report(ex)
 
 
-@click.group(cls=_Group)
+@click.group(
+    cls=_Group,
+    epilog="Examples:\n\n\b\n  medhalbench demo\n  medhalbench eval medhallu --dataset "
+    "pqa_labeled.jsonl --model openai/gpt-4o-mini\n  medhalbench report logs/ --out report.html\n"
+    "  medhalbench eval dahl --help",
+)
 @click.version_option(VERSION, prog_name="medhalbench")
 def cli() -> None:
     """Measure hallucination of large language models in medicine (DAHL, MedHallu, MedHal)."""

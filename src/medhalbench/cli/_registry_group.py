@@ -8,10 +8,11 @@ from typing import Any
 
 import click
 
+from medhalbench.commands import ExamplesGroup
 from medhalbench.registry import Benchmark, benchmarks
 
 
-class RegistryGroup(click.Group):
+class RegistryGroup(ExamplesGroup):
     """A group with one subcommand per benchmark, made by `command` (None: none), named
     after the benchmark; commands added to the group itself come first. Each benchmark's
     command is made once."""

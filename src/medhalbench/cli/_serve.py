@@ -10,11 +10,19 @@ import threading
 import click
 
 from medhalbench._secrets import register_secret
-from medhalbench.commands import console, parse_model_args
+from medhalbench.commands import console, examples_epilog, parse_model_args
 from medhalbench.models import DEFAULT_MODEL, Engine, embedded_settings
 
 
-@click.command(name="serve")
+@click.command(
+    name="serve",
+    epilog=examples_epilog(
+        [
+            "medhalbench serve --port 8080",
+            "LOCAL_API_KEY=any medhalbench eval medhallu --dataset pqa_labeled.jsonl --model openai-api/local/smollm2 --model-base-url http://127.0.0.1:8080/v1",
+        ]
+    ),
+)
 @click.option(
     "--model",
     default=DEFAULT_MODEL,

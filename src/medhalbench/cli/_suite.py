@@ -17,6 +17,7 @@ from medhalbench.commands import (
     check_suite_contexts,
     console,
     display_param,
+    examples_epilog,
     fail,
     fail_on_unfinished,
     interruptible,
@@ -42,7 +43,11 @@ from medhalbench.registry import benchmark
 from medhalbench.report import write_report
 
 
-@click.command(name="run", params=[display_param()])
+@click.command(
+    name="run",
+    params=[display_param()],
+    epilog=examples_epilog(["medhalbench run demo", "medhalbench run my_suite.yaml"]),
+)
 @click.argument("suite")
 @click.option(
     "--force",
@@ -111,7 +116,12 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
     fail_on_unfinished(logs)
 
 
-@click.command(name="plan")
+@click.command(
+    name="plan",
+    epilog=examples_epilog(
+        ["medhalbench plan demo", "medhalbench plan my_suite.yaml --prices prices.yaml"]
+    ),
+)
 @click.argument("suite")
 @click.option(
     "--prices",

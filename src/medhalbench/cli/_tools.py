@@ -8,7 +8,7 @@ import dataclasses
 
 import click
 
-from medhalbench.commands import tool_commands
+from medhalbench.commands import ExamplesGroup, tool_commands
 from medhalbench.registry import benchmarks, find_benchmark
 
 
@@ -23,7 +23,7 @@ def benchmark_tools(name: str) -> click.Group | None:
         for tool in found.tools
         if tool.path != (name,)
     ]
-    group = click.Group(name=name, help=f"Tools of the {found.title} benchmark.")
+    group = ExamplesGroup(name=name, help=f"Tools of the {found.title} benchmark.")
     for command in tool_commands(tools).values():
         group.add_command(command)
     return group

@@ -5,7 +5,14 @@ The `eval`, `build` and tool commands of every benchmark are derived here from i
 registry entry."""
 
 from medhalbench.commands._builds import build_command, run_build, tool_command, tool_commands
-from medhalbench.commands._derive import absolute, click_params, options_of, take_values
+from medhalbench.commands._derive import (
+    ExamplesGroup,
+    absolute,
+    click_params,
+    examples_epilog,
+    options_of,
+    take_values,
+)
 from medhalbench.commands._errors import (
     INTERRUPTED,
     USER_ERROR,
@@ -59,6 +66,8 @@ from medhalbench.commands._suite import (
 from medhalbench.commands._tables import print_runs, print_table, show_results
 
 __all__ = [
+    "ExamplesGroup",
+    "examples_epilog",
     "locked",
     "BATCH_SAMPLE_RETRIES",
     "DEFAULT_ATTEMPT_TIMEOUT",

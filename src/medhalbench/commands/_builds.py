@@ -12,8 +12,21 @@ from typing import Any, TypeVar, get_type_hints
 import click
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.arguments import ArgumentError, OutputFolder, construct, description
-from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
+from medhalbench.arguments import (
+    ArgumentError,
+    OutputFolder,
+    construct,
+    description,
+    usage_examples,
+)
+from medhalbench.commands._derive import (
+    ExamplesGroup,
+    click_params,
+    examples_epilog,
+    option_hint,
+    options_of,
+    take_values,
+)
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, traceback_file
 from medhalbench.commands._failures import classify_exception
 from medhalbench.commands._folders import made_for_output, writable_folder
@@ -150,6 +163,7 @@ def build_command(name: str, builder: Any) -> click.Command:
         callback=run,
         params=[*click_params(arguments), *builder_model_params(builder.roles)],
         help=description(builder.settings),
+        epilog=examples_epilog(usage_examples(builder.settings)),
     )
 
 
@@ -179,6 +193,7 @@ def tool_command(tool: Tool) -> click.Command:
             *(builder_model_params(tool.roles, plans=False) if tool.roles else []),
         ],
         help=description(tool.request),
+        epilog=examples_epilog(usage_examples(tool.request)),
     )
 
 
@@ -190,7 +205,9 @@ def tool_commands(tools: Sequence[Tool]) -> dict[str, click.Command]:
         if len(tool.path) == 1:
             found[tool.path[0]] = tool_command(tool)
             continue
-        group = found.setdefault(tool.path[0], click.Group(name=tool.path[0], help=tool.group_help))
+        group = found.setdefault(
+            tool.path[0], ExamplesGroup(name=tool.path[0], help=tool.group_help)
+        )
         assert isinstance(group, click.Group)
         group.add_command(tool_command(tool))
     return found

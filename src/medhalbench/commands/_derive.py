@@ -153,3 +153,34 @@ def option_hint(arguments: Iterable[Argument], error: ArgumentError) -> str:
     by_name: Mapping[str, Argument] = {a.name: a for a in arguments}
     found = by_name.get(error.argument)
     return found.flag if found is not None else error.argument
+
+
+def examples_epilog(lines: Sequence[str]) -> str | None:
+    """A help page's `Examples:` section: command lines kept as written (click rewraps every
+    paragraph not marked `\\b`)."""
+    if not lines:
+        return None
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def examples_of(command: click.Command) -> list[str]:
+    """The command lines of a command's `Examples:` section (its epilog)."""
+    lines = (command.epilog or "").partition("\b\n")[2].splitlines()
+    return [line.strip() for line in lines if line.strip()]
+
+
+class ExamplesGroup(click.Group):
+    """A group whose help ends with the first example of each of its commands (each example
+    is written once, on its own command), unless the group has examples of its own."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.epilog is None:
+            commands = [self.get_command(ctx, name) for name in self.list_commands(ctx)]
+            firsts = [examples_of(c)[0] for c in commands if c is not None and examples_of(c)]
+            text = examples_epilog(firsts)
+            if text:
+                formatter.write_paragraph()
+                with formatter.indentation():
+                    formatter.write_text(text)
+            return
+        super().format_epilog(ctx, formatter)

@@ -9,8 +9,14 @@ from typing import Any
 
 import click
 
-from medhalbench.arguments import Argument, ArgumentError, construct, description
-from medhalbench.commands._derive import click_params, option_hint, options_of, take_values
+from medhalbench.arguments import Argument, ArgumentError, construct, description, usage_examples
+from medhalbench.commands._derive import (
+    click_params,
+    examples_epilog,
+    option_hint,
+    options_of,
+    take_values,
+)
 from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._models import parse_model_args
 from medhalbench.commands._options import eval_model_params
@@ -176,4 +182,5 @@ def eval_command(entry: Benchmark) -> click.Command:
         callback=run,
         params=params,
         help=f"{description(entry.task)} ({entry.title}: {entry.paper}.)",
+        epilog=examples_epilog(usage_examples(entry.task)),
     )

@@ -84,6 +84,9 @@ class AgreementRequest:
     """Agreement of automated and human judgements: Pearson r of per-response precision
     (with p-value) and a paired t-test on atomic units per response.
 
+    Examples:
+        medhalbench dahl agreement --auto logs/run.eval --human human_labels.csv
+
     Attributes:
         auto: An inspect log of the dahl task.
         human: CSV/JSONL: id or question, human_true, human_units; or the answers of

@@ -208,6 +208,10 @@ def _by_rule(counts: Counter[str]) -> str:
 class DahlBuild:
     """Write DAHL exam questions from full-text papers, dropping context-dependent ones.
 
+    Examples:
+        medhalbench build dahl --papers sumpubmed/text --out dahl_built --limit 10 --model openai/gpt-4o-mini
+        medhalbench build dahl --papers papers.jsonl --out dahl_built --protocol paper --dry-run --model openai/gpt-4o-mini
+
     Attributes:
         papers: Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text.
         out: Output folder.

@@ -23,6 +23,9 @@ class FilterRequest:
     Keeps the questions that stand on their own; each dropped one is printed and written
     with the rule that dropped it.
 
+    Examples:
+        medhalbench dahl filter dahl_built/questions.csv --out kept
+
     Attributes:
         questions: A CSV or JSONL with a `question` column (e.g. DAHL's questions.csv).
         out: The CSV of kept rows (all columns of the input); the dropped rows, with their

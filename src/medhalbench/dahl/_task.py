@@ -120,6 +120,11 @@ def dahl(
     Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
     unit).
 
+    Examples:
+        medhalbench eval dahl --dataset questions.csv --sample 0.1 --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
+        medhalbench eval dahl --dataset questions.csv --limit 20 --epochs 3 --model openai/gpt-4o-mini --splitter openai/gpt-4o-mini --checker perplexity/sonar
+        medhalbench eval dahl --dataset questions.csv --limit 20 --evidence index/ --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
+
     Args:
         dataset: Questions CSV/JSONL (question, category[, paper_id]); 'github' downloads
             the authors' questions.csv.

@@ -108,6 +108,10 @@ def parse_source(value: str) -> tuple[SourceName, str]:
 class MedHalBuild:
     """Build MedHal: paired factual / non-factual statements from medical datasets.
 
+    Examples:
+        medhalbench build medhal --source medqa=medqa_test.json --source sumpubmed=sumpubmed/ --out medhal_data --model openai/gpt-4o-mini
+        medhalbench build medhal --source medmcqa=medmcqa_dev.json --out medhal_data --protocol paper --dry-run --model openai/gpt-4o-mini
+
     Attributes:
         sources: NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn
             (Augmented Clinical Notes), sumpubmed (folder).

@@ -298,6 +298,10 @@ def medhal(
 ) -> Task:
     """MedHal: is the statement factual (given its context), and why not?
 
+    Examples:
+        medhalbench eval medhal --dataset medhal_data --model openai/gpt-4o-mini
+        medhalbench eval medhal --dataset medhal_data --sources qa,nli --limit 200 --model openai/gpt-4o-mini
+
     Args:
         dataset: MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
         responses: Score a judge's replies written elsewhere instead of generating

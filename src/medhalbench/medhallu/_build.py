@@ -411,6 +411,11 @@ def parse_shard(value: str) -> tuple[int, int]:
 class MedHalluBuild:
     """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question.
 
+    Examples:
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --limit 20 --model openai/gpt-4o-mini
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --protocol paper --discriminator openai/gpt-4o-mini --discriminator hf/google/gemma-2-2b-it --discriminator hf/Qwen/Qwen2.5-3B-Instruct --model openai/gpt-4o-mini --dry-run
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out shard0 --shard 0/4 --model openai/gpt-4o-mini
+
     Attributes:
         pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
         out: Output folder.
@@ -422,7 +427,7 @@ class MedHalluBuild:
         embedder: Sentence-transformers model for the fallback's similarity.
         settings: The build's knobs.
         limit: Use the first N questions.
-        shard: Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench merge'.
+        shard: Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench medhallu merge'.
         concurrency: Questions in flight at once.
     """
 
@@ -469,6 +474,9 @@ async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedH
 @dataclass(frozen=True)
 class Merge:
     """Merge MedHallu build shards (folders written with --shard) into one dataset.
+
+    Examples:
+        medhalbench medhallu merge shard0 shard1 shard2 shard3 --out built
 
     Attributes:
         shards: The shard folders.

@@ -189,6 +189,9 @@ class ClusterRequest:
     """Cluster K hallucinated candidates per question with the truth by bidirectional
     entailment; compare fooling and non-fooling clusters to the truth.
 
+    Examples:
+        medhalbench medhallu analyze clusters --pubmedqa ori_pqal.json --candidates 5 --limit 20 --out clusters --model openai/gpt-4o-mini
+
     Attributes:
         pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
         candidates: Candidates generated per question.

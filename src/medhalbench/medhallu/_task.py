@@ -131,6 +131,11 @@ def medhallu(
 ) -> Task:
     """MedHallu hallucination detection: each row's true and hallucinated answers.
 
+    Examples:
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --model openai/gpt-4o-mini
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --knowledge --not-sure --model openai/gpt-4o-mini
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --limit 50 --dry-run --model openai/gpt-4o-mini
+
     Args:
         dataset: MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).
         responses: Score a detector's outputs written elsewhere instead of generating
