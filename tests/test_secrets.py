@@ -186,7 +186,7 @@ def test_words_a_dummy_key_holds_stay_in_other_text(monkeypatch: pytest.MonkeyPa
     for text in ("/tmp/medhalbench-data/logs/run.eval", "cd ~/medhalbench && make test-key"):
         assert redact(text) == text
     assert redact("sent local-medhalbench-test-key") == f"sent {REDACTED}"
-    # A piece of a real key is still a piece: digits and changes of case are no words.
+    # A piece of a random key is still a piece: its runs hold digits and capitals.
     assert REDACTED in redact(f"…{KEY[8:20]}") and REDACTED in redact(f"{OTHER[:10]}")
 
 

@@ -6,8 +6,8 @@ model argument (`-M api_key=...`), and credentials in URLs (`user:pass@`, `?api_
 A secret is found whole, split by terminal colour codes (raw or JSON-escaped, as inspect's
 `traceback_ansi` holds them), and in pieces: any run of `FRAGMENT_LENGTH` or more of its
 characters (a key cut by a line wrap, or quoted in part) is replaced too, unless that run
-reads as ordinary words (a dummy key `local-medhalbench-test` does not take `medhalbench` out
-of every path; real keys' pieces hold digits and changes of case).
+reads as lower-case words (a dummy key `local-medhalbench-test` is found whole, and does not
+take `medhalbench` out of every path; a random key's runs hold digits and capitals).
 
 Where it applies (each boundary calls this module, never a redactor of its own):
 
@@ -118,13 +118,21 @@ def secrets() -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
+# Lower-case letters and separators: a run of a key that reads as words or a path (`medhalbe`
+# of a dummy key `local-medhalbench-test`). A random key's runs of this length hold a digit or
+# a capital (all lower case once in a thousand for base-62): those are its pieces.
+_LOWER_WORDS = re.compile(r"[a-z\-_./: ]+")
+
+
 @functools.lru_cache(maxsize=8)
 def _fragments(known: tuple[str, ...]) -> frozenset[str]:
-    """Every run of `FRAGMENT_LENGTH` characters of the known secrets."""
+    """Every run of `FRAGMENT_LENGTH` characters of the known secrets that does not read as
+    lower-case words (a secret made of words is found whole, not by its pieces)."""
     return frozenset(
-        secret[i : i + FRAGMENT_LENGTH]
+        gram
         for secret in known
         for i in range(len(secret) - FRAGMENT_LENGTH + 1)
+        if not _LOWER_WORDS.fullmatch(gram := secret[i : i + FRAGMENT_LENGTH])
     )
 
 
@@ -151,14 +159,17 @@ def _without_escapes(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), positions
 
 
-def _secret_spans(clean: str, grams: frozenset[str]) -> list[tuple[int, int]]:
-    """Where runs of secrets' characters are in a text without escape codes (merged)."""
+def _secret_spans(
+    clean: str, grams: frozenset[str], known: tuple[str, ...]
+) -> list[tuple[int, int]]:
+    """Where whole secrets and runs of their characters are in a text without escape codes
+    (merged)."""
     marked: list[tuple[int, int]] = []
-    for gram in grams:
-        start = clean.find(gram)
+    for piece in (*grams, *known):
+        start = clean.find(piece)
         while start != -1:
-            marked.append((start, start + FRAGMENT_LENGTH))
-            start = clean.find(gram, start + 1)
+            marked.append((start, start + len(piece)))
+            start = clean.find(piece, start + 1)
     merged: list[tuple[int, int]] = []
     for start, end in sorted(marked):
         if merged and start <= merged[-1][1]:
@@ -168,37 +179,20 @@ def _secret_spans(clean: str, grams: frozenset[str]) -> list[tuple[int, int]]:
     return merged
 
 
-# Words (lower case, capitalised or upper case) joined by separators: ordinary text. A piece
-# of a key this long holds a digit or a change of case (a random 8 characters of a base-62 key
-# are all lower case once in a thousand), so a piece that reads as words is a word that the
-# key happens to hold (a dummy key `local-medhalbench-test` and a path's `medhalbench`).
-_ORDINARY_WORDS = re.compile(
-    r"[-_ ./:]*(?:[A-Z]?[a-z]+|[A-Z]+)(?:[-_ ./:]+(?:[A-Z]?[a-z]+|[A-Z]+))*[-_ ./:]*"
-)
-
-
-def _is_credential_piece(piece: str, known: tuple[str, ...]) -> bool:
-    """Whether a run of a secret's characters found in a text is to be redacted: a whole
-    secret always, a piece of one unless it reads as ordinary words."""
-    return any(secret in piece for secret in known) or not _ORDINARY_WORDS.fullmatch(piece)
-
-
 def redact(text: str) -> str:
     """Text without known secrets (whole, split by colour codes, or in pieces of
-    `FRAGMENT_LENGTH` characters or more that do not read as ordinary words) or credentials
-    in URLs."""
+    `FRAGMENT_LENGTH` characters or more) or credentials in URLs."""
     known = tuple(secrets())
     if known:
         grams = _fragments(known)
         # A quick look first (most text holds no secret); the map back to the original
         # text, which costs memory, only where one is found.
         clean = _ANSI.sub("", text) if _has_escapes(text) else text
-        if any(gram in clean for gram in grams):
+        if any(gram in clean for gram in grams) or any(secret in clean for secret in known):
             clean, positions = _without_escapes(text)
             # Cut from the original: a span's escape codes go with the secret they split.
             pieces, last = [], 0
-            spans = _secret_spans(clean, grams)
-            for start, end in (s for s in spans if _is_credential_piece(clean[s[0] : s[1]], known)):
+            for start, end in _secret_spans(clean, grams, known):
                 first = positions[start] if positions else start
                 after = positions[end - 1] + 1 if positions else end
                 pieces += [text[last:first], REDACTED]
