@@ -216,10 +216,12 @@ def test_report_never_holds_the_key(tmp_path: Path) -> None:
         )
     finally:
         server.stop()
-    result = CliRunner().invoke(
-        cli,
-        ["report", str(tmp_path / "logs"), "--out", str(tmp_path / "report.html")],
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0 and (tmp_path / "report.html").is_file()
+    for fmt, name in [("html", "report.html"), ("csv", "tables.csv"), ("parquet", "f.parquet"),
+                      ("json", "r.json"), ("latex", "t.tex"), ("markdown", "t.md")]:  # fmt: skip
+        result = CliRunner().invoke(
+            cli,
+            ["report", str(tmp_path / "logs"), "--out", str(tmp_path / name), "--format", fmt],
+            catch_exceptions=False,
+        )
+        assert result.exit_code == 0 and list(tmp_path.glob(f"{Path(name).stem}*")), fmt
     assert_no_secret(tmp_path)

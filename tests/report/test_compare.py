@@ -49,8 +49,12 @@ def test_compare_matches_samples_and_reports_the_unmatched(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "16 samples scored in both runs (left out: 4 only in A, 0 only in B)" in flat
-    assert "McNemar" in flat and "A = mockllm/model · rows 10; B = mockllm/model · rows 8" in flat
-    assert "only in their samples (rows 10 vs 8; compared on those both scored)" in flat
+    # Named by the samples each run scored (10 and 8 rows, both answers of each).
+    assert (
+        "McNemar" in flat
+        and "A = mockllm/model · samples 20; B = mockllm/model · samples 16" in flat
+    )
+    assert "only in their samples (samples 20 vs 16; compared on those both scored)" in flat
     # Each p-value beside its Holm adjustment over the comparison's tests.
     assert "p (Holm)" in flat and "over the" in flat and "tests of this comparison" in flat
     # For analysis: CSV with plain names, JSON with every field, Markdown for a paper.

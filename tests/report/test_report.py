@@ -102,7 +102,11 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
             row["DAHL score"] == with_interval(m, "dahl_score")
             and row["Scored"] == f"{m['scored']:.0f}"
         )
-    assert len(parser.tables["dahl_temperatures"]) == 2
+    # The temperature table: a row per model (and data, ...), a column per temperature.
+    [sweep] = parser.tables["dahl_temperatures"]
+    assert sweep["Run"] == "mockllm/model"
+    for metadata, m in logs["dahl"]:
+        assert sweep[f"temperature {metadata['temperature']:g}"] == with_interval(m, "dahl_score")
     [(_, m)] = logs["medhal"]
     overall = next(
         r for r in parser.tables["medhal"] if r["Source"] == "all" and r["Model"] == "mockllm/model"
@@ -271,9 +275,9 @@ def test_csv_tables_have_plain_names_and_whole_counts_and_the_long_table_is_type
     text = md.read_text()
     medhallu = text.split("### MedHallu detection")[1]
     header = [cell.strip() for cell in medhallu.split("\n")[2].strip("|").split("|")]
-    assert header[:9] == [
-        "Model", "Judges", "Dataset", "Difficulty", "Knowledge", "Not sure", "Structured",
-        "Prompts", "F1",
+    assert header[:10] == [
+        "Model", "Settings", "Judges", "Dataset", "Difficulty", "Knowledge", "Not sure",
+        "Structured", "Prompts", "F1",
     ]  # fmt: skip
     assert "– undefined:" in text
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -25,12 +26,12 @@ from medhalbench.results import (
     published_figure,
     results_table,
     run_title,
-    varying_settings,
     yes_no,
 )
 
 DAHL_COLUMNS = [
     Column("Model"),
+    Column("Settings"),
     Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Temperature", digits=2),
@@ -55,13 +56,20 @@ _DAHL_FIGURES = [
 
 
 def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
-    """DAHL's results table: score (ours and the authors' rule), exclusions, units, length."""
+    """DAHL's results table: one row per run (what sets it apart from the others under
+    Settings: a grounded checker's evidence, the data, ...); score (ours and the authors'
+    rule), exclusions, units, length."""
+    from medhalbench.report import distinctions, mark_distinctions
+
+    differs = dict(
+        zip((r.log for r in runs), distinctions(runs, shown=("temperature",)), strict=True)
+    )
 
     def cells(run: RunResult) -> list[list[Cell]]:
         s = run.settings
         return [
             [
-                run.model, run.judges, run.dataset, temperature_of(s),
+                run.model, differs[run.log], run.judges, run.dataset, temperature_of(s),
                 float(s.get("epochs", 1)), yes_no(s.get("structured")),
                 *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
             ]
@@ -69,15 +77,17 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "as published", "DAHL 10%", None, None, "no",
+            f"{row.model} (published)", None, "as published", "DAHL 10%", None, None, "no",
             *(published_figure(row, n) for n in _DAHL_FIGURES), row.source,
         ]  # fmt: skip
 
-    return results_table(
+    table = results_table(
         "DAHL (mean factual precision of atomic units; Paper = responses without units kept as 0)",
         "dahl", DAHL_COLUMNS, runs, cells, published,
         published_cells,
     )  # fmt: skip
+    mark_distinctions(table, list(differs.values()))
+    return table
 
 
 def dahl_settings(settings: Mapping[str, Any]) -> list[str]:
@@ -109,26 +119,66 @@ def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
     return table
 
 
+def _generated(runs: Sequence[RunResult]) -> list[RunResult]:
+    """The runs whose answers were generated (at a temperature)."""
+    return [r for r in runs if not math.isnan(temperature_of(r.settings))]
+
+
+def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunResult]]:
+    """The runs of a temperature sweep as series: one per model and whatever else differs
+    between the runs (the data, a grounded checker's evidence, judges, ...), each holding
+    its runs by answering temperature. No run is dropped: runs alike at one temperature
+    (reruns) go to series of their own, numbered ("(run 2)"); runs on answers written
+    elsewhere have no temperature and are in no series."""
+    from medhalbench.report import distinctions
+
+    generated = _generated(runs)
+    texts = distinctions(generated, shown=("temperature",), number=False)
+    grouped: dict[str, list[RunResult]] = {}
+    for run, text in zip(generated, texts, strict=True):
+        grouped.setdefault(" · ".join(filter(None, [run.model, text])), []).append(run)
+    series: dict[str, dict[float, RunResult]] = {}
+    for name, members in grouped.items():
+        reruns = max(Counter(temperature_of(r.settings) for r in members).values())
+        seen = Counter[float]()
+        for run in members:
+            temperature = temperature_of(run.settings)
+            seen[temperature] += 1
+            label = f"{name} (run {seen[temperature]})" if reruns > 1 else name
+            series.setdefault(label, {})[temperature] = run
+    return series
+
+
 def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
-    """DAHL score by answering temperature (rows) and model (columns)."""
-    models = list(dict.fromkeys(r.model for r in runs))
+    """DAHL score by answering temperature (columns), a row per series of runs (see
+    `temperature_series`: a model on one dataset, ...), every run in one cell."""
+    series = temperature_series(runs)
+    temperatures = sorted({t for points in series.values() for t in points})
     table = ResultTable(
         "DAHL score by temperature",
         "dahl_temperatures",
         [
-            Column("Temperature", digits=2),
-            *(Column(m, undefined="no scored response", interval=True) for m in models),
+            Column("Run"),
+            *(
+                Column(f"temperature {t:g}", undefined="no scored response", interval=True)
+                for t in temperatures
+            ),
         ],
     )
-    for temperature in sorted({temperature_of(r.settings) for r in runs}):
-        by_model = {r.model: r for r in runs if temperature_of(r.settings) == temperature}
+    for name, points in series.items():
         table.add(
-            [
-                temperature,
-                *(by_model[m].figure("dahl_score") if m in by_model else None for m in models),
-            ]
+            [name, *(points[t].figure("dahl_score") if t in points else None for t in temperatures)]
+        )
+    if len(_generated(runs)) < len(runs):
+        table.notes.append(
+            "Runs on answers written elsewhere have no answering temperature and are not here."
         )
     return table
+
+
+def _swept(runs: Sequence[RunResult]) -> bool:
+    """Whether the generated runs differ in answering temperature."""
+    return len({temperature_of(r.settings) for r in _generated(runs)}) > 1
 
 
 _DAHL_ROWS: list[FigureRow] = [
@@ -201,7 +251,7 @@ def dahl_tables(
 ) -> list[ResultTable]:
     """DAHL's tables in report order (the temperature table when runs differ in it)."""
     found = [dahl_table(runs, published), dahl_category_table(runs)]
-    if len({r.settings.get("temperature") for r in runs}) > 1:
+    if _swept(runs):
         found.append(dahl_sweep_table(runs))
     return found
 
@@ -226,20 +276,17 @@ def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
                     unit="scored responses",
                 )
             )
-    if len({r.settings.get("temperature") for r in runs}) > 1:
+    if _swept(runs):
+        # One curve per series (a model on one dataset, ...), its points the temperatures.
         curves: dict[str, list[tuple[float, Bar]]] = {}
-        # One curve per model and judges (its points: the temperatures).
-        judges = varying_settings(runs, lambda settings: [])
-        for r, judged_by in zip(runs, judges, strict=True):
-            if math.isnan(temperature_of(r.settings)):
-                continue  # answers written elsewhere: no temperature
-            row = published_of(published, r)
-            point = replace(
-                bar_of(r, "dahl_score", n="scored", paper="paper_dahl_score"),
-                published=row.metrics.get("paper_dahl_score") if row else None,
-            )
-            curve = " · ".join(filter(None, [r.model, judged_by]))
-            curves.setdefault(curve, []).append((temperature_of(r.settings), point))
+        for curve, points in temperature_series(runs).items():
+            for temperature, r in points.items():
+                row = published_of(published, r)
+                point = replace(
+                    bar_of(r, "dahl_score", n="scored", paper="paper_dahl_score"),
+                    published=row.metrics.get("paper_dahl_score") if row else None,
+                )
+                curves.setdefault(curve, []).append((temperature, point))
         svgs.append(
             line_chart(
                 "DAHL score by answering temperature",

@@ -30,6 +30,7 @@ from medhalbench.results import (
 
 MEDHAL_COLUMNS = [
     Column("Model"),
+    Column("Settings"),
     Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Source"),
@@ -60,8 +61,12 @@ _MEDHAL_FIGURES = [
 
 
 def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
-    """MedHal results per run and source (and overall): ours (non-factual positive) and the
-    authors' (FM: factual positive over the replies their reading finds a yes/no in)."""
+    """MedHal results per run (what sets it apart from the others under Settings) and
+    source (and overall): ours (non-factual positive) and the authors' (FM: factual positive
+    over the replies their reading finds a yes/no in)."""
+    from medhalbench.report import distinctions, mark_distinctions
+
+    differs = dict(zip((r.log for r in runs), distinctions(runs), strict=True))
 
     def cells(run: RunResult) -> list[list[Cell]]:
         dataset = f"{run.dataset} ({run.settings.get('split', '')})"
@@ -70,7 +75,8 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
             prefix = "" if source == "all" else f"source/{source}/"
             rows.append(
                 [
-                    run.model, run.judges, dataset, source, yes_no(run.settings.get("structured")),
+                    run.model, differs[run.log], run.judges, dataset, source,
+                    yes_no(run.settings.get("structured")),
                     *(
                         run.figure(prefix + n)
                         if source == "all" or not n.startswith(("auroc", *PAPER_PREFIXES))
@@ -84,7 +90,7 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "as published", "MedHal (test)", "all", "no",
+            f"{row.model} (published)", None, "as published", "MedHal (test)", "all", "no",
             *(published_figure(row, n) for n in _MEDHAL_FIGURES), row.source,
         ]  # fmt: skip
 
@@ -93,6 +99,7 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
         "medhal", MEDHAL_COLUMNS, runs, cells, published,
         published_cells,
     )  # fmt: skip
+    mark_distinctions(table, list(differs.values()))
     table.notes += [note for run in runs if (note := paper_failure_note(run))]
     return table
 
@@ -119,12 +126,17 @@ def prediction_table(runs: Sequence[RunResult]) -> ResultTable:
         "medhal_predictions",
         [
             Column("Model"),
+            Column("Settings"),
             Column("Dataset"),
             *(Column(label, digits=0) for label in _COUNTS.values()),
         ],
     )
-    for run in runs:
-        table.add([run.model, run.dataset, *(run.metrics.get(name) for name in _COUNTS)])
+    from medhalbench.report import distinctions, mark_distinctions
+
+    differs = distinctions(runs)
+    for run, differ in zip(runs, differs, strict=True):
+        table.add([run.model, differ, run.dataset, *(run.metrics.get(name) for name in _COUNTS)])
+    mark_distinctions(table, differs)
     return table
 
 

@@ -37,6 +37,7 @@ PAPER_DIFFICULTY_UNDEFINED = "every reply of this difficulty read as not sure"
 
 MEDHALLU_COLUMNS = [
     Column("Model"),
+    Column("Settings"),
     Column("Judges", wide=True),
     Column("Dataset", wide=True),
     Column("Difficulty", wide=True),
@@ -66,6 +67,8 @@ MEDHALLU_COLUMNS = [
     Column("Unparseable", digits=0),
     Column("Log", wide=True),
 ]
+SHOWN_SETTINGS = ("knowledge", "not_sure")
+"""Settings with a column of their own in the narrow table (not repeated under Settings)."""
 _MEDHALLU_FIGURES = [
     "f1", "precision", "recall", "easy_f1", "medium_f1", "hard_f1", "paper_f1", "paper_precision",
     "paper_easy_f1", "paper_medium_f1", "paper_hard_f1", "paper_easy_accuracy",
@@ -119,32 +122,41 @@ def _figure(run: RunResult, name: str) -> Estimate | None:
 def detection_table(
     runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
 ) -> ResultTable:
-    """MedHallu's results table: one row per run; ours and the authors' figures side by side
-    (the published rows fill the authors' columns)."""
+    """MedHallu's results table: one row per run (what sets it apart from the others under
+    Settings); ours and the authors' figures side by side (the published rows fill the
+    authors' columns)."""
+    from medhalbench.report import distinctions, mark_distinctions
+
+    differs = dict(
+        zip((r.log for r in runs), distinctions(runs, shown=SHOWN_SETTINGS), strict=True)
+    )
 
     def cells(run: RunResult) -> list[list[Cell]]:
         s = run.settings
         return [
             [
-                run.model, run.judges, run.dataset, difficulties(s), yes_no(s.get("knowledge")),
-                yes_no(s.get("not_sure")), yes_no(s.get("structured")), prompt_files(s),
+                run.model, differs[run.log], run.judges, run.dataset, difficulties(s),
+                yes_no(s.get("knowledge")), yes_no(s.get("not_sure")), yes_no(s.get("structured")),
+                prompt_files(s),
                 *(_figure(run, name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
             ]
         ]  # fmt: skip
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         return [
-            f"{row.model} (published)", "as published", "MedHallu", "all", row.settings["knowledge"],
-            row.settings["not_sure"], "no", "the paper's",
+            f"{row.model} (published)", None, "as published", "MedHallu", "all",
+            row.settings["knowledge"], row.settings["not_sure"], "no", "the paper's",
             *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
             row.source,
         ]  # fmt: skip
 
-    return results_table(
+    table = results_table(
         "MedHallu detection (hallucinated = positive; Paper = the authors' reading and rule)",
         "medhallu", MEDHALLU_COLUMNS, runs, cells,
         published, published_cells,
     )  # fmt: skip
+    mark_distinctions(table, list(differs.values()))
+    return table
 
 
 def _summary_rows(run: RunResult) -> list[FigureRow]:

@@ -11,15 +11,25 @@ from medhalbench.report._compare import (
 )
 from medhalbench.report._contrasts import Contrasts, Difference, contrasts, differences
 from medhalbench.report._html import render_html
+from medhalbench.report._latex import latex
 from medhalbench.report._multiple import holm
 from medhalbench.report._page import Page, Section, build_page
 from medhalbench.report._published import published_of, same_model
 from medhalbench.report._settings import RunSettings, settings_of
-from medhalbench.report._summary import BenchmarkSummary, place, run_names, summary_tables
+from medhalbench.report._summary import (
+    DISTINCTIONS_NOTE,
+    BenchmarkSummary,
+    distinctions,
+    mark_distinctions,
+    place,
+    run_names,
+    summary_tables,
+)
 from medhalbench.report._tidy import FIGURE_COLUMNS, figures_frame
-from medhalbench.report._write import ReportFormat, tables, write_report
+from medhalbench.report._write import SUFFIXES, ReportFormat, tables, write_report
 
 __all__ = [
+    "DISTINCTIONS_NOTE",
     "BenchmarkSummary",
     "CollectedResults",
     "Comparison",
@@ -30,6 +40,7 @@ __all__ = [
     "Page",
     "ReportFormat",
     "RunSettings",
+    "SUFFIXES",
     "Section",
     "build_page",
     "collect",
@@ -38,8 +49,11 @@ __all__ = [
     "comparison_text",
     "contrasts",
     "differences",
+    "distinctions",
+    "mark_distinctions",
     "figures_frame",
     "holm",
+    "latex",
     "place",
     "published_of",
     "same_model",

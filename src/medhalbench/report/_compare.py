@@ -16,7 +16,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
-from medhalbench.registry import benchmark_of
+from medhalbench.registry import KeyFigure, benchmark_of
 from medhalbench.report._contrasts import differences
 from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._multiple import holm
@@ -146,7 +146,13 @@ def compare_logs(
     label_a, label_b = run_names([run_a, run_b], title=False)
     found = differences(run_a, run_b)
     sa, sb = settings_of(run_a), settings_of(run_b)
+    # Named by what selected them and how many were scored (the ids' digest where only
+    # the ids differ).
     selection = [
+        f"{k.replace('_', ' ')} {sa.selection.get(k)} vs {sb.selection.get(k)}"
+        for k in dict.fromkeys([*sa.selection, *sb.selection])
+        if sa.selection.get(k) != sb.selection.get(k)
+    ] or [
         f"{k.replace('_', ' ')} {sa.samples.get(k)} vs {sb.samples.get(k)}"
         for k in dict.fromkeys([*sa.samples, *sb.samples])
         if sa.samples.get(k) != sb.samples.get(k)
@@ -171,6 +177,56 @@ def compare_logs(
     tests = [p for p in comparison.tests if not math.isnan(p)]
     return comparison.adjusted_over(
         holm(comparison.tests), f"the {len(tests)} tests of this comparison"
+    )
+
+
+def overview_table(
+    system: str, key: KeyFigure, comparisons: Sequence[Comparison], slug: str
+) -> ResultTable:
+    """A benchmark's comparisons in one compact table: a row per comparison (what differs;
+    what both runs share, and what is run A's and run B's own, of their names), its key
+    figure's difference A - B with its paired 95% interval and Holm-adjusted p-value,
+    McNemar's Holm-adjusted p-value where the benchmark has it, and the samples both runs
+    scored. Each comparison's every figure is in its own table."""
+    mcnemar = any(c.mcnemar is not None for c in comparisons)
+    undefined = "undefined in A or B"
+    table = ResultTable(
+        f"{system} comparisons: {system} {key.label} A - B on the samples both runs scored",
+        slug,
+        [
+            Column("Comparison"), Column("Both runs"), Column("A"), Column("B"),
+            Column(f"{key.label} A - B", undefined=undefined, interval=True),
+            Column("p (Holm)", undefined=undefined),
+            *([Column("McNemar p (Holm)", undefined="no sample")] if mcnemar else []),
+            Column("Samples", digits=0),
+        ],
+    )  # fmt: skip
+    for c in comparisons:
+        adjusted = list(c.adjusted) or [math.nan] * len(c.tests)
+        at = next((i for i, d in enumerate(c.differences) if d.name == key.ours), None)
+        d = c.differences[at] if at is not None else None
+        both, a, b = _shared(c.a, c.b)
+        table.add(
+            [
+                c.differs, both, a, b,
+                Estimate(d.difference, d.ci_low, d.ci_high) if d else None,
+                adjusted[at] if at is not None else None,
+                *([adjusted[-1] if c.mcnemar else None] if mcnemar else []),
+                float(c.matched),
+            ]
+        )  # fmt: skip
+    return table
+
+
+def _shared(a: str, b: str) -> tuple[str, str, str]:
+    """Two run names ("model · setting · ...") as the phrases both share, A's own and B's
+    own."""
+    pa, pb = a.split(" · "), b.split(" · ")
+    both = [p for p in pa if p in pb]
+    return (
+        " · ".join(both),
+        " · ".join(p for p in pa if p not in both),
+        " · ".join(p for p in pb if p not in both),
     )
 
 

@@ -1,6 +1,7 @@
 """The report's tables as pandas DataFrames, written as CSV (plain column names, numbers,
-counts as whole numbers, intervals in columns of their own, NaN where undefined) or Markdown
-(as the terminal shows them)."""
+counts as whole numbers, intervals in columns of their own, NaN where undefined), as JSON
+data (the same names; null where undefined, left out where not computed) or Markdown (as the
+terminal shows them)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,32 @@ def _number(value: float, digits: int) -> str:
     if math.isnan(value):
         return "NaN"
     return str(round(value)) if digits == 0 and value == round(value) else f"{value:.6f}"
+
+
+def json_table(table: ResultTable) -> dict[str, object]:
+    """A table as JSON data: its title, slug, plain column names (as in CSV), a record per
+    row (a figure that is undefined is null; one not computed is left out; `published`:
+    the source of a paper's row) and its notes (why "–" cells are undefined first)."""
+    header = _header(table)
+    rows = []
+    for row, source in zip(table.rows, table.published, strict=True):
+        record: dict[str, object] = {
+            name: None if isinstance(value, float) and math.isnan(value) else value
+            for name, value in zip(header, _values(table, row), strict=False)
+            if value is not None
+        }
+        if source:
+            record["published"] = source
+        rows.append(record)
+    undefined = table.undefined_notes()
+    notes = [f"{UNDEFINED} undefined: " + "; ".join(undefined) + "."] if undefined else []
+    return {
+        "title": table.title,
+        "slug": table.slug,
+        "columns": header if any(table.published) else header[:-1],
+        "rows": rows,
+        "notes": notes + list(table.notes),
+    }
 
 
 def plain_name(heading: str) -> str:
@@ -54,20 +81,39 @@ def markdown_cell(text: str) -> str:
     return markdown_text(text).replace("|", "\\|")
 
 
-def _csv_cells(table: ResultTable, row: Sequence[object]) -> list[str]:
-    cells: list[str] = []
-    for column, value in zip(table.columns, row, strict=True):
-        estimate = value if isinstance(value, Estimate) else None
-        if estimate is not None:
-            cells.append(_number(estimate.value, column.digits))
-        elif isinstance(value, float):
-            cells.append(_number(value, column.digits))
+Value = float | int | str | None
+"""A cell as data: a figure (NaN: undefined), a count, text, or None (not computed)."""
+
+
+def _values(table: ResultTable, row: Sequence[object]) -> list[Value]:
+    """A row's cells as data, in the columns of `_header` (without `published`): each
+    figure, its interval's ends after it where its column has intervals, counts as whole
+    numbers."""
+    values: list[Value] = []
+    for column, cell in zip(table.columns, row, strict=True):
+        estimate = cell if isinstance(cell, Estimate) else None
+        value = estimate.value if estimate is not None else cell
+        if isinstance(value, float):
+            whole = column.digits == 0 and math.isfinite(value) and value == round(value)
+            values.append(round(value) if whole else value)
         else:
-            cells.append("" if value is None else spreadsheet_safe(str(value)))
+            values.append(None if value is None else str(value))
         if column.interval:
-            low, high = (estimate.low, estimate.high) if estimate else (math.nan, math.nan)
-            cells += [_number(low, 3), _number(high, 3)] if estimate else ["", ""]
-    return cells
+            values += [estimate.low, estimate.high] if estimate else [None, None]
+    return values
+
+
+def _csv_cells(table: ResultTable, row: Sequence[object]) -> list[str]:
+    return [
+        ""
+        if value is None
+        else str(value)
+        if isinstance(value, int)
+        else _number(value, 3)
+        if isinstance(value, float)
+        else spreadsheet_safe(value)
+        for value in _values(table, row)
+    ]
 
 
 def _header(table: ResultTable) -> list[str]:

@@ -3,6 +3,9 @@ and no external request."""
 
 from __future__ import annotations
 
+import html
+import re
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from itertools import groupby
@@ -86,6 +89,19 @@ def table_view(table: ResultTable) -> TableView:
     )
 
 
+def chart_title(svg: str) -> str:
+    """A chart's title (its SVG's `aria-label`), as text."""
+    found = re.search(r'aria-label="([^"]*)"', svg)
+    return html.unescape(found.group(1)) if found else "chart"
+
+
+def chart_titles(svgs: list[str]) -> str:
+    """What a set of charts shows, short: each kind of chart once, with how many there are
+    of it ("DAHL score by category (4); DAHL score by answering temperature")."""
+    kinds = Counter(chart_title(svg).split(": ", 1)[0] for svg in svgs)
+    return "; ".join(f"{kind} ({n})" if n > 1 else kind for kind, n in kinds.items())
+
+
 def _environment() -> Environment:
     environment = Environment(
         loader=PackageLoader("medhalbench.report", "templates"),
@@ -97,6 +113,7 @@ def _environment() -> Environment:
     environment.globals["table_view"] = table_view
     environment.globals["zip"] = zip
     environment.filters["shorten"] = shorten
+    environment.filters["chart_titles"] = chart_titles
     return environment
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from medhalbench.audit import answers_path, audit_tables, audited_logs
 from medhalbench.registry import Benchmark, benchmarks
 from medhalbench.report._collect import CollectedResults, Provenance
-from medhalbench.report._compare import compare_logs, comparison_table
+from medhalbench.report._compare import compare_logs, comparison_table, overview_table
 from medhalbench.report._contrasts import contrasts
 from medhalbench.report._multiple import holm
 from medhalbench.report._summary import BenchmarkSummary, run_names, summary_tables
@@ -30,6 +30,8 @@ class Section:
         comparisons: Paired comparisons of its runs that differ in one thing.
         not_compared: What it leaves uncompared, and why (empty when nothing).
         audit: The agreement of people with its judge, where its logs were audited.
+        overview: Its comparisons in one compact table (the key figure's difference),
+            None when there is none.
     """
 
     entry: Benchmark
@@ -38,6 +40,7 @@ class Section:
     comparisons: list[ResultTable]
     not_compared: str = ""
     audit: list[ResultTable] = field(default_factory=list)
+    overview: ResultTable | None = None
 
 
 @dataclass
@@ -54,13 +57,19 @@ class Page:
         """Every table, in page order (published rows inside their benchmark's tables)."""
         found = [t for s in self.summary for t in s.tables()]
         for s in self.sections:
-            found += s.tables + s.comparisons + s.audit
+            found += s.tables + ([s.overview] if s.overview else []) + s.comparisons + s.audit
         return found + self.extras
 
 
 def _section(entry: Benchmark, runs: Sequence[RunResult], published: bool) -> Section:
     found = contrasts(runs)
-    compared = [compare_logs(a.log, b.log) for a, b, _ in found.pairs]
+    # Runs named as everywhere in the report (two comparisons of the same kind, such as
+    # a model against outputs written elsewhere at two temperatures, read apart).
+    names = dict(zip((r.log for r in runs), run_names(runs, title=False), strict=True))
+    compared = [
+        replace(compare_logs(a.log, b.log), a=names[a.log], b=names[b.log])
+        for a, b, _ in found.pairs
+    ]
     # Holm over every test of the benchmark's comparisons: one family per section.
     tests = [p for c in compared for p in c.tests]
     adjusted = iter(holm(tests))
@@ -68,12 +77,10 @@ def _section(entry: Benchmark, runs: Sequence[RunResult], published: bool) -> Se
         f"the {sum(not math.isnan(p) for p in tests)} tests of the {len(compared)} "
         f"comparisons of {entry.title}"
     )
+    if len(compared) > 1:
+        compared = [c.adjusted_over([next(adjusted) for _ in c.tests], family) for c in compared]
     comparisons = []
     for i, comparison in enumerate(compared, start=1):
-        if len(compared) > 1:
-            comparison = comparison.adjusted_over(
-                [next(adjusted) for _ in comparison.tests], family
-            )
         table = comparison_table(comparison)
         table.slug = f"{table.slug}_{i}"
         comparisons.append(table)
@@ -92,6 +99,11 @@ def _section(entry: Benchmark, runs: Sequence[RunResult], published: bool) -> Se
         comparisons=comparisons,
         not_compared=f"Not compared: {' and '.join(left)}." if left else "",
         audit=_audit(runs),
+        overview=(
+            overview_table(entry.title, entry.key_figure, compared, f"comparisons_{entry.name}")
+            if compared
+            else None
+        ),
     )
 
 

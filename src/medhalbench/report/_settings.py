@@ -1,8 +1,9 @@
-"""What a run's settings mean when runs are set side by side: which samples it judged, what
-the benchmark asked (its condition: knowledge, not-sure, retrieved evidence, ...), how the
-replies were made (generation settings; none for outputs written elsewhere) and who judged
-them. The summary puts runs of one condition in one column whatever made their replies;
-comparisons pair runs on the same samples.
+"""What a run's settings mean when runs are set side by side: which samples it judged (the
+ids its log lists, whatever selected them), what the benchmark asked (its condition:
+knowledge, not-sure, retrieved evidence, ...), how the replies were made (generation
+settings; none for outputs written elsewhere) and who judged them. The summary puts runs of
+one condition in one column whatever made their replies; comparisons pair runs on the same
+samples.
 
 Every reader of a run's settings in the report goes through `settings_of`, so that the
 classification moves to the typed settings record of each benchmark in one place.
@@ -11,6 +12,7 @@ classification moves to the typed settings record of each benchmark in one place
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +41,11 @@ DEFAULT_REPLY_SETTINGS = frozenset(
 )
 """The settings of how replies were made for a benchmark not in `REPLY_SETTINGS`."""
 
+COUNTS = frozenset({"rows", "limit"})
+"""Selection settings that say only how many samples a run took. A run is named by the number
+of samples it scored instead: a file of outputs written elsewhere that answers 10 of a
+dataset's 400 rows scored 20 samples, whatever the dataset holds."""
+
 QUALIFIERS: Mapping[str, str] = {
     "evidence_k": "evidence",
     "evidence_rerank": "evidence",
@@ -57,8 +64,12 @@ class RunSettings:
     """A run's settings, sorted by what they mean for comparing runs.
 
     Attributes:
-        samples: What selects the samples it judged (two runs with equal values judged the
-            same samples).
+        samples: Which samples it judged (two runs with equal values judged the same
+            samples): the data's fingerprint and a digest of the ids of the samples it
+            scored, or, where the log lists no ids, the settings that selected them.
+        selection: How the report names its samples: the settings that selected them (the
+            data's fingerprint, difficulty, seed, ...) and, for the settings that only count
+            them (`COUNTS`), the number it scored (`samples`).
         condition: What the benchmark asked of the replies (the summary's column; runs on
             outputs written elsewhere share it with the runs of models).
         replies: How the model under test made its replies (empty for outputs written
@@ -68,6 +79,7 @@ class RunSettings:
     """
 
     samples: dict[str, str] = field(default_factory=dict)
+    selection: dict[str, str] = field(default_factory=dict)
     condition: dict[str, str] = field(default_factory=dict)
     replies: dict[str, str] = field(default_factory=dict)
     judges: dict[str, str] = field(default_factory=dict)
@@ -90,18 +102,34 @@ def _fingerprint(dataset: str) -> str | None:
     return dataset_fingerprint(dataset)
 
 
+def ids_digest(ids: Sequence[str]) -> str:
+    """A short digest of a set of sample ids (the same for the same ids in any order)."""
+    return hashlib.sha256("\n".join(sorted(set(ids))).encode("utf-8")).hexdigest()[:12]
+
+
 def settings_of(run: RunResult) -> RunSettings:
     """A run's settings as text, sorted by what they mean (see `RunSettings`)."""
     entry = benchmark(run.system)
     # The sample selection as the task was given it (a generation seed is not the seed that
     # orders or draws the samples), and the data by its fingerprint.
-    selection = [k for k in entry.same_samples if k not in NOT_SELECTION]
-    samples = {k: _text(k, run.arguments.get(k, run.settings.get(k))) for k in selection}
+    names = [k for k in entry.same_samples if k not in NOT_SELECTION]
+    selection = {k: _text(k, run.arguments.get(k, run.settings.get(k))) for k in names}
     written = run.settings.get("responses") or run.arguments.get("responses")
-    if written and "dataset_fingerprint" in samples and "responses_fingerprint" not in run.settings:
+    if (
+        written
+        and "dataset_fingerprint" in selection
+        and "responses_fingerprint" not in run.settings
+    ):
         # A task that fingerprints the outputs in the dataset's place: the dataset's own.
         dataset = run.arguments.get("dataset") or run.settings.get("dataset")
-        samples["dataset_fingerprint"] = str(_fingerprint(str(dataset)))
+        selection["dataset_fingerprint"] = str(_fingerprint(str(dataset)))
+    samples = dict(selection)
+    if run.sample_ids:
+        # The samples it scored decide, not the settings that selected them.
+        data = {k: v for k, v in selection.items() if k == "dataset_fingerprint"}
+        samples = {**data, "sample_ids": ids_digest(run.sample_ids)}
+        selection = {k: v for k, v in selection.items() if k not in COUNTS}
+        selection["samples"] = str(len(set(run.sample_ids)))
     generated = reply_settings(run.system)
     condition, replies = {}, {}
     for name in run.arguments:
@@ -119,7 +147,7 @@ def settings_of(run: RunResult) -> RunSettings:
     # The judges of the roles the benchmark has (a log may name others its task never used).
     declared = {role.name for role in entry.roles}
     judges = {role: model for role, model in run.roles.items() if role in declared}
-    return RunSettings(samples, condition, replies, judges, written)
+    return RunSettings(samples, selection, condition, replies, judges, written)
 
 
 def phrase(name: str, value: str) -> str:
@@ -127,11 +155,17 @@ def phrase(name: str, value: str) -> str:
     return f"{name.replace('_', ' ')} {value}"
 
 
+def differing(items: Sequence[Mapping[str, str]]) -> list[str]:
+    """The names of the settings whose value is not the same in every run that has them
+    (in the order the runs list them)."""
+    names = list(dict.fromkeys(k for listed in items for k in listed))
+    return [n for n in names if len({listed[n] for listed in items if n in listed}) > 1]
+
+
 def varying(items: Sequence[Mapping[str, str]]) -> list[list[str]]:
     """For each of several runs' settings, the phrases of those whose value is not the same
     in every run that has them (in the order the runs list them)."""
-    names = list(dict.fromkeys(k for listed in items for k in listed))
-    differ = [n for n in names if len({listed[n] for listed in items if n in listed}) > 1]
+    differ = differing(items)
     return [[phrase(n, listed[n]) for n in differ if n in listed] for listed in items]
 
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from medhalbench.registry import Benchmark, benchmarks
 from medhalbench.report._published import in_setting
 from medhalbench.report._settings import (
     RunSettings,
+    differing,
     judges_text,
+    phrase,
     reply_settings,
     settings_of,
     varying,
@@ -29,6 +31,8 @@ from medhalbench.results import Cell, Column, Estimate, ResultTable, RunResult
 
 MAX_CONDITIONS = 5
 """Condition columns per summary table (more are split into parts, the run column repeated)."""
+WRITTEN_ELSEWHERE = "outputs written elsewhere"
+"""How a run on outputs written elsewhere (`--responses`) says how its replies were made."""
 
 
 @dataclass(frozen=True)
@@ -50,20 +54,42 @@ class Placed:
 
 
 def _samples(runs: Sequence[RunResult], settings: Sequence[RunSettings]) -> list[dict[str, str]]:
-    """Each run's sample selection as the summary names it: the data by its file, with its
-    fingerprint where two different data share a file name; the rest by name."""
+    """Each run's samples as the summary names them: the data by its file (with its
+    fingerprint where two different data share a file name), the settings that selected
+    them and the number scored. Runs that scored the same samples are named alike (a setting
+    that differs between them selected nothing different: a seed that only orders, a filter
+    that a file of outputs met anyway), and runs named alike that scored different samples
+    are told apart by their samples' digest."""
     named = []
     for run, s in zip(runs, settings, strict=True):
         dataset = Path(str(run.arguments.get("dataset") or run.settings.get("dataset"))).name
         named.append(
-            {"data": dataset, **{k: v for k, v in s.samples.items() if k != "dataset_fingerprint"}}
+            {
+                "data": dataset,
+                **{k: v for k, v in s.selection.items() if k != "dataset_fingerprint"},
+            }
         )
+    identities = [tuple(sorted(s.samples.items())) for s in settings]
+    alike: dict[tuple[tuple[str, str], ...], list[int]] = {}
+    for i, identity in enumerate(identities):
+        alike.setdefault(identity, []).append(i)
+    for members in alike.values():
+        keys = {k for i in members for k in named[i] if k != "data"}
+        for key in [k for k in keys if len({named[i].get(k) for i in members}) > 1]:
+            for i in members:
+                named[i].pop(key, None)
     fingerprints: dict[str, set[str]] = {}
     for n, s in zip(named, settings, strict=True):
-        fingerprints.setdefault(n["data"], set()).add(s.samples.get("dataset_fingerprint", ""))
+        fingerprints.setdefault(n["data"], set()).add(s.selection.get("dataset_fingerprint", ""))
     for n, s in zip(named, settings, strict=True):
         if len(fingerprints[n["data"]]) > 1:
-            n["data"] += f" ({s.samples.get('dataset_fingerprint', '')})"
+            n["data"] += f" ({s.selection.get('dataset_fingerprint', '')})"
+    by_name: dict[tuple[tuple[str, str], ...], set[tuple[tuple[str, str], ...]]] = {}
+    for n, identity in zip(named, identities, strict=True):
+        by_name.setdefault(tuple(n.items()), set()).add(identity)
+    for n, s in zip(named, settings, strict=True):
+        if len(by_name[tuple(n.items())]) > 1 and "sample_ids" in s.samples:
+            n["samples"] = f"{n.get('samples', '')} ({s.samples['sample_ids']})".strip()
     return named
 
 
@@ -77,9 +103,7 @@ def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
     judges = varying_judges([s.judges for s in settings])
     rows = []
     for run, setting, reply, judge in zip(runs, settings, replies, judges, strict=True):
-        how = (
-            " · ".join(reply) if setting.written_elsewhere is None else "outputs written elsewhere"
-        )
+        how = " · ".join(reply) if setting.written_elsewhere is None else WRITTEN_ELSEWHERE
         parts = [run.model, how, f"judged by {judge}" if judge else ""]
         rows.append(" · ".join(p for p in parts if p))
     keys = [" · ".join(c) for c in columns]
@@ -99,8 +123,8 @@ def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
 def _condition_order(phrases: Sequence[str]) -> list[tuple[int, float, str]]:
     """A condition's sort key: each phrase's value, numbers by size, no before yes."""
     key = []
-    for phrase in phrases:
-        value = phrase.rsplit(" ", 1)[-1]
+    for text in phrases:
+        value = text.rsplit(" ", 1)[-1]
         try:
             key.append((0, float(value), ""))
         except ValueError:
@@ -252,3 +276,70 @@ def run_names(runs: Sequence[RunResult], *, title: bool = True) -> list[str]:
         for (i, _), p in zip(of_benchmark, placed, strict=True):
             names[i] = " · ".join(filter(None, [entry.title if title else "", p.row, p.column]))
     return [names[i] for i in range(len(runs))]
+
+
+DISTINCTIONS_NOTE = (
+    "Settings: what sets a run apart from the others in this table (the summary's words; "
+    "identical runs numbered)."
+)
+"""The note under a table with a column of `distinctions`."""
+SETTINGS = "Settings"
+"""The heading of a table's column of `distinctions`."""
+
+
+def mark_distinctions(table: ResultTable, texts: Sequence[str]) -> None:
+    """Explain a table's Settings column (`distinctions`) under it, or, where no run
+    differs from another, keep the empty column to the wide view."""
+    at = [c.name for c in table.columns].index(SETTINGS)
+    if any(texts):
+        table.notes.append(DISTINCTIONS_NOTE)
+    else:
+        columns = list(table.columns)  # a copy: a benchmark's columns are shared by its tables
+        columns[at] = replace(columns[at], wide=True)
+        table.columns = columns
+
+
+def distinctions(
+    runs: Sequence[RunResult], *, shown: Collection[str] = (), number: bool = True
+) -> list[str]:
+    """What sets each of one benchmark's runs apart from the others shown with it, in the
+    summary's words: the settings of its samples, its condition and its replies that are
+    not the same in every run, its judges where they differ, and whether its outputs were
+    written elsewhere ("" for a run like every other).
+
+    Args:
+        runs: Runs of one benchmark, as a table shows them.
+        shown: Settings the table has a column of: left out of the text.
+        number: Number runs alike in every setting, model and judge ("(run 2)"), so that
+            no two rows read the same.
+
+    Returns:
+        Each run's text, in the order given.
+    """
+    settings = [settings_of(r) for r in runs]
+    items = [
+        {**named, **s.condition, **s.replies}
+        for named, s in zip(_samples(runs, settings), settings, strict=True)
+    ]
+    differ = differing(items)
+    judges = varying_judges([s.judges for s in settings])
+    mixed = len({s.written_elsewhere is None for s in settings}) > 1
+    texts = []
+    for listed, s, judged_by in zip(items, settings, judges, strict=True):
+        parts = [phrase(n, listed[n]) for n in differ if n in listed and n not in shown]
+        parts += [WRITTEN_ELSEWHERE] if mixed and s.written_elsewhere else []
+        parts += [f"judged by {judged_by}"] if judged_by else []
+        texts.append(" · ".join(parts))
+    if not number:
+        return texts
+    identities = [
+        (run.model, tuple(listed.items()), tuple(s.judges.items()), s.written_elsewhere)
+        for run, listed, s in zip(runs, items, settings, strict=True)
+    ]
+    repeated, seen = Counter(identities), Counter[object]()
+    numbered = []
+    for text, identity in zip(texts, identities, strict=True):
+        seen[identity] += 1
+        run = f" (run {seen[identity]})" if repeated[identity] > 1 else ""
+        numbered.append(f"{text}{run}".strip())
+    return numbered

@@ -88,7 +88,7 @@ def _counterpart(run: RunResult, name: str) -> str:
 def _run_rows(run: RunResult, name: str) -> list[dict[str, object]]:
     settings = settings_of(run)
     condition = " · ".join(
-        phrase(k, v) for k, v in {**settings.samples, **settings.condition}.items()
+        phrase(k, v) for k, v in {**settings.selection, **settings.condition}.items()
     )
     every = " · ".join([condition, *(phrase(k, v) for k, v in settings.replies.items())]).strip(
         " ·"

@@ -1,25 +1,43 @@
-"""Writing the report: one self-contained HTML page, or the tables as CSV or Markdown."""
+"""Writing the report: one self-contained HTML page, the tables as CSV, Markdown or JSON,
+the long table of every figure as Parquet, or the summary as LaTeX tables for a paper."""
 
 from __future__ import annotations
 
+import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
+import pandas as pd
+
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact
+from medhalbench._version import VERSION
 from medhalbench.report._collect import CollectedResults, collect
-from medhalbench.report._export import csv_frame, markdown
+from medhalbench.report._export import csv_frame, json_table, markdown
 from medhalbench.report._html import render_html
+from medhalbench.report._latex import latex
 from medhalbench.report._page import Page, build_page
 from medhalbench.report._tidy import figures_frame
 from medhalbench.results import ResultTable, RunResult
 
-ReportFormat = Literal["html", "csv", "markdown", "parquet"]
+ReportFormat = Literal["html", "csv", "markdown", "parquet", "json", "latex"]
 """`html`: one page; `csv`: one file per table (`OUT_<table>.csv`) and every figure in one
 long table (`OUT_figures.csv`); `markdown`: every table in one file; `parquet`: the long
-table of every figure."""
+table of every figure; `json`: one document of every table (the CSV's column names, null
+where a figure is undefined) and every figure (the long table); `latex`: the summary's
+headline figures with their 95% intervals, a LaTeX table per benchmark, for a paper."""
+
+SUFFIXES: Mapping[ReportFormat, str] = {
+    "html": ".html",
+    "csv": ".csv",
+    "markdown": ".md",
+    "parquet": ".parquet",
+    "json": ".json",
+    "latex": ".tex",
+}
+"""Each format's file suffix (the default output is `report` with it)."""
 
 
 def tables(results: CollectedResults, *, published: bool = True) -> list[ResultTable]:
@@ -41,7 +59,7 @@ def write_report(
         logs: Log files or folders of logs.
         out: Output file (for CSV, the stem of one file per table: `OUT_<table>.csv`, and
             of the long table of every figure, `OUT_figures.csv`).
-        fmt: `html`, `csv`, `markdown` or `parquet` (see `ReportFormat`).
+        fmt: `html`, `csv`, `markdown`, `parquet`, `json` or `latex` (see `ReportFormat`).
         published: Add the papers' published figures as reference rows.
         warn: Told of each file that is no readable log (it is left out).
 
@@ -86,6 +104,15 @@ def _check_writable(target: Path) -> None:
         pass
 
 
+def _redacted(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table with no known secret in its text cells (a log's names and notes may hold one
+    that a server echoed)."""
+    text = frame.select_dtypes(include=["object", "string"]).columns
+    return frame.assign(
+        **{c: frame[c].map(lambda v: redact(v) if isinstance(v, str) else v) for c in text}
+    )
+
+
 def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportFormat, *,
            published: bool) -> list[Path]:  # fmt: skip
     if fmt == "html":
@@ -94,14 +121,28 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
     if fmt == "markdown":
         target.write_text(redact(markdown(page.tables())), encoding="utf-8")
         return [target]
-    figures = figures_frame(runs, published=published)
+    if fmt == "latex":
+        target.write_text(redact(latex(page.summary)), encoding="utf-8")
+        return [target]
+    figures = _redacted(figures_frame(runs, published=published))
     if fmt == "parquet":
         figures.to_parquet(target, index=False)
+        return [target]
+    if fmt == "json":
+        document = {
+            "medhalbench": VERSION,
+            "tables": [json_table(t) for t in page.tables()],
+            # pandas writes the typed long table (NaN and <NA> as null).
+            "figures": json.loads(figures.to_json(orient="records", force_ascii=False)),
+            "left_out": page.left_out,
+        }
+        text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1)
+        target.write_text(redact(text) + "\n", encoding="utf-8")
         return [target]
     written = []
     for table in page.tables():
         path = target.with_name(f"{target.stem}_{table.slug}.csv")
-        csv_frame(table).to_csv(path, index=False)
+        _redacted(csv_frame(table)).to_csv(path, index=False)
         written.append(path)
     path = target.with_name(f"{target.stem}_figures.csv")
     figures.to_csv(path, index=False)

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 WIDTH_INCHES = 6.4
 TITLE_CHARACTERS = 90
 """Characters of a title's line at the chart's width (10-point bold)."""
+LEGEND_CHARACTERS = 100
+"""Characters of a legend entry's line (8 points): a longer run name wraps."""
+LEGEND_LINE_INCHES = 0.17
+"""The height a legend line takes (the figure grows by it, so that the plot keeps its size)."""
 STYLE: Any = {
     "svg.fonttype": "none",  # <text> elements, not glyph paths
     "svg.hashsalt": "medhalbench",  # the same figure, the same SVG
@@ -52,7 +56,12 @@ def _svg(figure: Figure, title: str) -> str:
     figure.suptitle(wrapped, fontweight="bold", fontsize=10, x=0.01, horizontalalignment="left")
     buffer = io.StringIO()
     with matplotlib.rc_context(STYLE):
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        # Tight: the saved picture holds every artist (a legend wider or taller than the
+        # figure is never cut off).
+        figure.savefig(
+            buffer, format="svg", bbox_inches="tight", pad_inches=0.05,
+            metadata={"Date": None, "Creator": None},
+        )  # fmt: skip
     svg = buffer.getvalue()
     # Inline in HTML: no XML prolog or DOCTYPE, and no RDF metadata; name the chart.
     svg = svg[svg.index("<svg") :]
@@ -142,7 +151,21 @@ def _key(
         shown.append("★ published, same model")
     axes.set_title("; ".join(shown), fontsize=7, color="#555555", loc="left")
     if legend:
-        figure.legend(loc="outside lower center", frameon=False, fontsize=8)
+        handles, labels = axes.get_legend_handles_labels()
+        figure.legend(
+            handles, [_legend_label(label) for label in labels], loc="outside lower center",
+            frameon=False, fontsize=8,
+        )  # fmt: skip
+
+
+def _legend_label(name: str) -> str:
+    """A series name as its legend entry: wrapped at `LEGEND_CHARACTERS`."""
+    return textwrap.fill(name, LEGEND_CHARACTERS, break_long_words=False)
+
+
+def legend_height(names: Sequence[str]) -> float:
+    """The inches a legend of these series takes, one line per wrapped line."""
+    return LEGEND_LINE_INCHES * sum(_legend_label(n).count("\n") + 1 for n in names)
 
 
 def grouped_bars(
@@ -160,7 +183,7 @@ def grouped_bars(
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        figure = _figure(2.4 + 0.2 * len(series))
+        figure = _figure(2.4 + legend_height(list(series)))
         axes = figure.add_subplot()
         width = 0.8 / max(1, len(series))
         every: list[Bar] = []
@@ -233,7 +256,7 @@ def line_chart(
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        figure = _figure(2.8 + 0.2 * len(series))
+        figure = _figure(2.8 + legend_height(list(series)))
         axes = figure.add_subplot()
         every: list[Bar] = []
         for name, points in series.items():

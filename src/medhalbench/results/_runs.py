@@ -76,6 +76,9 @@ class RunResult:
             counted).
         roles: The model of each role besides the model under test (`splitter`, ...).
         arguments: The task's arguments as the run was given them.
+        sample_ids: The ids of the samples the run scored, as its log lists them (empty
+            where a log does not): what decides whether two runs judged the same samples,
+            whatever selected them (a limit, a file of outputs written elsewhere).
     """
 
     system: str
@@ -87,6 +90,7 @@ class RunResult:
     usage: dict[str, tuple[int, int]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     arguments: dict[str, Any] = field(default_factory=dict)
+    sample_ids: tuple[str, ...] = ()
 
     @property
     def judges(self) -> str:
@@ -194,6 +198,7 @@ def run_result(log: EvalLog) -> RunResult:
         usage=role_usage(log),
         roles=log_roles(log),
         arguments=dict(log.eval.task_args or {}),
+        sample_ids=tuple(str(i) for i in log.eval.dataset.sample_ids or ()),
     )
 
 
