@@ -177,7 +177,7 @@ def medhal_summary(run: RunResult) -> ResultTable:
     replies with a yes/no word), per source (ours) and per task (theirs, by the same names);
     a predict-only run's verdicts counted."""
     if _predict_only(run):
-        table = prediction_table([run])
+        table = prediction_table([run]).narrow()  # one run: no Settings to tell apart
         table.title = run_title(
             "MedHal predict-only (no labels: no figures)", run, medhal_settings(run.settings)
         )
