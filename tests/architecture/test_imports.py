@@ -44,8 +44,8 @@ def test_no_package_imports_another_packages_private_modules() -> None:
 
 def test_the_finder_sees_a_private_import(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
-    planted.write_text("from medhalbench.dahl._scoring import parse_units\n")
-    assert imported_modules(planted)[0] == (1, "medhalbench.dahl._scoring")
+    planted.write_text("from medhalbench.dahl._metrics import parse_units\n")
+    assert imported_modules(planted)[0] == (1, "medhalbench.dahl._metrics")
 
 
 def test_import_contracts_hold() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from medhalbench.dahl._filters import (
+from medhalbench.dahl.build._filters import (
     RULES,
     check_question,
     context_dependence,

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import scripted_model
 from medhalbench.medhal import build_medhal
-from medhalbench.medhal._rules import (
+from medhalbench.medhal.build._rules import (
     FACTUAL_EXPLANATION,
     medmcqa_rejection,
     one_sentence,
@@ -23,7 +23,7 @@ from medhalbench.medhal._rules import (
     rewrite_candidates,
     within_paper_length,
 )
-from medhalbench.medhal._sources import ReadReport, read_sumpubmed
+from medhalbench.medhal.build._sources import ReadReport, read_sumpubmed
 from medhalbench.text import split_sentences
 
 

@@ -17,7 +17,7 @@ from medhalbench.medhal import (
     load_medhal,
     read_statement,
 )
-from medhalbench.medhal._sources import ReadReport, flatten, read_source
+from medhalbench.medhal.build._sources import ReadReport, flatten, read_source
 
 
 def converter_reply(prompt: str) -> str:

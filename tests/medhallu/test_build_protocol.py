@@ -19,7 +19,7 @@ from medhalbench._errors import MedhalbenchError
 from medhalbench.cli import cli
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
-from medhalbench.medhallu._paper_build import (
+from medhalbench.medhallu.build._paper import (
     difficulty,
     fooled,
     generation_prompt,

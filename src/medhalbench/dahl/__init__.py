@@ -1,42 +1,34 @@
 """DAHL: long-form factuality of answers to biomedical exam questions."""
 
-from medhalbench.dahl._agreement import (
+from medhalbench.dahl._audit import (
     Agreement,
     AgreementRequest,
     HumanJudgement,
     dahl_agreement,
 )
 from medhalbench.dahl._benchmark import dahl_benchmark
-from medhalbench.dahl._build import (
-    DahlBuild,
-    DahlBuildSummary,
-    build_dahl_questions,
-    parse_generator_output,
-)
-from medhalbench.dahl._filtering import FilterRequest, FilterResult, filter_questions
-from medhalbench.dahl._filters import FilterMatch, check_question, context_dependence
-from medhalbench.dahl._metrics import dahl_metrics
-from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
-from medhalbench.dahl._papers import Paper, load_papers
-from medhalbench.dahl._plan import DahlPlanSettings
-from medhalbench.dahl._questions import (
+from medhalbench.dahl._dataset import (
     DAHL_CATEGORIES,
     DAHL_QUESTIONS_COMMIT,
     DAHL_QUESTIONS_URL,
+    DahlQuestion,
+    DahlResponse,
     load_dahl_questions,
     stratified_sample,
 )
-from medhalbench.dahl._records import DahlQuestion, DahlResponse
-from medhalbench.dahl._scorer import CheckMode, dahl_factuality
-from medhalbench.dahl._scoring import (
+from medhalbench.dahl._metrics import (
     JudgedResponse,
     ResponseScore,
+    dahl_metrics,
     dahl_scores,
     excluded_response,
     judge_response,
     normalise_units,
     parse_units,
 )
+from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
+from medhalbench.dahl._plan import DahlPlanSettings
+from medhalbench.dahl._scorer import CheckMode, dahl_factuality
 from medhalbench.dahl._task import dahl, question_id
 from medhalbench.dahl._verdicts import (
     TruthVerdict,
@@ -45,6 +37,21 @@ from medhalbench.dahl._verdicts import (
     parse_truth_verdicts,
     read_truth_verdict,
 )
+from medhalbench.dahl.build._build import (
+    DahlBuild,
+    DahlBuildSummary,
+    build_dahl_questions,
+    parse_generator_output,
+)
+from medhalbench.dahl.build._filters import (
+    FilterMatch,
+    FilterRequest,
+    FilterResult,
+    check_question,
+    context_dependence,
+    filter_questions,
+)
+from medhalbench.dahl.build._papers import Paper, load_papers
 
 __all__ = [
     "JudgedResponse",

@@ -1,19 +1,27 @@
-"""Auditing DAHL's judges, blind, unit by unit: the reader (which verdict does the checker's
-reply state? unread replies included), the extractor where it read a reply the reader could
-not, the splitter (is the unit stated in the answer? one fact? a repeat of another unit or
-of the question?) and the checker (is the unit true?)."""
+"""People checking DAHL's judges: the blind audit of the reader, extractor, splitter and checker,
+unit by unit, and the agreement of automated judgements with human ones (the paper's
+validation)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
 
-from inspect_ai.log import EvalSample
+from inspect_ai.log import EvalSample, read_eval_log
+from pydantic import Field, model_validator
 
+from medhalbench._errors import DataError
+from medhalbench.arguments import InputFile, LocalPath
+from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
+from medhalbench.dahl._scorer import dahl_factuality
+from medhalbench.dahl._task import dahl
+from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.evidence import logged_passages_text
-from medhalbench.registry import AuditItem, AuditQuestion, JudgeAudit
-from medhalbench.results import sample_score
+from medhalbench.registry import AuditItem, AuditQuestion, JudgeAudit, RoleModels, registered_name
+from medhalbench.results import benchmark_name, sample_score
 
 EVIDENCE_HEADING = "Passages the checker was given"
 TRUE, FALSE, NO_VERDICT = "true", "false", "unknown or unreadable"
@@ -117,3 +125,194 @@ JUDGE_AUDIT = JudgeAudit(
     recompute=recompute_precision,
     legacy_role="checker",
 )
+
+
+class HumanJudgement(Record):
+    """One human-judged response: matched to the log by `id` (the sample id) or `question`.
+
+    `human_units` atomic facts were found by the annotator, `human_true` of them true.
+    """
+
+    id: str | None = None
+    question: str | None = None
+    human_true: int = Field(ge=0)
+    human_units: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _has_key(self) -> HumanJudgement:
+        if not self.id and not self.question:
+            raise ValueError("needs an id or a question")
+        if self.human_true > self.human_units:
+            raise ValueError("human_true exceeds human_units")
+        return self
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Pearson correlation of per-response precision, and a paired t-test on units.
+
+    A statistic that is undefined is NaN, with the reason in `pearson_undefined` or
+    `units_undefined` (a constant series has no correlation; units equal in every pair
+    leave the t-test nothing to test).
+    """
+
+    pairs: int
+    unmatched: int
+    pearson_r: float
+    pearson_p: float
+    mean_auto_units: float
+    mean_human_units: float
+    units_t: float
+    units_p: float
+    pearson_undefined: str | None = None
+    units_undefined: str | None = None
+
+    def summary(self) -> list[str]:
+        """The agreement, as lines."""
+        pearson = (
+            f"undefined ({self.pearson_undefined})"
+            if self.pearson_undefined
+            else f"{self.pearson_r:.3f} (p = {self.pearson_p:.3g})"
+        )
+        units = (
+            f"paired t undefined ({self.units_undefined})"
+            if self.units_undefined
+            else f"paired t = {self.units_t:.3f} (p = {self.units_p:.3g})"
+        )
+        return [
+            f"Matched responses: {self.pairs} (unmatched human rows: {self.unmatched})",
+            f"Pearson r (precision, automated vs human): {pearson}",
+            f"Units per response: automated {self.mean_auto_units:.2f}, human "
+            f"{self.mean_human_units:.2f}; {units}",
+        ]
+
+
+@dataclass(frozen=True)
+class AgreementRequest:
+    """Agreement of automated and human judgements: Pearson r of per-response precision
+    (with p-value) and a paired t-test on atomic units per response.
+
+    Examples:
+        medhalbench dahl agreement --auto logs/run.eval --human human_labels.csv
+
+    Attributes:
+        auto: An inspect log of the dahl task.
+        human: CSV/JSONL: id or question, human_true, human_units; or the answers of
+            `medhalbench audit` on the log (<log>.audit.jsonl).
+    """
+
+    auto: Annotated[str, LocalPath(dir_okay=False, must_exist=True)]
+    human: InputFile
+
+
+def run_agreement(request: AgreementRequest, models: RoleModels) -> Agreement:
+    """`medhalbench dahl agreement`."""
+    return dahl_agreement(request.auto, request.human)
+
+
+def human_judgements(path: str | Path) -> list[HumanJudgement]:
+    """The rows of a human judgements file (CSV/JSONL)."""
+    return [
+        validate_row(HumanJudgement, row, path=path, line=line) for line, row in read_rows(path)
+    ]
+
+
+def audit_judgements(path: str | Path) -> list[HumanJudgement]:
+    """Human judgements from a `medhalbench audit` answer file: per response, the units the
+    people checked and could tell (`human_units`) and those they hold true (`human_true`),
+    from their answers on the checker's items (blind answers, and answers saved before
+    audits had roles)."""
+    tallies: dict[str, list[int]] = {}
+    opposite = {"true": "false", "false": "true"}
+    for line, row in read_rows(path):
+        answer = validate_row(AuditAnswer, row, path=path, line=line)
+        if answer.legacy:
+            held = {"agree": answer.verdict, "disagree": opposite.get(answer.verdict or "")}
+            verdict = held.get(answer.answer or "")
+            sample = answer.key.split("/")[0]
+        elif answer.role == "checker":
+            verdict = answer.answers.get("verdict")
+            sample = answer.key.split("/")[1]
+        else:
+            continue
+        if verdict not in ("true", "false"):
+            continue
+        tally = tallies.setdefault(sample, [0, 0])
+        tally[0] += verdict == "true"
+        tally[1] += 1
+    return [
+        HumanJudgement(id=sample, human_true=true, human_units=units)
+        for sample, (true, units) in tallies.items()
+    ]
+
+
+def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
+    """Compare a DAHL log's scored responses with human judgements.
+
+    Args:
+        log_path: An inspect log of the `dahl` task.
+        human_path: CSV or JSONL with `id` or `question`, `human_true`, `human_units`; or
+            the answers of `medhalbench audit` on the log (`<log>.audit.jsonl`).
+
+    Raises:
+        DataError: Bad human file, or fewer than 3 matched scored responses.
+    """
+    from scipy import stats
+
+    log = read_eval_log(str(log_path))
+    if benchmark_name(log.eval.task) != registered_name(dahl):
+        raise DataError("not a DAHL log", path=log_path)
+    auto: dict[str, tuple[float, int]] = {}
+    for sample in log.samples or []:
+        score = sample.scores.get(registered_name(dahl_factuality)) if sample.scores else None
+        if score is None or not score.metadata or score.metadata.get("status") != "scored":
+            continue
+        value = (float(score.metadata["precision"]), int(score.metadata["units"]))
+        auto[str(sample.id)] = value
+        auto[str((sample.metadata or {}).get("question", "")).strip()] = value
+    pairs: list[tuple[float, float, int, int]] = []
+    unmatched = 0
+    audit = str(human_path).endswith(AUDIT_SUFFIX)
+    for h in audit_judgements(human_path) if audit else human_judgements(human_path):
+        found = auto.get(h.id or "") or auto.get((h.question or "").strip())
+        if found is None:
+            unmatched += 1
+            continue
+        pairs.append((found[0], h.human_true / h.human_units, found[1], h.human_units))
+    if len(pairs) < 3:
+        raise DataError(
+            f"only {len(pairs)} human judgements match scored responses in the log (need 3)",
+            path=human_path,
+        )
+    auto_p, human_p, auto_u, human_u = (list(x) for x in zip(*pairs, strict=True))
+    nan = float("nan")
+    constant = [
+        name for name, xs in (("automated", auto_p), ("human", human_p)) if len(set(xs)) == 1
+    ]
+    pearson_undefined = (
+        f"the {' and '.join(constant)} precision is the same for every response"
+        if constant
+        else None
+    )
+    r, p = (nan, nan) if pearson_undefined else stats.pearsonr(auto_p, human_p)
+    differences = {a - h for a, h in zip(auto_u, human_u, strict=True)}
+    units_undefined = (
+        "an audit checks the checker's units, it does not count units of its own"
+        if audit
+        else "the automated and human unit counts differ by the same amount in every pair"
+        if len(differences) == 1
+        else None
+    )
+    t, tp = (nan, nan) if units_undefined else stats.ttest_rel(auto_u, human_u)
+    return Agreement(
+        pairs=len(pairs),
+        unmatched=unmatched,
+        pearson_r=float(r),
+        pearson_p=float(p),
+        mean_auto_units=sum(auto_u) / len(auto_u),
+        mean_human_units=sum(human_u) / len(human_u),
+        units_t=float(t),
+        units_p=float(tp),
+        pearson_undefined=pearson_undefined,
+        units_undefined=units_undefined,
+    )

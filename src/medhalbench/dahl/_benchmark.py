@@ -6,10 +6,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from medhalbench.dahl._agreement import AgreementRequest, run_agreement
-from medhalbench.dahl._audit import JUDGE_AUDIT
-from medhalbench.dahl._build import DahlBuild, run_dahl_build
-from medhalbench.dahl._filtering import FilterRequest, run_filter
+from medhalbench.dahl._audit import JUDGE_AUDIT, AgreementRequest, run_agreement
 from medhalbench.dahl._metrics import headline_figures
 from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
@@ -21,6 +18,8 @@ from medhalbench.dahl._report import (
 )
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
+from medhalbench.dahl.build._build import DahlBuild, run_dahl_build
+from medhalbench.dahl.build._filters import FilterRequest, run_filter
 from medhalbench.examples import illustrative
 from medhalbench.registry import (
     EXTRACTOR,

@@ -1,11 +1,15 @@
-"""The inspect metric reporting every DAHL figure, and the reducer that keeps each epoch's
-response (so that figures are over responses and intervals over questions)."""
+"""DAHL's figures: score arithmetic (atomic units, per-response factual precision and its mean,
+with exclusions, the paper's own rule beside ours, intervals over questions), and the inspect
+metric reporting every figure with the reducer that keeps each epoch's response (figures over
+responses, intervals over questions)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from inspect_ai.scorer import (
     Metric,
@@ -18,8 +22,222 @@ from inspect_ai.scorer import (
 )
 
 from medhalbench.dahl._paper import PaperResponse
-from medhalbench.dahl._scoring import JudgedResponse, ResponseScore, dahl_figures, dahl_scores
-from medhalbench.statistics import DEFAULT_RESAMPLES, Figure
+from medhalbench.dahl._verdicts import TruthVerdict
+from medhalbench.statistics import DEFAULT_RESAMPLES, Figure, estimate, mean_figure
+from medhalbench.text import split_sentences
+
+ResponseStatus = Literal["scored", "declined", "no_units", "unknown_unit", "mismatch"]
+EXCLUSIONS: tuple[ResponseStatus, ...] = ("declined", "no_units", "unknown_unit", "mismatch")
+
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•]+(?=\s)|\d+[.)]|\(\d+\))\s*")
+_HEADER = re.compile(r"^\s*(?:sentences|separated sentences|facts?)\s*:\s*$", re.IGNORECASE)
+_MARKDOWN = re.compile(r"\*\*|__|`|^#+\s*|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
+
+
+@dataclass(frozen=True)
+class UnitSplit:
+    """The atomic units read from a splitter's reply, with what normalising them changed.
+
+    Attributes:
+        units: One fact per unit.
+        markdown_stripped: Units whose markdown (`**bold**`, headers, code marks) was removed.
+        sentences_split: Extra units made by splitting lines that held several sentences.
+        list_intros_dropped: Lines dropped because they only introduce a list ("These
+            feelings can lead to:").
+    """
+
+    units: list[str] = field(default_factory=list)
+    markdown_stripped: int = 0
+    sentences_split: int = 0
+    list_intros_dropped: int = 0
+
+
+def normalise_units(splitter_output: str, *, normalise: bool = True) -> UnitSplit:
+    """Atomic units from the splitter's reply: one per non-blank line, without list markers
+    or a "SENTENCES:" header. With `normalise` (the default), also without markdown; a line
+    of several sentences gives one unit each; a line that only introduces a list (ends with
+    ":") is no unit. Blank lines are not units."""
+    units: list[str] = []
+    markdown = split = intros = 0
+    for line in splitter_output.splitlines():
+        if not line.strip() or _HEADER.match(line):
+            continue
+        unit = _LIST_MARKER.sub("", line).strip()
+        if not normalise:
+            units += [unit] if unit else []
+            continue
+        plain = _MARKDOWN.sub("", unit).strip()
+        markdown += plain != unit
+        if not plain:
+            continue
+        if plain.endswith(":"):
+            intros += 1
+            continue
+        sentences = split_sentences(plain)
+        split += len(sentences) - 1
+        units += sentences
+    return UnitSplit(units, markdown, split, intros)
+
+
+def parse_units(splitter_output: str) -> list[str]:
+    """The atomic units of a splitter's reply (see `normalise_units`)."""
+    return normalise_units(splitter_output).units
+
+
+@dataclass(frozen=True)
+class ResponseScore:
+    """The judgement of one response.
+
+    Attributes:
+        status: `scored`, or why the response is left out of the DAHL score.
+        units: Number of atomic units.
+        true: Units judged true.
+        false: Units judged false.
+        unknown: Units judged neither.
+        length: Characters in the (cleaned) response.
+        category: The question's category.
+    """
+
+    status: ResponseStatus
+    units: int
+    true: int
+    false: int
+    unknown: int
+    length: int
+    category: str
+
+    @property
+    def precision(self) -> float | None:
+        """True units over all units, for a scored response."""
+        return self.true / self.units if self.status == "scored" and self.units else None
+
+
+@dataclass(frozen=True)
+class JudgedResponse:
+    """One response's judgements: ours, the authors' (their pipeline on the same answer),
+    and ours without the extractor's readings.
+
+    Attributes:
+        ours: Our judgement.
+        paper: The authors' pipeline's (None when the run did not compute it).
+        strict: Ours without the units only the extractor could read (None: it read none).
+    """
+
+    ours: ResponseScore
+    paper: PaperResponse | None = None
+    strict: ResponseScore | None = None
+
+
+def judge_response(
+    units: Sequence[str], verdicts: Sequence[TruthVerdict], *, length: int, category: str
+) -> ResponseScore:
+    """Combine a response's units and the checker's verdicts into its score."""
+    true = sum(v == "true" for v in verdicts)
+    false = sum(v == "false" for v in verdicts)
+    unknown = len(verdicts) - true - false
+    status: ResponseStatus
+    if not units:
+        status = "no_units"
+    elif len(verdicts) != len(units):
+        status = "mismatch"
+    elif unknown:
+        status = "unknown_unit"
+    else:
+        status = "scored"
+    return ResponseScore(status, len(units), true, false, unknown, length, category)
+
+
+def excluded_response(status: ResponseStatus, *, length: int, category: str) -> ResponseScore:
+    """A response left out before any unit was checked (declined, or nothing to split)."""
+    return ResponseScore(status, 0, 0, 0, 0, length, category)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else math.nan
+
+
+def _score_figure(
+    name: str, questions: Sequence[Hashable], responses: Sequence[ResponseScore]
+) -> Figure:
+    return mean_figure(
+        name, questions, [r.precision or 0.0 for r in responses],
+        [r.status == "scored" for r in responses],
+    )  # fmt: skip
+
+
+def dahl_figures(judged: Sequence[JudgedResponse], questions: Sequence[Hashable]) -> list[Figure]:
+    """The DAHL figures that get intervals over questions: `dahl_score`, `paper_dahl_score`
+    (the authors' score of good responses, where computed), `strict_dahl_score` (without
+    the extractor's readings, where it read any) and `category/<name>`."""
+    responses = [j.ours for j in judged]
+    scored = [r.status == "scored" for r in responses]
+    precision = [r.precision or 0.0 for r in responses]
+    figures = [_score_figure("dahl_score", questions, responses)]
+    if any(j.paper is not None for j in judged):
+        figures.append(
+            mean_figure(
+                "paper_dahl_score", questions, [j.paper.score if j.paper else 0.0 for j in judged],
+                [j.paper is not None and j.paper.good for j in judged],
+            )
+        )  # fmt: skip
+    if any(j.strict is not None for j in judged):
+        figures.append(
+            _score_figure("strict_dahl_score", questions, [j.strict or j.ours for j in judged])
+        )
+    for category in sorted({r.category for r in responses}):
+        figures.append(
+            mean_figure(
+                f"category/{category}", questions, precision,
+                [s and r.category == category for s, r in zip(scored, responses, strict=True)],
+            )
+        )  # fmt: skip
+    return figures
+
+
+def dahl_scores(
+    judged: Sequence[JudgedResponse],
+    questions: Sequence[Hashable] | None = None,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> dict[str, float]:
+    """The DAHL figures of a set of judged responses.
+
+    Args:
+        judged: The judged responses.
+        questions: Each response's question (the unit resampled for intervals; several
+            responses of one question, e.g. epochs, move together). Default: one each.
+        resamples: Bootstrap resamples for the 95% intervals (0: none).
+        seed: Seed of the resampling.
+
+    Returns:
+        `dahl_score` (mean precision over scored responses), `paper_dahl_score` (the
+        authors' pipeline: mean score of its good responses, those with no unit scoring 0)
+        and `strict_dahl_score` (where computed), each with `_ci_low`/`_ci_high`;
+        `responses`, `scored`, `excluded` and `excluded_<kind>` counts, `paper_good`;
+        `mean_units` and `mean_length` (characters) over scored responses;
+        `category/<name>` scores with intervals and `category/<name>/scored` (the scored
+        responses each is over). Undefined figures (nothing scored) are NaN.
+    """
+    responses = [j.ours for j in judged]
+    clusters = list(questions) if questions is not None else list(range(len(responses)))
+    values = estimate(dahl_figures(judged, clusters), resamples=resamples, seed=seed)
+    kept = [r for r in responses if r.status == "scored"]
+    counts: dict[str, float] = {
+        "responses": float(len(responses)),
+        "scored": float(len(kept)),
+        "excluded": float(len(responses) - len(kept)),
+    }
+    for kind in EXCLUSIONS:
+        counts[f"excluded_{kind}"] = float(sum(r.status == kind for r in responses))
+    if any(j.paper is not None for j in judged):
+        counts["paper_good"] = float(sum(j.paper is not None and j.paper.good for j in judged))
+    for category in sorted({r.category for r in responses}):  # n of each category's score
+        counts[f"category/{category}/scored"] = float(sum(r.category == category for r in kept))
+    counts["mean_units"] = _mean([r.units for r in kept])
+    counts["mean_length"] = _mean([r.length for r in kept])
+    return {**counts, **values}
+
 
 # Per-response counts of what cleaning and unit normalisation changed, summed in the metrics.
 CHANGE_COUNTS = (

@@ -12,15 +12,16 @@ from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import Positive
-from medhalbench.dahl._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
-from medhalbench.dahl._evidence import GROUNDED_PROMPT, passage_tokens
-from medhalbench.dahl._papers import Paper, load_papers
-from medhalbench.dahl._questions import DAHL_CATEGORIES
+from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl._scorer import (
     CHECKER_MAX_TOKENS,
+    GROUNDED_PROMPT,
     SPLITTER_MAX_TOKENS,
     STRUCTURED_CHECKER_MAX_TOKENS,
+    passage_tokens,
 )
+from medhalbench.dahl.build._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
+from medhalbench.dahl.build._papers import Paper, load_papers
 from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels

@@ -20,12 +20,17 @@ from medhalbench.arguments import (
     InputFile,
     Temperature,
 )
-from medhalbench.dahl._evidence import EVIDENCE_K, evidence_record, grounded_template
+from medhalbench.dahl._dataset import DahlQuestion, DahlResponse, load_dahl_questions
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
-from medhalbench.dahl._questions import load_dahl_questions
-from medhalbench.dahl._records import DahlQuestion, DahlResponse
-from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, CheckMode, dahl_factuality
+from medhalbench.dahl._scorer import (
+    CHECKER_MAX_TOKENS,
+    EVIDENCE_K,
+    CheckMode,
+    dahl_factuality,
+    evidence_record,
+    grounded_template,
+)
 from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
 from medhalbench.outputs import GIVEN_OUTPUT, epoch_generate, given_output, nothing_generated

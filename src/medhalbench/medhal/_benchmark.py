@@ -6,13 +6,18 @@ from importlib import resources
 
 from medhalbench.examples import illustrative
 from medhalbench.medhal._audit import JUDGE_AUDIT
-from medhalbench.medhal._build import MedHalBuild, run_medhal_build
 from medhalbench.medhal._metrics import headline_figures
 from medhalbench.medhal._plan import plan_medhal_build
-from medhalbench.medhal._predictions import write_predictions
-from medhalbench.medhal._report import medhal_settings, medhal_summary, medhal_tables
-from medhalbench.medhal._task import factuality_verdict, medhal
+from medhalbench.medhal._report import (
+    medhal_settings,
+    medhal_summary,
+    medhal_tables,
+    write_predictions,
+)
+from medhalbench.medhal._scorer import factuality_verdict
+from medhalbench.medhal._task import medhal
 from medhalbench.medhal._train import TrainRequest, run_training
+from medhalbench.medhal.build._build import MedHalBuild, run_medhal_build
 from medhalbench.registry import (
     EXTRACTOR,
     Benchmark,

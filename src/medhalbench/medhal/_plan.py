@@ -8,14 +8,14 @@ from collections.abc import Sequence
 
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import BuildProtocol
-from medhalbench.medhal._build import MedHalBuild
-from medhalbench.medhal._convert import CONVERTER_MAX_TOKENS
-from medhalbench.medhal._rules import (
+from medhalbench.medhal.build._build import MedHalBuild
+from medhalbench.medhal.build._convert import CONVERTER_MAX_TOKENS
+from medhalbench.medhal.build._rules import (
     PAPER_CONVERTER_MAX_TOKENS,
     remove_keywords,
     rewrite_candidates,
 )
-from medhalbench.medhal._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
+from medhalbench.medhal.build._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
 from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
 from medhalbench.registry import RoleModels

@@ -21,8 +21,7 @@ from medhalbench.arguments import (
     OutputFolder,
     Positive,
 )
-from medhalbench.medhal._data import load_medhal
-from medhalbench.medhal._records import MedHalRecord
+from medhalbench.medhal._dataset import MedHalRecord, load_medhal
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
 from medhalbench.models import DEFAULT_MODEL, export_gguf
 from medhalbench.registry import RoleModels

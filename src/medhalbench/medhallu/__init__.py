@@ -1,7 +1,34 @@
 """MedHallu: detection of subtle hallucinated answers to PubMedQA questions."""
 
 from medhalbench.medhallu._benchmark import medhallu_benchmark
-from medhalbench.medhallu._build import (
+from medhalbench.medhallu._clusters import ClusterRequest, analyze_clusters
+from medhalbench.medhallu._dataset import (
+    DIFFICULTIES,
+    MEDHALLU_CONFIGS,
+    MEDHALLU_HUB,
+    MEDHALLU_REVISION,
+    Difficulty,
+    MedHalluConfig,
+    MedHalluRecord,
+    Pairing,
+    detection_samples,
+    load_medhallu,
+)
+from medhalbench.medhallu._metrics import (
+    DetectionOutcome,
+    classification_scores,
+    detection_metrics,
+    detection_scores,
+)
+from medhalbench.medhallu._scorer import detection_verdict
+from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu._verdicts import (
+    DetectionLabel,
+    DetectionVerdict,
+    paper_detection_reading,
+    parse_detection_verdict,
+)
+from medhalbench.medhallu.build._build import (
     MedHalluBuild,
     MedHalluBuildRow,
     MedHalluBuildSummary,
@@ -12,25 +39,7 @@ from medhalbench.medhallu._build import (
     parse_shard,
     select_shard,
 )
-from medhalbench.medhallu._choice import parse_choice
-from medhalbench.medhallu._clusters import ClusterRequest, analyze_clusters
-from medhalbench.medhallu._data import (
-    MEDHALLU_CONFIGS,
-    MEDHALLU_HUB,
-    MEDHALLU_REVISION,
-    MedHalluConfig,
-    load_medhallu,
-)
-from medhalbench.medhallu._dataset import Pairing, detection_samples
-from medhalbench.medhallu._metrics import (
-    DetectionOutcome,
-    classification_scores,
-    detection_metrics,
-    detection_scores,
-)
-from medhalbench.medhallu._records import DIFFICULTIES, Difficulty, MedHalluRecord
-from medhalbench.medhallu._scorer import detection_verdict
-from medhalbench.medhallu._steps import (
+from medhalbench.medhallu.build._steps import (
     Attempt,
     AttemptStatus,
     BuildPrompts,
@@ -43,16 +52,10 @@ from medhalbench.medhallu._steps import (
     fallback_step,
     generate_step,
     length_step,
+    parse_choice,
     parse_generated,
     refine_step,
     vote_step,
-)
-from medhalbench.medhallu._task import medhallu
-from medhalbench.medhallu._verdicts import (
-    DetectionLabel,
-    DetectionVerdict,
-    paper_detection_reading,
-    parse_detection_verdict,
 )
 
 __all__ = [

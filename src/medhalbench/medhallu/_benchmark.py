@@ -6,7 +6,6 @@ from importlib import resources
 
 from medhalbench.examples import illustrative
 from medhalbench.medhallu._audit import JUDGE_AUDIT
-from medhalbench.medhallu._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
 from medhalbench.medhallu._metrics import headline_figures
 from medhalbench.medhallu._plan import plan_medhallu_build
@@ -18,6 +17,7 @@ from medhalbench.medhallu._report import (
 )
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu.build._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 from medhalbench.registry import (
     EXTRACTOR,
     Benchmark,

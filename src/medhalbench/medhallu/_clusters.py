@@ -27,7 +27,7 @@ from medhalbench._secrets import redact
 from medhalbench.arguments import Count, DataSource, LocalPath, Share
 from medhalbench.data import PubMedQARecord, load_pubmedqa
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.medhallu._steps import (
+from medhalbench.medhallu.build._steps import (
     BuildPrompts,
     BuildRoles,
     BuildSettings,

@@ -1,17 +1,277 @@
-"""Turning MedHallu rows into detection samples."""
+"""MedHallu's data: the row with the published field names and the four hallucination types,
+loading rows (hub configs or local JSONL, CSV, Parquet, save_to_disk), and turning them into
+detection samples, with no knowledge, the gold abstract, or passages a retriever finds for the
+question in a local corpus (what a deployed detector would have)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from pydantic import Field, field_validator, model_validator
 
-from medhalbench.medhallu._evidence import RetrievedKnowledge
-from medhalbench.medhallu._records import MedHalluRecord
+from medhalbench._errors import DataError
+from medhalbench.arguments import ArgumentError
+from medhalbench.data import Record, source_rows, text_list, validate_row
+from medhalbench.evidence import (
+    DEFAULT_EVIDENCE_K,
+    open_retriever,
+    passages_metadata,
+    passages_text,
+)
 from medhalbench.medhallu._verdicts import DetectionLabel
+
+HALLUCINATION_TYPES: dict[str, str] = {
+    "Misinterpretation of #Question#": (
+        "the answer misunderstands the question and so addresses something other than what "
+        "was asked"
+    ),
+    "Incomplete Information": (
+        "the answer leaves out essential findings or caveats, or says what is not true "
+        "without giving the correct information, so that it misleads"
+    ),
+    "Mechanism and Pathway Misattribution": (
+        "the answer attributes the finding to the wrong biological mechanism, molecular "
+        "pathway or disease process"
+    ),
+    "Methodological and Evidence Fabrication": (
+        "the answer invents research methods, experimental results, numbers or evidence"
+    ),
+}
+
+
+def types_text() -> str:
+    """The types as a numbered list for prompts."""
+    return "\n".join(
+        f"{i}. {name}: {text}."
+        for i, (name, text) in enumerate(HALLUCINATION_TYPES.items(), start=1)
+    )
+
+
+def normalise_category(raw: str | None) -> str | None:
+    """The published name a generator's category refers to, or None."""
+    if not raw:
+        return None
+    text = raw.strip().lower()
+    for name in HALLUCINATION_TYPES:
+        key = name.lower().replace("#question#", "question")
+        if text == name.lower() or text.replace("#", "") == key or key.split()[0] in text:
+            return name
+    return None
+
+
+Difficulty = Literal["easy", "medium", "hard"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
+
+
+class MedHalluRecord(Record):
+    """A MedHallu row: a PubMedQA question with its true and hallucinated answers."""
+
+    question: str = Field(alias="Question", min_length=1)
+    knowledge: list[str] = Field(alias="Knowledge")
+    ground_truth: str = Field(alias="Ground Truth", min_length=1)
+    difficulty: Difficulty = Field(alias="Difficulty Level")
+    hallucinated_answer: str = Field(alias="Hallucinated Answer", min_length=1)
+    category: str = Field(alias="Category of Hallucination", min_length=1)
+    pubid: str | None = None
+
+    @field_validator("knowledge", mode="before")
+    @classmethod
+    def _knowledge_list(cls, value: Any) -> Any:
+        return text_list(value)
+
+    @field_validator("difficulty", mode="before")
+    @classmethod
+    def _difficulty_lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("pubid", mode="before")
+    @classmethod
+    def _pubid_text(cls, value: Any) -> Any:
+        return str(value) if value is not None else None
+
+    @property
+    def knowledge_text(self) -> str:
+        """The knowledge passages joined into one context."""
+        return "\n".join(k for k in self.knowledge if k)
+
+
+_VERDICT_WORDS = {
+    "factual": DetectionLabel.FACTUAL,
+    "hallucinated": DetectionLabel.HALLUCINATED,
+    "not sure": DetectionLabel.NOT_SURE,
+    "not_sure": DetectionLabel.NOT_SURE,
+}
+
+
+class DetectorOutput(Record):
+    """What a detector written elsewhere said about one MedHallu answer: its `reply` (read
+    as ours are) or its `verdict` (0/factual, 1/hallucinated, 2/not sure). It names the
+    answer by the sample `id` (`{pubid}-ground_truth`, `{pubid}-hallucinated`) or by its
+    `question` and `answer` texts."""
+
+    id: str | None = None
+    question: str | None = None
+    answer: str | None = None
+    reply: str | None = None
+    verdict: DetectionLabel | None = None
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        return str(value) if value not in (None, "") else None
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _verdict(cls, value: Any) -> Any:
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool):  # true/false: which of the two it means is unclear
+            raise ValueError(f"expected 0, 1, 2, factual, hallucinated or not sure, got {value}")
+        text = str(value).strip().lower()
+        if text in _VERDICT_WORDS:
+            return _VERDICT_WORDS[text]
+        if text in ("0", "1", "2"):
+            return DetectionLabel(int(text))
+        raise ValueError(f"expected 0, 1, 2, factual, hallucinated or not sure, got {value!r}")
+
+    @model_validator(mode="after")
+    def _complete(self) -> DetectorOutput:
+        if (self.reply is None) == (self.verdict is None):
+            raise ValueError("give a reply or a verdict (one of the two)")
+        if self.id is None and not (self.question and self.answer):
+            raise ValueError("name the answer judged: its id, or its question and answer")
+        return self
+
+    @property
+    def text(self) -> str:
+        """The output as a reply: the reply, or the verdict's number."""
+        return self.reply if self.reply is not None else str(int(self.verdict or 0))
+
+
+MEDHALLU_HUB = "UTAustin-AIHealth/MedHallu"
+# The hub dataset is read at this commit unless the source names one (`...MedHallu@REV`).
+MEDHALLU_REVISION = "515060458a945c633debc6fd5baac7764416b724"
+MedHalluConfig = Literal["pqa_labeled", "pqa_artificial"]
+MEDHALLU_CONFIGS: tuple[MedHalluConfig, ...] = get_args(MedHalluConfig)
+
+
+def load_medhallu(
+    source: str | Path = MEDHALLU_HUB,
+    *,
+    config: str = "pqa_labeled",
+    split: str = "train",
+    limit: int | None = None,
+) -> list[MedHalluRecord]:
+    """Load MedHallu rows.
+
+    Args:
+        source: Hub id (default `UTAustin-AIHealth/MedHallu`, read at `MEDHALLU_REVISION`;
+            `UTAustin-AIHealth/MedHallu@REV` reads another revision) or a local JSONL, CSV, Parquet
+            file or `save_to_disk` folder with MedHallu's published field names.
+        config: Hub config, `pqa_labeled` or `pqa_artificial` (hub sources only).
+        split: Split to read (hub sources and saved DatasetDicts).
+        limit: Keep at most this many rows (in file order).
+
+    Raises:
+        DataError: Bad input, naming file, line and field.
+        ResourceUnavailableError: A hub id while the hub cannot be reached.
+    """
+    if str(source) == MEDHALLU_HUB and config not in MEDHALLU_CONFIGS:
+        raise DataError(
+            f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})"
+        )
+    records: list[MedHalluRecord] = []
+    first_line: dict[str, int | str] = {}
+    for line, row in source_rows(
+        source,
+        config=config,
+        split=split,
+        revision=MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None,
+    ):
+        record = validate_row(MedHalluRecord, row, path=source, line=line)
+        if record.pubid is not None:
+            if record.pubid in first_line:  # its two answers would share their sample ids
+                where = first_line[record.pubid]
+                raise DataError(
+                    f"the same pubid '{record.pubid}' as "
+                    f"{f'line {where}' if isinstance(where, int) else where}",
+                    path=source, line=line, field="pubid",
+                )  # fmt: skip
+            first_line[record.pubid] = line
+        records.append(record)
+        if limit is not None and len(records) >= limit:
+            break
+    return records
+
+
+EVIDENCE_K = DEFAULT_EVIDENCE_K
+RETRIEVED_TEMPLATE = "detect_user_retrieved.txt"
+
+
+@dataclass(frozen=True)
+class RetrievedKnowledge:
+    """The knowledge retrieved for one row's question.
+
+    Attributes:
+        text: The passages as the detector reads them.
+        passages: The passages as the log keeps them (ids, offsets, text, scores).
+        gold_found: Whether a passage of the row's own abstract (its PubMed id) is among
+            them; None where the row has no PubMed id.
+    """
+
+    text: str
+    passages: list[dict[str, Any]]
+    gold_found: bool | None
+
+
+def check_evidence(
+    evidence: str | None, *, knowledge: bool, evidence_k: int, evidence_rerank: bool
+) -> None:
+    """Refuse evidence settings that would not be used.
+
+    Raises:
+        ArgumentError: Evidence without knowledge, or an evidence setting without evidence.
+    """
+    if evidence is not None and not knowledge:
+        raise ArgumentError(
+            "evidence", "gives the detector retrieved passages as its knowledge: add "
+            "knowledge (--knowledge)",
+        )  # fmt: skip
+    if evidence is None:
+        for name, given in {
+            "evidence_k": evidence_k != EVIDENCE_K,
+            "evidence_rerank": evidence_rerank,
+        }.items():
+            if given:
+                raise ArgumentError(name, "needs evidence (--knowledge --evidence CORPUS|INDEX)")
+
+
+def retrieved_knowledge(
+    records: Sequence[MedHalluRecord], evidence: str, *, k: int, rerank: bool
+) -> list[RetrievedKnowledge]:
+    """The passages found for each row's question (the answer under test is not searched
+    for: both answers of a row get the same knowledge, as with the gold abstract).
+
+    Raises:
+        DataError: An evidence source that cannot be opened.
+    """
+    retriever = open_retriever(evidence, rerank=rerank, progress=True)
+    found = retriever.search([r.question for r in records], k)
+    return [
+        RetrievedKnowledge(
+            passages_text(hits),
+            passages_metadata(hits),
+            any(h.passage.source_id == record.pubid for h in hits) if record.pubid else None,
+        )
+        for record, hits in zip(records, found, strict=True)
+    ]
+
 
 Pairing = Literal["both", "random"]
 

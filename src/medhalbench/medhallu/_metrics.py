@@ -10,7 +10,7 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from medhalbench.medhallu._records import DIFFICULTIES
+from medhalbench.medhallu._dataset import DIFFICULTIES
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,

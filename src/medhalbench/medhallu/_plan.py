@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from medhalbench.arguments import BuildProtocol
 from medhalbench.data import PubMedQARecord
-from medhalbench.medhallu._build import MedHalluBuild
-from medhalbench.medhallu._paper_build import (
+from medhalbench.medhallu._dataset import types_text
+from medhalbench.medhallu.build._build import MedHalluBuild
+from medhalbench.medhallu.build._paper import (
     PAPER_ATTEMPTS,
     PAPER_DISCRIMINATOR_CONFIGS,
     PAPER_GENERATOR,
@@ -19,7 +20,7 @@ from medhalbench.medhallu._paper_build import (
     generation_prompt,
     require_three,
 )
-from medhalbench.medhallu._steps import (
+from medhalbench.medhallu.build._steps import (
     DISCRIMINATOR_MAX_TOKENS,
     REFINER_MAX_TOKENS,
     BuildPrompts,
@@ -27,7 +28,6 @@ from medhalbench.medhallu._steps import (
     generator_max_tokens,
     word_count,
 )
-from medhalbench.medhallu._types import types_text
 from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
 from medhalbench.registry import RoleModels

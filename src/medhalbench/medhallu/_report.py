@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from medhalbench.evidence import evidence_phrase
-from medhalbench.medhallu._records import DIFFICULTIES
+from medhalbench.medhallu._dataset import DIFFICULTIES
 from medhalbench.results import (
     AUROC_UNDEFINED,
     F1_UNDEFINED,

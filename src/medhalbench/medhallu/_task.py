@@ -19,16 +19,20 @@ from medhalbench.arguments import (
 from medhalbench.data import read_rows, validate_row
 from medhalbench.evidence import evidence_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
-from medhalbench.medhallu._data import MEDHALLU_HUB, MedHalluConfig, load_medhallu
-from medhalbench.medhallu._dataset import Pairing, detection_samples
-from medhalbench.medhallu._evidence import (
+from medhalbench.medhallu._dataset import (
     EVIDENCE_K,
+    MEDHALLU_HUB,
     RETRIEVED_TEMPLATE,
+    DetectorOutput,
+    Difficulty,
+    MedHalluConfig,
+    Pairing,
     check_evidence,
+    detection_samples,
+    load_medhallu,
     retrieved_knowledge,
 )
 from medhalbench.medhallu._metrics import detection_metrics
-from medhalbench.medhallu._records import DetectorOutput, Difficulty
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (

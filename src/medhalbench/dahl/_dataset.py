@@ -1,4 +1,5 @@
-"""Loading DAHL questions (the published `questions.csv` or our builder's output)."""
+"""DAHL's data: question and answer records (`question, category`; `question, response`) and
+loading the questions (the published `questions.csv` or our builder's output)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,45 @@ import urllib.request
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
 
 from medhalbench._errors import DataError, ResourceUnavailableError
-from medhalbench.dahl._records import DahlQuestion
-from medhalbench.data import read_rows, validate_row
+from medhalbench.data import Record, read_rows, validate_row
+
+
+class DahlQuestion(Record):
+    """A DAHL benchmark question (`question, category`), optionally with the paper it came from."""
+
+    question: str = Field(min_length=1)
+    category: str = Field(min_length=1)
+    paper_id: str | None = None
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _category_lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("paper_id", mode="before")
+    @classmethod
+    def _paper_text(cls, value: Any) -> Any:
+        return str(value) if value not in (None, "") else None
+
+
+class DahlResponse(Record):
+    """An answer to a DAHL question written elsewhere, to be scored without generating."""
+
+    question: str = Field(min_length=1)
+    response: str
+    category: str | None = None
+    id: str | None = None
+
+    @field_validator("category", "id", mode="before")
+    @classmethod
+    def _optional_text(cls, value: Any) -> Any:
+        return str(value).strip().lower() if value not in (None, "") else None
+
 
 # The authors' questions.csv is fetched at this commit unless the source names one
 # (`github@COMMIT`).

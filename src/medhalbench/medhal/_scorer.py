@@ -1,0 +1,163 @@
+"""The MedHal scorer: the verdict read from the judge's reply (our strict reader, the extractor
+where named, the authors' reading beside it), its explanation, and P(non-factual) from the
+verdict token; a predict-only run's verdicts counted."""
+
+from __future__ import annotations
+
+import anyio
+from inspect_ai.model import (
+    ResponseSchema,
+)
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import JSONSchema
+
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.judging import (
+    extract_verdict,
+    verdict_probability,
+)
+from medhalbench.medhal._metrics import medhal_metrics, prediction_counts
+from medhalbench.medhal._verdicts import (
+    FactualVerdict,
+    paper_explanation,
+    paper_factual_reading,
+    parse_factual_verdict,
+)
+
+FACTUAL_SCHEMA = ResponseSchema(
+    name="factuality_verdict",
+    json_schema=JSONSchema(
+        type="object",
+        properties={
+            "factual": JSONSchema(type="string", enum=["YES", "NO"]),
+            "explanation": JSONSchema(type="string"),
+        },
+        required=["factual", "explanation"],
+    ),
+    description="Whether the statement is factual, and if not, why.",
+    strict=True,
+)
+_YES_NO = {"yes": "yes", "no": "no"}
+
+
+DEFAULT_JUDGE_MAX_TOKENS = 256
+UNREADABLE = "unreadable"
+"""A predict-only score's value where the reply gave no verdict."""
+
+_MEANINGS = {"YES": "the statement is factual", "NO": "the statement is not factual"}
+QUESTION = "Is the statement factual, given its context (YES or NO)?"
+
+
+@scorer(metrics=[medhal_metrics()])
+def factuality_verdict(
+    embedder: str | None = DEFAULT_EMBEDDER, extract_template: str = ""
+) -> Scorer:
+    """Score a "Factual: YES/NO" reply.
+
+    The metadata keeps our reading and who read it (`read_by`: `strict`, `extractor`, or
+    none), the authors' reading (`paper_predicted`, the first yes/no word), both
+    explanations, the source item, P(non-factual) when the provider returned
+    log-probabilities, and, where both gold and prediction are non-factual with an
+    explanation, the cosine similarity of the explanations' embeddings (`embedder`; None
+    turns it off).
+
+    Args:
+        embedder: Sentence-transformers model for the explanation similarity.
+        extract_template: The extractor's prompt, for replies the strict reader cannot read
+            (used only when the `extractor` role names a model).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        reply = state.output.completion if state.output else ""
+        verdict, read_by = await read_factuality(reply, extract_template)
+        label = bool(state.metadata["label"])
+        gold = state.metadata.get("explanation")
+        similarity = paper_similarity = None
+        if embedder and not label and verdict.factual is False and verdict.explanation and gold:
+            model = Embedder(embedder)
+            similarity = await anyio.to_thread.run_sync(model.similarity, verdict.explanation, gold)
+        paper_predicted = paper_factual_reading(reply)
+        # The authors compare explanations where they and the gold both say non-factual,
+        # empty ones included (`MedHalParser.evaluate`).
+        paper_pair = not label and paper_predicted is False
+        if embedder and paper_pair:
+            similarity_of = Embedder(embedder).similarity
+            paper_similarity = await anyio.to_thread.run_sync(
+                similarity_of, gold or "", paper_explanation(reply)
+            )
+        return Score(
+            value=int(verdict.factual is not None and verdict.factual == label),
+            answer=None if verdict.factual is None else ("YES" if verdict.factual else "NO"),
+            explanation=verdict.explanation,
+            reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
+            metadata={
+                "label": label,
+                "predicted": verdict.factual,
+                "read_by": read_by,
+                "paper_predicted": paper_predicted,
+                "paper_pair": paper_pair,
+                "paper_explanation_similarity": paper_similarity,
+                "explanation": verdict.explanation,
+                "gold_explanation": gold,
+                "explanation_similarity": similarity,
+                "p_non_factual": _p_non_factual(state),
+                "source": state.metadata.get("source"),
+                "item": state.metadata.get("item"),
+            },
+        )
+
+    return score
+
+
+@scorer(metrics=[prediction_counts()])
+def factuality_prediction(extract_template: str = "") -> Scorer:
+    """Read a "Factual: YES/NO" reply on an unlabelled statement (predict-only): the
+    verdict (`answer` YES, NO, or None when it cannot be read) and the explanation, with
+    nothing to compare them to.
+
+    Args:
+        extract_template: The extractor's prompt, for replies the strict reader cannot read
+            (used only when the `extractor` role names a model).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        reply = state.output.completion if state.output else ""
+        verdict, read_by = await read_factuality(reply, extract_template)
+        answer = None if verdict.factual is None else ("YES" if verdict.factual else "NO")
+        return Score(
+            value=answer or UNREADABLE,
+            answer=answer,
+            explanation=verdict.explanation,
+            reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
+            metadata={
+                "predicted": verdict.factual,
+                "read_by": read_by,
+                "explanation": verdict.explanation,
+                "p_non_factual": _p_non_factual(state),
+                "source": state.metadata.get("source"),
+            },
+        )
+
+    return score
+
+
+async def read_factuality(reply: str, extract_template: str) -> tuple[FactualVerdict, str | None]:
+    """A reply's verdict and who read it (`strict`, `extractor`, or None when neither could)."""
+    verdict = parse_factual_verdict(reply)
+    if verdict.factual is not None:
+        return verdict, "strict"
+    if extract_template:
+        extracted = await extract_verdict(
+            reply, _MEANINGS, question=QUESTION, template=extract_template
+        )
+        if extracted is not None:
+            return FactualVerdict(
+                extracted == "YES", None, f"read by the extractor ({verdict.reason})"
+            ), "extractor"
+    return verdict, None
+
+
+def _p_non_factual(state: TaskState) -> float | None:
+    logprobs = state.output.choices[0].logprobs if state.output and state.output.choices else None
+    return verdict_probability(logprobs, _YES_NO, "no", "yes")
