@@ -5,6 +5,7 @@ before the change), but for the changes made on purpose, listed here."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +36,31 @@ RENAMED = {
     "train medhal": "medhal train",
 }
 
-# `medhal train`'s knobs now default to the `--protocol`'s values (None on the command line);
-# `ours`, the default protocol, resolves each to the default it had.
-PROTOCOL_KNOBS = {"--batch-size", "--lora-alpha", "--lora-r", "--max-length", "--steps"}
+# Knobs whose default is now their build protocol's (None on the command line, the help
+# saying each protocol's): `ours`, the default protocol, gives the default each had.
+OURS = re.compile(r"Default: ours (\S+?);")
 
 
-def _ours_resolves(flag: str) -> Any:
-    from medhalbench.medhal._train import TrainSettings, recipe
+def protocol_defaults() -> dict[tuple[str, str], str]:
+    """(command, flag): the `ours` value its help gives, for every knob set by protocol."""
+    found: dict[tuple[str, str], str] = {}
 
-    knob = flag.removeprefix("--").replace("-", "_")
-    return getattr(recipe(TrainSettings(), "ours", examples=1), knob)
+    def walk(command: click.Command, path: list[str]) -> None:
+        ctx = click.Context(command, info_name=" ".join(path))
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                assert sub is not None
+                walk(sub, [*path, name])
+            return
+        for param in command.params:
+            match = OURS.search(" ".join((getattr(param, "help", "") or "").split()))
+            if isinstance(param, click.Option) and match:
+                for flag in param.opts:
+                    found[(" ".join(path), flag)] = match.group(1)
+
+    walk(cli, [])
+    return found
 
 
 def options_now() -> dict[str, dict[str, Any]]:
@@ -80,6 +96,11 @@ def test_every_option_of_every_command_is_kept_with_its_default() -> None:
     now = options_now()
     before = {RENAMED.get(command, command): options for command, options in BEFORE.items()}
     roles_without_default = {(RENAMED.get(c, c), flag) for c, flag in ROLES_WITHOUT_DEFAULT}
+    by_protocol = protocol_defaults()
+    assert ("medhal train", "--lora-r") in by_protocol and (
+        "build medhallu",
+        "--tau",
+    ) in by_protocol
     assert set(before) <= set(now), set(before) - set(now)
     for command, options in before.items():
         for flag, default in options.items():
@@ -87,7 +108,8 @@ def test_every_option_of_every_command_is_kept_with_its_default() -> None:
             if (command, flag) in roles_without_default:
                 assert now[command][flag] is None, (command, flag)
                 continue
-            if command == "medhal train" and flag in PROTOCOL_KNOBS:
-                assert now[command][flag] is None and _ours_resolves(flag) == default, flag
+            if (command, flag) in by_protocol:
+                assert now[command][flag] is None, (command, flag)
+                assert by_protocol[command, flag] == str(default).lower(), (command, flag)
                 continue
             assert _same(default, now[command][flag]), (command, flag, default, now[command][flag])

@@ -11,10 +11,13 @@ from medhalbench.arguments._arguments import (
     checked,
     construct,
     description,
+    resolve_protocol,
+    resolved,
     usage_examples,
 )
 from medhalbench.arguments._marks import (
     BuildProtocol,
+    ByProtocol,
     Count,
     DataSource,
     Fraction,
@@ -22,6 +25,7 @@ from medhalbench.arguments._marks import (
     Internal,
     LocalPath,
     NonNegative,
+    NotTaken,
     OutputFolder,
     Parse,
     Positive,
@@ -32,6 +36,10 @@ from medhalbench.arguments._marks import (
 )
 
 __all__ = [
+    "ByProtocol",
+    "NotTaken",
+    "resolve_protocol",
+    "resolved",
     "REQUIRED",
     "Argument",
     "ArgumentError",

@@ -18,7 +18,15 @@ from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 import docstring_parser
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.arguments._marks import Internal, LocalPath, Parse, Range, Spelling
+from medhalbench.arguments._marks import (
+    ByProtocol,
+    Internal,
+    LocalPath,
+    NotTaken,
+    Parse,
+    Range,
+    Spelling,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -206,6 +214,9 @@ def _argument(
     parse = next((m for m in marks if isinstance(m, Parse)), None)
     if parse is None and base not in (bool, int, float, str):
         raise TypeError(f"argument {name}: unsupported type {base!r}")
+    by_protocol = next((m for m in marks if isinstance(m, ByProtocol)), None)
+    if by_protocol is not None:
+        help = f"{help} {by_protocol.describe()}".strip()
     return Argument(
         name=name,
         kind=base if parse is None else object,
@@ -330,6 +341,49 @@ def construct(cls: type[T], values: Mapping[str, Any]) -> T:
     for group, grouped in groups.items():
         fields[group] = construct(_unwrap(hints[group])[0], grouped)
     return cls(**fields)
+
+
+def resolved(value: T | None) -> T:
+    """A knob's value once its protocol's is in (`resolve_protocol`).
+
+    Raises:
+        ValueError: The knob was left unset and its settings not resolved: a mistake in
+            the code that uses them, not in a user's input.
+    """
+    if value is None:
+        raise ValueError("a knob left unset was used before resolve_protocol()")
+    return value
+
+
+def resolve_protocol(settings: T, protocol: str | None = None) -> T:
+    """Settings with every knob left unset (None) that depends on the build protocol
+    (`ByProtocol`) set to the protocol's value, in nested settings too; the protocol is the
+    settings' own `protocol` unless given.
+
+    Raises:
+        ArgumentError: A knob was given that the protocol does not use (`NotTaken`).
+    """
+    protocol = protocol or getattr(settings, "protocol", None)
+    if protocol is None or not dataclasses.is_dataclass(settings):
+        return settings
+    hints = typing.get_type_hints(type(settings), include_extras=True)
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(settings):
+        value = getattr(settings, f.name)
+        base, _, marks = _unwrap(hints[f.name])
+        if dataclasses.is_dataclass(base) and value is not None:
+            changes[f.name] = resolve_protocol(value, protocol)
+            continue
+        mark = next((m for m in marks if isinstance(m, ByProtocol)), None)
+        if mark is None:
+            continue
+        wanted = mark.value(protocol)
+        if isinstance(wanted, NotTaken):
+            if value is not None:
+                raise ArgumentError(f.name, f"not taken by --protocol {protocol}: {wanted.why}")
+        elif value is None:
+            changes[f.name] = wanted
+    return dataclasses.replace(settings, **changes) if changes else settings  # type: ignore[type-var]
 
 
 def checked(function: F) -> F:

@@ -83,6 +83,47 @@ class Internal:
     """Not an option: a setting that library code sets (e.g. a range of temperatures)."""
 
 
+@dataclass(frozen=True)
+class NotTaken:
+    """What a protocol says of a knob it does not use: given, the knob is refused (never
+    silently ignored).
+
+    Attributes:
+        why: Why the protocol does not use it.
+    """
+
+    why: str
+
+
+@dataclass(frozen=True)
+class ByProtocol:
+    """A knob whose value, when not given (None), is its build protocol's; a protocol that
+    does not use it (`NotTaken`) refuses it when given. The settings' `protocol` decides
+    (see `resolve_protocol`).
+
+    Attributes:
+        ours: Its value under `--protocol ours`.
+        paper: Its value under `--protocol paper`.
+    """
+
+    ours: Any
+    paper: Any
+
+    def value(self, protocol: str) -> Any:
+        """The knob's value under a protocol (a `NotTaken` where it is not used)."""
+        return self.ours if protocol == "ours" else self.paper
+
+    def describe(self) -> str:
+        """The protocols' values, for the help."""
+
+        def shown(value: Any) -> str:
+            if isinstance(value, NotTaken):
+                return f"not taken ({value.why})"
+            return "none" if value is None else str(value).lower()
+
+        return f"Default: ours {shown(self.ours)}; paper {shown(self.paper)}."
+
+
 Count = Annotated[int, Range(min=1)]
 """Limits, counts, token budgets, connections, seconds: a whole number of at least 1."""
 NonNegative = Annotated[int, Range(min=0)]

@@ -17,6 +17,7 @@ from medhalbench.arguments import (
     OutputFolder,
     construct,
     description,
+    resolve_protocol,
     usage_examples,
 )
 from medhalbench.commands._derive import (
@@ -115,7 +116,8 @@ def print_outcome(outcome: Outcome) -> None:
 
 def _settings(owner: type, arguments: Sequence[Any], values: dict[str, Any]) -> Any:
     try:
-        return construct(owner, take_values(arguments, values))
+        # A knob the protocol does not take is refused now, naming its option.
+        return resolve_protocol(construct(owner, take_values(arguments, values)))
     except ArgumentError as ex:
         raise click.BadParameter(ex.reason, param_hint=option_hint(arguments, ex)) from None
 

@@ -106,7 +106,9 @@ def click_param(argument: Argument) -> click.Parameter:
         flag = argument.flag
         return click.Option(
             [f"{flag}/--no-{flag.removeprefix('--')}", argument.name],
-            default=bool(default),
+            # Absent stays None where None is a value: its default is decided elsewhere (a
+            # build protocol's), and neither flag given must not stand for one of them.
+            default=None if default is None and argument.optional else bool(default),
             show_default=bool(default),
             help=argument.help,
         )

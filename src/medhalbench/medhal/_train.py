@@ -9,17 +9,20 @@ import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._progress import progress_bar
 from medhalbench.arguments import (
     BuildProtocol,
+    ByProtocol,
     Count,
     DataSource,
     Internal,
     OutputFolder,
     Positive,
+    resolve_protocol,
+    resolved,
 )
 from medhalbench.medhal._dataset import MedHalRecord, load_medhal
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
@@ -29,43 +32,50 @@ from medhalbench.registry import RoleModels
 IGNORE_INDEX = -100
 ATTENTION = ["q_proj", "k_proj", "v_proj", "o_proj"]
 ALL_PROJECTIONS = [*ATTENTION, "gate_proj", "up_proj", "down_proj"]
-LORA_TARGETS = ATTENTION
+Schedule = Literal["cosine", "linear"]
+"""How the learning rate decays to 0."""
 
 
 @dataclass
 class TrainSettings:
     """Fine-tuning knobs; a knob left unset takes the protocol's value (`ours`: sized for
-    SmolLM2-135M on 2 CPU cores; `paper`: the authors' `configs/train_example.yaml`).
+    SmolLM2-135M on 2 CPU cores; `paper`: the authors' `configs/train_example.yaml` and
+    `med_hal_trainer.py`: one epoch of batch 8 x 4 accumulated, AdamW 2e-4 with weight decay
+    0.01 and a linear decay, LoRA r 64 / alpha 16 / dropout 0 on q, k, v, o, gate, up and down,
+    8,192 tokens).
 
     Attributes:
-        steps: Optimiser steps (ours: 200; paper: from the epochs).
-        epochs: Passes over the training split (paper: 1); sets the steps when given.
-        batch_size: Examples per forward pass (ours: 4; paper: 8).
-        accumulation: Passes accumulated per optimiser step (ours: 1; paper: 4).
+        steps: Optimiser steps (paper: from the epochs).
+        epochs: Passes over the training split; sets the steps when given (and, under
+            `paper`, when --steps is not).
+        batch_size: Examples per forward pass.
+        accumulation: Passes accumulated per optimiser step.
         learning_rate: AdamW learning rate (both: 2e-4).
-        weight_decay: AdamW weight decay (ours: 0; paper: 0.01).
-        lora_r: LoRA rank (ours: 16; paper: 64).
-        lora_alpha: LoRA scaling (ours: 32; paper: 16).
-        lora_dropout: LoRA dropout (ours: 0.05; paper: 0).
-        all_projections: LoRA on all seven projections, the MLP's too (paper), else on the
-            attention projections (ours).
-        max_length: Tokens per example, long contexts cut (ours: 768; paper: 8192).
+        weight_decay: AdamW weight decay.
+        lora_r: LoRA rank.
+        lora_alpha: LoRA scaling.
+        lora_dropout: LoRA dropout.
+        all_projections: LoRA on all seven projections, the MLP's too, else on the attention
+            projections (--no-all-projections).
+        max_length: Tokens per example, long contexts cut.
+        schedule: The learning rate's decay to 0.
         seed: Seed of the example order and the adapter's initialisation.
         limit: Use the first N training samples.
         log_every: Steps between loss reports.
     """
 
-    steps: Count | None = None
-    epochs: Count | None = None
-    batch_size: Count | None = None
-    accumulation: Count | None = None
+    steps: Annotated[Count | None, ByProtocol(200, None)] = None
+    epochs: Annotated[Count | None, ByProtocol(None, 1)] = None
+    batch_size: Annotated[Count | None, ByProtocol(4, 8)] = None
+    accumulation: Annotated[Count | None, ByProtocol(1, 4)] = None
     learning_rate: Positive = 2e-4
-    weight_decay: Annotated[float, Internal()] | None = None
-    lora_r: Count | None = None
-    lora_alpha: Count | None = None
-    lora_dropout: Annotated[float, Internal()] | None = None
-    all_projections: bool | None = None
-    max_length: Count | None = None
+    weight_decay: Annotated[float | None, Internal(), ByProtocol(0.0, 0.01)] = None
+    lora_r: Annotated[Count | None, ByProtocol(16, 64)] = None
+    lora_alpha: Annotated[Count | None, ByProtocol(32, 16)] = None
+    lora_dropout: Annotated[float | None, Internal(), ByProtocol(0.05, 0.0)] = None
+    all_projections: Annotated[bool | None, ByProtocol(False, True)] = None
+    max_length: Annotated[Count | None, ByProtocol(768, 8192)] = None
+    schedule: Annotated[Schedule | None, Internal(), ByProtocol("cosine", "linear")] = None
     seed: int = 42
     limit: Count | None = None
     log_every: Annotated[int, Internal()] = 10
@@ -85,46 +95,28 @@ class TrainRecipe:
     lora_alpha: int
     lora_dropout: float
     targets: list[str]
-    schedule: str
+    schedule: Schedule
     max_length: int
     seed: int
     gradient_checkpointing: bool = True
 
 
-_DEFAULTS: dict[BuildProtocol, dict[str, Any]] = {
-    "ours": dict(
-        steps=200, batch_size=4, accumulation=1, weight_decay=0.0, lora_r=16, lora_alpha=32,
-        lora_dropout=0.05, all_projections=False, max_length=768, schedule="cosine",
-    ),
-    # configs/train_example.yaml and src/training/med_hal_trainer.py: one epoch, batch 8 x 4
-    # accumulated, AdamW 2e-4 with weight decay 0.01 and a linear decay, LoRA r 64 / alpha 16
-    # / dropout 0 on q, k, v, o, gate, up and down projections, 8,192 tokens.
-    "paper": dict(
-        epochs=1, batch_size=8, accumulation=4, weight_decay=0.01, lora_r=64, lora_alpha=16,
-        lora_dropout=0.0, all_projections=True, max_length=8192, schedule="linear",
-    ),
-}  # fmt: skip
-
-
 def recipe(settings: TrainSettings, protocol: BuildProtocol, examples: int) -> TrainRecipe:
     """The knobs a run uses: the settings given, the protocol's values for the rest; with
-    epochs (given, or the paper's), the steps cover them: ceil(examples / (batch x accumulation))
-    per epoch."""
-    base = _DEFAULTS[protocol]
-
-    def pick(name: str) -> Any:
-        value = getattr(settings, name)
-        return base.get(name) if value is None else value
-
-    batch, accumulation = pick("batch_size"), pick("accumulation")
-    epochs = settings.epochs or (base.get("epochs") if settings.steps is None else None)
-    steps = epochs * math.ceil(examples / (batch * accumulation)) if epochs else pick("steps")
+    epochs (given, or the paper's where no steps are given), the steps cover them:
+    ceil(examples / (batch x accumulation)) per epoch."""
+    knobs = resolve_protocol(settings, protocol)
+    batch, accumulation = resolved(knobs.batch_size), resolved(knobs.accumulation)
+    epochs = settings.epochs or (knobs.epochs if settings.steps is None else None)
+    steps = epochs * math.ceil(examples / (batch * accumulation)) if epochs else knobs.steps
     return TrainRecipe(
-        protocol=protocol, steps=max(1, steps), batch_size=batch, accumulation=accumulation,
-        learning_rate=settings.learning_rate, weight_decay=pick("weight_decay"),
-        lora_r=pick("lora_r"), lora_alpha=pick("lora_alpha"), lora_dropout=pick("lora_dropout"),
-        targets=ALL_PROJECTIONS if pick("all_projections") else ATTENTION,
-        schedule=base["schedule"], max_length=pick("max_length"), seed=settings.seed,
+        protocol=protocol, steps=max(1, resolved(steps)), batch_size=batch,
+        accumulation=accumulation, learning_rate=knobs.learning_rate,
+        weight_decay=resolved(knobs.weight_decay), lora_r=resolved(knobs.lora_r),
+        lora_alpha=resolved(knobs.lora_alpha), lora_dropout=resolved(knobs.lora_dropout),
+        targets=ALL_PROJECTIONS if knobs.all_projections else ATTENTION,
+        schedule=resolved(knobs.schedule), max_length=resolved(knobs.max_length),
+        seed=settings.seed,
     )  # fmt: skip
 
 

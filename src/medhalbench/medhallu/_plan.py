@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from medhalbench.arguments import BuildProtocol
+from medhalbench.arguments import BuildProtocol, resolve_protocol, resolved
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._dataset import types_text
 from medhalbench.medhallu.build._build import MedHalluBuild
 from medhalbench.medhallu.build._paper import (
-    PAPER_ATTEMPTS,
     PAPER_DISCRIMINATOR_CONFIGS,
     PAPER_GENERATOR,
     PAPER_REFINER,
@@ -50,10 +49,12 @@ def medhallu_build_plan(
         models: The generator, refiner and (an `llm:` judge's) NLI model by role.
         discriminators: The discriminator models.
         protocol: `ours`, or `paper` (per attempt: two generator calls and two votes per
-            discriminator, six refiner calls, five attempts; one NLI check per question).
+            discriminator, six refiner calls, their five attempts unless `--attempts` says
+            otherwise; one NLI check per question).
     """
+    settings = resolve_protocol(settings, protocol)
     if protocol == "paper":
-        return _paper_plan(records, models, discriminators)
+        return _paper_plan(records, models, discriminators, resolved(settings.attempts))
     prompts = BuildPrompts.load(settings)
     generate, vote, refine, nli = [], [], [], []
     out = 0
@@ -75,7 +76,7 @@ def medhallu_build_plan(
         )
         nli.append(nli_prompt(truth, truth))
         out += generator_max_tokens(truth)
-    n, tries = len(records), settings.attempts
+    n, tries = len(records), resolved(settings.attempts)
 
     def per_attempt(
         role: str,
@@ -128,9 +129,12 @@ def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
 
 
 def _paper_plan(
-    records: Sequence[PubMedQARecord], models: Mapping[str, str], discriminators: Sequence[str]
+    records: Sequence[PubMedQARecord],
+    models: Mapping[str, str],
+    discriminators: Sequence[str],
+    top: int,
 ) -> Plan:
-    """At least one fresh candidate voted on per question; at most five attempts of a fresh
+    """At least one fresh candidate voted on per question; at most `top` attempts of a fresh
     and a rewritten candidate, each voted on, with three critique-and-rewrite steps between."""
     prompts = PaperPrompts.load()
     n = len(records)
@@ -147,7 +151,6 @@ def _paper_plan(
         for r, g in zip(records, generate, strict=True)
     ]
     gen_in, vote_in, refine_in = (sum(count_tokens(x)) for x in (generate, votes, refine))
-    top = PAPER_ATTEMPTS
     gen_out = PAPER_GENERATOR.max_tokens or 0
     roles = [
         RoleEstimate(

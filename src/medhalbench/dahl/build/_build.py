@@ -1,0 +1,406 @@
+"""The DAHL question builder: exam questions written from full-text papers."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema
+from inspect_ai.util import JSONSchema
+
+from medhalbench._progress import progress_bar
+from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench.arguments import (
+    BuildProtocol,
+    ByProtocol,
+    Count,
+    InputFile,
+    LocalPath,
+    NotTaken,
+    OutputFolder,
+    Temperature,
+)
+from medhalbench.dahl._dataset import DAHL_CATEGORIES
+from medhalbench.dahl.build import PROMPTS
+from medhalbench.dahl.build._filters import THEIR_FAMILIES, check_question
+from medhalbench.dahl.build._papers import Paper, load_papers
+from medhalbench.data import ResumableJsonl, run_resumable
+from medhalbench.registry import RoleModels
+
+PROGRESS_FILE = "papers.jsonl"
+QUESTIONS_FILE = "questions.csv"
+DROPPED_FILE = "dropped.csv"
+REVIEW_FILE = "review.csv"
+AUTHORS_GENERATOR = "gpt-4-1106-preview"
+"""The model DAHL's authors wrote their questions with (their README)."""
+OTHER = "other"
+
+_CATEGORY = re.compile(r"^\s*\**category\**\s*:\s*\**(.+?)\**\s*$", re.IGNORECASE | re.MULTILINE)
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*•]|q\d*[:.)])\s*(.+?)\s*$", re.IGNORECASE)
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+
+BUILD_MAX_TOKENS = 768
+
+
+def build_prompt(prompt_file: str | None = None) -> str:
+    """The builder's prompt (packaged, or the user's file), checked for its placeholders.
+
+    Raises:
+        DataError: A placeholder missing or unknown, or literal braces not doubled.
+    """
+    template = read_prompt(PROMPTS, "build_questions.txt", prompt_file)
+    check_placeholders(
+        template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
+    )
+    return template
+
+
+def question_schema() -> ResponseSchema:
+    """The JSON shape asked of the generator (enforced where the provider supports it).
+
+    inspect's JSONSchema has no `maxItems`, so the question count is capped when parsing.
+    """
+    return ResponseSchema(
+        name="exam_questions",
+        json_schema=JSONSchema(
+            type="object",
+            properties={
+                "category": JSONSchema(type="string", enum=[*DAHL_CATEGORIES, OTHER]),
+                "questions": JSONSchema(
+                    type="array",
+                    items=JSONSchema(type="string", maxLength=400),
+                ),
+            },
+            required=["category", "questions"],
+        ),
+    )
+
+
+_LEADING_NUMBER = re.compile(r"^\s*(?:\d+[.)]|q\d+[:.)])\s*", re.IGNORECASE)
+_QUESTIONS_ARRAY = re.compile(r'"questions"\s*:\s*\[(.*)', re.DOTALL)
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_PLACEHOLDER = re.compile(r"^<[^<>]*>$")  # the prompt's "<question>" echoed back
+_JSON_CATEGORY = re.compile(r'"category"\s*:\s*"([^"]*)"')
+
+
+@dataclass(frozen=True)
+class ParsedQuestions:
+    """The generator's reply read back: the raw category and the questions."""
+
+    category: str | None
+    questions: list[str]
+
+
+def _clean_questions(items: list[object]) -> list[str]:
+    # Every item is kept here: which are questions is the checks' call, and is counted.
+    questions = [_LEADING_NUMBER.sub("", q).strip() for q in items if isinstance(q, str)]
+    return list(dict.fromkeys(q for q in questions if q and not _PLACEHOLDER.match(q)))
+
+
+def _parse_json(text: str) -> ParsedQuestions | None:
+    body = _FENCE.sub("", text.strip())
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError:
+        # A reply cut off by the token limit: keep the array items that were completed.
+        array = _QUESTIONS_ARRAY.search(body)
+        if array is None:
+            return None
+        items: list[object] = [json.loads(f'"{m}"') for m in _JSON_STRING.findall(array.group(1))]
+        category = _JSON_CATEGORY.search(body)
+        return ParsedQuestions(category.group(1) if category else None, _clean_questions(items))
+    if not isinstance(value, dict) or not isinstance(value.get("questions"), list):
+        return None
+    category = value.get("category")
+    return ParsedQuestions(
+        category if isinstance(category, str) else None, _clean_questions(value["questions"])
+    )
+
+
+def parse_generator_output(text: str) -> ParsedQuestions:
+    """Read the generator's reply: the JSON asked for, else a `CATEGORY:` line and numbered
+    items. Every item is returned; the checks (`check_question`) decide which are questions."""
+    parsed = _parse_json(text)
+    if parsed is not None:
+        return parsed
+    category_match = _CATEGORY.search(text)
+    category = category_match.group(1).strip().strip(".") if category_match else None
+    body = re.split(
+        r"^\s*\**questions\**\s*:\s*\**\s*$", text, maxsplit=1, flags=re.IGNORECASE | re.MULTILINE
+    )
+    lines = (body[1] if len(body) == 2 else text).splitlines()
+    questions = []
+    for line in lines:
+        match = _NUMBERED.match(line)
+        question = match.group(1).replace("**", "").strip() if match else ""
+        if question:
+            questions.append(question)
+    return ParsedQuestions(category, list(dict.fromkeys(questions)))
+
+
+def normalise_category(raw: str | None) -> str:
+    """One of DAHL's category names, else `other`."""
+    if not raw:
+        return OTHER
+    name = re.sub(r"\s+", " ", raw.strip().lower().replace("&", "and"))
+    return name if name in DAHL_CATEGORIES else OTHER
+
+
+@dataclass
+class DahlBuildSummary:
+    """What a build did, for the command's report."""
+
+    papers: int = 0
+    processed_now: int = 0
+    skipped_done: int = 0
+    unparseable: int = 0
+    kept: int = 0
+    dropped: int = 0
+    dropped_by_rule: Counter[str] = field(default_factory=Counter)
+    flagged: int = 0
+    flagged_by_rule: Counter[str] = field(default_factory=Counter)
+    categories: Counter[str] = field(default_factory=Counter)
+    out: str = ""
+    protocol: BuildProtocol = "ours"
+    generator: str = ""
+    unreadable: list[str] = field(default_factory=list)
+
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        out = Path(self.out)
+        left_out = (
+            [f"Left out (not UTF-8 text): {len(self.unreadable)} ({', '.join(self.unreadable[:5])}"
+             f"{', ...' if len(self.unreadable) > 5 else ''})"]
+            if self.unreadable
+            else []
+        )  # fmt: skip
+        lines = left_out + [
+            f"Papers: {self.papers} ({self.skipped_done} already done, {self.processed_now} now; "
+            f"{self.unparseable} with unparseable output, see {out / PROGRESS_FILE})",
+            f"Questions kept: {self.kept} -> {out / QUESTIONS_FILE}",
+        ]
+        if self.protocol == "paper":
+            rules = _by_rule(self.flagged_by_rule)
+            lines.append(
+                f"Questions flagged for your review: {self.flagged} ({rules}) -> "
+                f"{out / REVIEW_FILE}; the authors filtered their questions by hand: none is "
+                "dropped under --protocol paper"
+            )
+            if self.generator and AUTHORS_GENERATOR not in self.generator:
+                lines.append(
+                    f"The authors' generator was {AUTHORS_GENERATOR}; this build used {self.generator}"
+                )
+        else:
+            rules = _by_rule(self.dropped_by_rule)
+            lines.append(f"Questions dropped: {self.dropped} ({rules}) -> {out / DROPPED_FILE}")
+        return lines + [
+            "Categories: " + ", ".join(f"{c}: {n}" for c, n in self.categories.most_common())
+        ]
+
+
+def _by_rule(counts: Counter[str]) -> str:
+    return ", ".join(f"{r}: {n}" for r, n in sorted(counts.items())) or "none"
+
+
+@dataclass(frozen=True)
+class DahlBuild:
+    """Write DAHL exam questions from full-text papers, dropping context-dependent ones.
+
+    Examples:
+        medhalbench build dahl --papers sumpubmed/text --out dahl_built --limit 10 --model openai/gpt-4o-mini
+        medhalbench build dahl --papers papers.jsonl --out dahl_built --protocol paper --dry-run --model openai/gpt-4o-mini
+
+    Attributes:
+        papers: Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text.
+        out: Output folder.
+        protocol: 'ours' drops what our checks catch (see the README); 'paper' keeps every
+            question, as the authors' hand filter had the last word, and lists what the
+            paper's three rule families flag in review.csv.
+        cases: Also drop references to a case report or its patient ("this patient", "the
+            case presented"); the authors kept such questions (1.1% of their release).
+        limit: Use the first N papers.
+        questions: Questions asked for per paper.
+        max_paper_chars: Characters of each paper given to the generator.
+        prompt: File replacing the builder prompt ({count}, {categories}, {paper}).
+        seed: Generation seed.
+        temperature: Generation temperature.
+        concurrency: Papers in flight at once.
+        cache: Cache the generator's calls, so that a rerun repeats none.
+    """
+
+    papers: Annotated[str, LocalPath(must_exist=True)]
+    out: OutputFolder
+    protocol: BuildProtocol = "ours"
+    cases: Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))] = None
+    limit: Count | None = None
+    questions: Count = 10
+    max_paper_chars: Count = 6000
+    prompt: InputFile | None = None
+    seed: int = 42
+    temperature: Temperature = 0.7
+    concurrency: Count = 8
+    cache: bool = True
+
+
+async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSummary:
+    """`medhalbench build dahl`: the build with the command's generator (papers that are not
+    UTF-8 text are left out and counted)."""
+    unreadable: list[str] = []
+    papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
+    summary = await build_dahl_questions(
+        papers, request.out,
+        models.model("generator"), questions_per_paper=request.questions,
+        max_paper_chars=request.max_paper_chars, prompt_file=request.prompt, seed=request.seed,
+        temperature=request.temperature, concurrency=request.concurrency, cache=request.cache,
+        protocol=request.protocol, cases=bool(request.cases),
+    )  # fmt: skip
+    summary.unreadable = unreadable
+    return summary
+
+
+async def _build_one(
+    paper: Paper,
+    generator: Model,
+    prompt: str,
+    config: GenerateConfig,
+    count: int,
+    protocol: BuildProtocol,
+    cases: bool,
+) -> dict[str, Any]:
+    output = await generator.generate(prompt, config=config)
+    parsed = parse_generator_output(output.completion)
+    kept: list[str] = []
+    dropped: list[dict[str, str]] = []
+    flagged: list[dict[str, str]] = []
+    for question in parsed.questions[:count]:
+        match = check_question(question, protocol, cases=cases)
+        if match is None or protocol == "paper":
+            kept.append(question)
+        if match is not None:
+            found = {"question": question, "rule": match.rule, "matched": match.matched}
+            (flagged if protocol == "paper" else dropped).append(found)
+    return {
+        "paper_id": paper.id,
+        "title": paper.title,
+        "status": "ok" if parsed.questions else "unparseable",
+        "category": normalise_category(parsed.category),
+        "raw_category": parsed.category,
+        "questions": kept,
+        "dropped": dropped,
+        "flagged": flagged,
+        "protocol": protocol,
+        "generator": str(generator),
+        "raw_output": output.completion,
+        "error": output.error,
+    }
+
+
+def _write_matches(path: Path, records: list[dict[str, Any]], key: str) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category", "paper_id", "rule", "matched"])
+        for r in records:
+            for d in r.get(key, []):
+                writer.writerow(
+                    [d["question"], r["category"], r["paper_id"], d["rule"], d["matched"]]
+                )
+
+
+def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
+    """Rewrite the CSVs from the finished records (paper order of the progress file):
+    `questions.csv`, `dropped.csv` (ours) and `review.csv` (what the paper's families flag)."""
+    with (out_dir / QUESTIONS_FILE).open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question", "category", "paper_id"])
+        for r in records:
+            for q in r["questions"]:
+                writer.writerow([q, r["category"], r["paper_id"]])
+    _write_matches(out_dir / DROPPED_FILE, records, "dropped")
+    _write_matches(out_dir / REVIEW_FILE, records, "flagged")
+
+
+async def build_dahl_questions(
+    papers: list[Paper],
+    out_dir: str | Path,
+    generator: Model,
+    *,
+    questions_per_paper: int = 10,
+    max_paper_chars: int = 6000,
+    prompt_file: str | None = None,
+    seed: int = 42,
+    temperature: float = 0.7,
+    concurrency: int = 8,
+    cache: bool = True,
+    show_progress: bool = True,
+    protocol: BuildProtocol = "ours",
+    cases: bool = False,
+) -> DahlBuildSummary:
+    """Write exam questions from papers, dropping those that need the paper's context.
+
+    Each finished paper is recorded in `papers.jsonl` at once, so an interrupted build
+    resumes where it stopped; `questions.csv` (`question, category, paper_id`) and
+    `dropped.csv` (with the rule that dropped each question) are rewritten at the end.
+
+    Args:
+        papers: The papers.
+        out_dir: Output folder.
+        generator: The `generator` model.
+        questions_per_paper: How many questions to ask for.
+        max_paper_chars: Characters of each paper given to the generator.
+        prompt_file: File replacing the builder prompt (`{count}`, `{categories}`, `{paper}`).
+        seed: Generation seed.
+        temperature: Generation temperature.
+        concurrency: Papers in flight at once (the model's own connection limit also applies).
+        cache: Cache generator calls.
+        show_progress: Show a progress bar.
+        protocol: `ours` drops what our checks catch; `paper` keeps every question and flags
+            what the paper's three families match (the authors filtered by hand).
+        cases: With `ours`, also drop references to a case report or its patient.
+    """
+    out = Path(out_dir)
+    template = build_prompt(prompt_file)
+    categories = ", ".join(DAHL_CATEGORIES)
+    done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
+    summary = DahlBuildSummary(
+        papers=len(papers), out=str(out_dir), protocol=protocol, generator=str(generator)
+    )
+    config = GenerateConfig(
+        temperature=temperature,
+        top_p=0.95,
+        seed=seed,
+        max_tokens=BUILD_MAX_TOKENS,
+        cache=cache,
+        response_schema=question_schema(),
+    )
+
+    async def build(paper: Paper) -> dict[str, Any]:
+        prompt = template.format(
+            count=questions_per_paper, categories=categories, paper=paper.text[:max_paper_chars]
+        )
+        return await _build_one(
+            paper, generator, prompt, config, questions_per_paper, protocol, cases
+        )
+
+    with progress_bar(disable=not show_progress) as progress:
+        run = await run_resumable(
+            papers, build, key=lambda p: p.id, done=done, progress=progress,
+            description="DAHL questions", concurrency=concurrency,
+        )  # fmt: skip
+    summary.processed_now, summary.skipped_done = run.processed, run.skipped
+    wanted = {p.id for p in papers}
+    records = [r for r in done.records() if r["paper_id"] in wanted]
+    write_outputs(records, out)
+    for r in records:
+        summary.unparseable += r["status"] == "unparseable"
+        summary.kept += len(r["questions"])
+        summary.dropped += len(r["dropped"])
+        summary.dropped_by_rule.update(d["rule"] for d in r["dropped"])
+        summary.flagged += len(r.get("flagged", []))
+        summary.flagged_by_rule.update(d["rule"] for d in r.get("flagged", []))
+        summary.categories[r["category"]] += 1
+    return summary

@@ -1,0 +1,382 @@
+"""The MedHal builder: several medical tasks turned into one statement format, resumably."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any
+
+from inspect_ai.model import Model
+
+from medhalbench._progress import progress_bar
+from medhalbench.arguments import (
+    ArgumentError,
+    BuildProtocol,
+    ByProtocol,
+    Count,
+    NotTaken,
+    OutputFolder,
+    Parse,
+    Share,
+    Spelling,
+    resolve_protocol,
+    resolved,
+)
+from medhalbench.data import ResumableJsonl, run_resumable
+from medhalbench.medhal._dataset import medhal_features, medhal_fields
+from medhalbench.medhal.build._convert import (
+    Conversion,
+    Converter,
+    convert_nli,
+    convert_note,
+    convert_qa,
+    convert_summary,
+    estimate_tokens,
+)
+from medhalbench.medhal.build._rules import within_paper_length
+from medhalbench.medhal.build._sources import (
+    SOURCES,
+    NLIItem,
+    NoteItem,
+    QAItem,
+    ReadReport,
+    SourceName,
+    SummaryItem,
+    read_source,
+)
+from medhalbench.nli import NLIModel, load_nli
+from medhalbench.registry import RoleModels
+
+ITEMS_FILE = "items.jsonl"
+SPLITS = {"train": 0.8, "validation": 0.1, "test": 0.1}
+RECORD_FIELDS = medhal_fields()
+
+
+@dataclass
+class SourceCounts:
+    """Per-source counts of a build."""
+
+    rows: int = 0
+    items: int = 0
+    samples: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class MedHalBuildSummary:
+    """Counts per source and per split."""
+
+    sources: dict[str, SourceCounts] = field(default_factory=dict)
+    splits: dict[str, int] = field(default_factory=dict)
+    processed_now: int = 0
+    skipped_done: int = 0
+    out: str = ""
+
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        lines = []
+        for name, counts in self.sources.items():
+            dropped = ", ".join(f"{k}: {v}" for k, v in sorted(counts.dropped.items())) or "none"
+            lines.append(
+                f"{name}: {counts.rows} rows, {counts.items} items -> {counts.samples} samples "
+                f"(dropped: {dropped})"
+            )
+        return lines + [
+            "Splits: " + ", ".join(f"{k}: {v}" for k, v in self.splits.items()),
+            f"Built now: {self.processed_now}; already done: {self.skipped_done}; output: "
+            f"{self.out}/dataset and {self.out}/*.jsonl",
+        ]
+
+
+def parse_source(value: str) -> tuple[SourceName, str]:
+    """Read `NAME=PATH`.
+
+    Raises:
+        ValueError: Not of that form, or an unknown source name.
+    """
+    name, separator, path = value.partition("=")
+    name = name.strip().lower()
+    if not separator or not path.strip():
+        raise ValueError(f"expected NAME=PATH, got {value!r}")
+    if name not in SOURCES:
+        raise ValueError(f"unknown source {name!r} (expected one of {', '.join(SOURCES)})")
+    return name, path.strip()
+
+
+_THEIR_LENGTH = "their 30,000-character limit on each sample applies instead"
+
+
+@dataclass(frozen=True)
+class MedHalBuild:
+    """Build MedHal: paired factual / non-factual statements from medical datasets.
+
+    Examples:
+        medhalbench build medhal --source medqa=medqa_test.json --source sumpubmed=sumpubmed/ --out medhal_data --model openai/gpt-4o-mini
+        medhalbench build medhal --source medmcqa=medmcqa_dev.json --out medhal_data --protocol paper --dry-run --model openai/gpt-4o-mini
+
+    Attributes:
+        sources: NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn
+            (Augmented Clinical Notes), sumpubmed (folder).
+        out: Output folder.
+        protocol: 'ours' or 'paper' (the authors' build code rule by rule: their MedMCQA
+            filter and contexts, sample-wise sentence and length filters, their synthetic
+            flags; see the README's table).
+        limit: Use the first N items of each source.
+        max_tokens: Token budget (estimated at 4 characters a token) of context + statement;
+            larger pairs are dropped and counted.
+        facts_per_note: Key-values used per clinical note.
+        nli: Also require each QA statement to be entailed by its question and option:
+            'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL' or a
+            transformers NLI model (default: the word match alone).
+        nli_threshold: Entailment probability a QA statement needs (with --nli).
+        seed: Seed of option, sentence and key choices and of the split.
+        concurrency: Items in flight at once.
+        cache: Cache the converter's calls, so that a rerun repeats none.
+    """
+
+    sources: Annotated[
+        list[tuple[SourceName, str]], Parse(parse_source, "NAME=PATH"), Spelling(flag="--source")
+    ]
+    out: OutputFolder
+    protocol: BuildProtocol = "ours"
+    limit: Count | None = None
+    max_tokens: Annotated[Count | None, ByProtocol(8192, NotTaken(_THEIR_LENGTH))] = None
+    facts_per_note: Count = 2
+    nli: str | None = None
+    nli_threshold: Share = 0.5
+    seed: int = 42
+    concurrency: Count = 4
+    cache: bool = True
+
+    def __post_init__(self) -> None:
+        repeated = [
+            f"{n}={p}" for i, (n, p) in enumerate(self.sources) if (n, p) in self.sources[:i]
+        ]
+        if repeated:
+            raise ArgumentError("sources", f"{repeated[0]} is given more than once")
+        if not self.sources:
+            raise ArgumentError("sources", "give at least one NAME=PATH")
+
+
+async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBuildSummary:
+    """`medhalbench build medhal`: the build with the command's converter."""
+    request = resolve_protocol(request)
+    nli = (
+        load_nli(request.nli, cache=request.cache, resolve=lambda n: models.resolve("nli", n))
+        if request.nli
+        else None
+    )
+    return await build_medhal(
+        request.sources, request.out, models.model("converter"), limit=request.limit,
+        max_tokens=request.max_tokens, facts_per_note=request.facts_per_note,
+        seed=request.seed, concurrency=request.concurrency, cache=request.cache, nli=nli,
+        nli_threshold=request.nli_threshold, protocol=request.protocol,
+    )  # fmt: skip
+
+
+async def _convert(
+    item: Any,
+    source: str,
+    converter: Converter,
+    rng: random.Random,
+    others: dict[str, list[str]],
+    per_note: int,
+) -> Conversion:
+    if isinstance(item, QAItem):
+        return await convert_qa(item, source, converter, rng)
+    if isinstance(item, NLIItem):
+        return convert_nli(item, source)
+    if isinstance(item, NoteItem):
+        return await convert_note(item, source, converter, rng, others, per_note)
+    if isinstance(item, SummaryItem):
+        return await convert_summary(item, source, converter, rng)
+    raise TypeError(f"unknown item {type(item).__name__}")
+
+
+def _apply_budget(
+    conversion: Conversion, budget: int | None, protocol: BuildProtocol
+) -> Conversion:
+    """Drop whole pairs (factual and non-factual together) whose sample is over budget;
+    with `paper`, each sample of 30,000 characters or more on its own (theirs)."""
+    kept, dropped = [], Counter(conversion.dropped)
+    if protocol == "paper":
+        for s in conversion.samples:
+            if within_paper_length(s["context"], s["statement"]):
+                kept.append(s)
+            else:
+                dropped["over_length"] += 1
+        return Conversion(kept, dict(dropped), conversion.raw)
+    for f, n in zip(conversion.samples[::2], conversion.samples[1::2], strict=True):
+        if max(estimate_tokens(s["context"], s["statement"]) for s in (f, n)) > resolved(budget):
+            dropped["over_budget"] += 2
+        else:
+            kept += [f, n]
+    return Conversion(kept, dict(dropped), conversion.raw)
+
+
+def assign_splits(item_keys: Sequence[str], seed: int) -> dict[str, str]:
+    """Seeded 80/10/10 split by item, so a factual sample and its non-factual pair (and all
+    samples of one source item) land in the same split."""
+    keys = sorted(item_keys)
+    random.Random(seed).shuffle(keys)
+    n = len(keys)
+    train_end = round(n * SPLITS["train"])
+    validation_end = train_end + round(n * SPLITS["validation"])
+    return {
+        k: "train" if i < train_end else "validation" if i < validation_end else "test"
+        for i, k in enumerate(keys)
+    }
+
+
+def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> dict[str, int]:
+    """Write `{split}.jsonl` files and the `dataset/` DatasetDict; return split sizes."""
+    import datasets
+
+    datasets.disable_progress_bars()
+    split_of = assign_splits([r["item_key"] for r in records if r["samples"]], seed)
+    by_split: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        for sample in r["samples"]:
+            by_split[split_of[r["item_key"]]].append(
+                {name: sample.get(name) for name in RECORD_FIELDS}
+            )
+    features = medhal_features()
+    for split in SPLITS:
+        with (out / f"{split}.jsonl").open("w", encoding="utf-8") as f:
+            for sample in by_split[split]:
+                f.write(json.dumps(sample, ensure_ascii=False) + "\n")
+    datasets.DatasetDict(
+        {
+            # From columns, so that an empty split still has its fields.
+            split: datasets.Dataset.from_dict(
+                {name: [s[name] for s in by_split[split]] for name in RECORD_FIELDS},
+                features=features,
+            )
+            for split in SPLITS
+        }
+    ).save_to_disk(
+        str(out / "dataset"),
+        # One shard each: datasets cannot reload an empty split saved with zero shards.
+        num_shards=dict.fromkeys(SPLITS, 1),
+    )
+    return {split: len(by_split[split]) for split in SPLITS}
+
+
+def item_key(source: str, item: Any) -> str:
+    """A source item's key in `items.jsonl`."""
+    return f"{source}:{item.inner_id}"
+
+
+async def build_medhal(
+    sources: Sequence[tuple[str, str]],
+    out_dir: str | Path,
+    converter_model: Model,
+    *,
+    limit: int | None = None,
+    max_tokens: int | None = 8192,
+    facts_per_note: int = 2,
+    seed: int = 42,
+    concurrency: int = 4,
+    cache: bool = True,
+    show_progress: bool = True,
+    nli: NLIModel | None = None,
+    nli_threshold: float = 0.5,
+    protocol: BuildProtocol = "ours",
+) -> MedHalBuildSummary:
+    """Build the MedHal dataset from sources.
+
+    Args:
+        sources: (name, path) pairs; names: medqa, medmcqa, mednli, acn, sumpubmed.
+        out_dir: Output folder: `items.jsonl` (finished items, for resuming),
+            `train/validation/test.jsonl`, `dataset/` (a DatasetDict) and `summary.json`.
+        converter_model: The `converter` model role.
+        limit: Use the first N items of each source.
+        max_tokens: Estimated token budget of context + statement; larger pairs are dropped
+            (None under `paper`: their character limit instead).
+        facts_per_note: Key-values used per clinical note.
+        seed: Seed of option, sentence and key choices and of the split.
+        concurrency: Items in flight at once.
+        cache: Cache converter calls.
+        show_progress: Show progress bars.
+        nli: NLI judge that must also find each QA statement entailed by its question and
+            option (besides naming the option); None: the word match alone.
+        nli_threshold: Entailment probability a QA statement needs.
+        protocol: `ours` or `paper` (the authors' rules; see `_rules`).
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    done = ResumableJsonl(out / ITEMS_FILE, key="item_key")
+    converter = Converter(
+        converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold, protocol=protocol
+    )
+    summary = MedHalBuildSummary(out=str(out_dir))
+    wanted: set[str] = set()
+    with progress_bar(disable=not show_progress) as progress:
+        for name, path in sources:
+            report = ReadReport()
+            items = read_source(name, path, report)[:limit]
+            counts = summary.sources.setdefault(name, SourceCounts())
+            counts.rows += report.rows
+            counts.dropped.update(report.skipped)
+            others: dict[str, list[str]] = defaultdict(list)
+            for item in items:
+                if isinstance(item, NoteItem):
+                    for key, value in item.facts.items():
+                        others[key].append(value)
+            wanted.update(item_key(name, item) for item in items)
+
+            async def convert(
+                item: Any, source: str = name, values: dict[str, list[str]] = others
+            ) -> dict[str, Any]:
+                key = item_key(source, item)
+                rng = random.Random(f"{seed}:{key}")
+                conversion = await _convert(item, source, converter, rng, values, facts_per_note)
+                conversion = _apply_budget(conversion, max_tokens, protocol)
+                return {
+                    "item_key": key,
+                    "source": source,
+                    "samples": conversion.samples,
+                    "dropped": conversion.dropped,
+                    "raw": conversion.raw,
+                }
+
+            run = await run_resumable(
+                items, convert, key=partial(item_key, name),
+                done=done, progress=progress, description=f"MedHal {name}", concurrency=concurrency,
+            )  # fmt: skip
+            summary.processed_now += run.processed
+            summary.skipped_done += run.skipped
+    records = [r for r in done.records() if r["item_key"] in wanted]
+    for r in records:
+        counts = summary.sources[r["source"]]
+        counts.items += 1
+        counts.samples += len(r["samples"])
+        counts.dropped.update(r["dropped"])
+    summary.splits = write_outputs(records, out, seed)
+    (out / "summary.json").write_text(
+        json.dumps(
+            {
+                "sources": {
+                    k: {
+                        "rows": v.rows,
+                        "items": v.items,
+                        "samples": v.samples,
+                        "dropped": dict(v.dropped),
+                    }
+                    for k, v in summary.sources.items()
+                },
+                "splits": summary.splits,
+                "max_tokens": max_tokens,
+                "protocol": protocol,
+                "seed": seed,
+                "converter": str(converter_model),
+            },
+            indent=2,
+        )
+    )
+    return summary

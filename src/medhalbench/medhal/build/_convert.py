@@ -1,0 +1,386 @@
+"""Turning work items into paired factual / non-factual MedHal samples."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model
+
+from medhalbench._prompts import read_prompt
+from medhalbench.arguments import BuildProtocol
+from medhalbench.medhal._dataset import MedHalRecord
+from medhalbench.medhal.build import PROMPTS
+from medhalbench.medhal.build._rules import (
+    FACTUAL_EXPLANATION,
+    PAPER_CONVERTER_MAX_TOKENS,
+    medmcqa_rejection,
+    one_sentence,
+    paper_explanation,
+    qa_context,
+    remove_keywords,
+    rewrite_candidates,
+)
+from medhalbench.medhal.build._sources import NLIItem, NoteItem, QAItem, SummaryItem
+from medhalbench.nli import NLIModel, entailment
+from medhalbench.text import split_sentences
+
+CONVERTER_MAX_TOKENS = 160
+
+# "Ans. is 'c' i.e., ...", "Answer is c)", "Ans: B", "(Option D)", "option b is correct"
+_OPTION_REFERENCES = re.compile(
+    r"\b(?:ans(?:wer)?\.?\s*(?:is\s*)?[:\-]?\s*[\"'(\[]?[a-h][\"')\]]?(?:\s*(?:i\.?\s*e\.?|,|:|-))?"
+    r"|\(?\s*option\s+[a-h]\b\)?(?:\s+is\s+(?:correct|the\s+answer))?)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^\s*(?:statement|sentence|rewritten sentence)\s*:\s*", re.IGNORECASE)
+
+
+def clean_explanation(text: str | None) -> str | None:
+    """A dataset explanation with its references to option letters removed (None if empty)."""
+    if not text:
+        return None
+    cleaned = _OPTION_REFERENCES.sub(" ", text)
+    cleaned = re.sub(r"\s+", " ", cleaned).strip(" .,:;-")
+    return cleaned + "." if cleaned and not cleaned.endswith((".", "!", "?")) else cleaned or None
+
+
+def read_statement(reply: str) -> str | None:
+    """The first non-empty line of a converter reply, label and quotes removed."""
+    for line in reply.splitlines():
+        line = _LEAD.sub("", line).strip().strip('"').strip()
+        if line:
+            return line
+    return None
+
+
+def estimate_tokens(*texts: str | None) -> int:
+    """A model-independent token estimate (4 characters a token), for the budget."""
+    return sum(len(t) for t in texts if t) // 4 + 1
+
+
+_STOPWORDS = frozenset(
+    "a an the of and or in on to with for by is are be at from as its it this that".split()
+)
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased words of a text without stopwords (for matching an option to a statement)."""
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOPWORDS]
+
+
+def carries_option(statement: str, option: str) -> bool:
+    """Whether a statement names an answer option: every content word of the option occurs
+    in it (a plural or singular form counts)."""
+    have = set(content_words(statement))
+    wanted = content_words(option)
+    return bool(wanted) and all(
+        w in have or w.rstrip("s") in have or f"{w}s" in have for w in wanted
+    )
+
+
+@dataclass(frozen=True)
+class ConverterReply:
+    """A converter reply: the statement read from it (None if unreadable), the raw reply,
+    and whether generation stopped at the token limit."""
+
+    statement: str | None
+    raw: str
+    truncated: bool
+
+
+def failed(*replies: ConverterReply) -> str:
+    """Why replies gave no usable statement: `truncated` when one was cut at the token
+    limit, else `unparseable`."""
+    return "truncated" if any(r.truncated for r in replies) else "unparseable"
+
+
+@dataclass
+class Converter:
+    """The `converter` model role and its prompts, and the NLI judge (if any) that checks
+    that a QA statement states its option."""
+
+    model: Model
+    cache: bool = True
+    nli: NLIModel | None = None
+    nli_threshold: float = 0.5
+    protocol: BuildProtocol = "ours"
+
+    def __post_init__(self) -> None:
+        self.qa = read_prompt(PROMPTS, "qa_statement.txt")
+        self.kv = read_prompt(PROMPTS, "kv_statement.txt")
+        self.contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+
+    async def ask(self, prompt: str, seed: int) -> ConverterReply:
+        """The statement a prompt yields."""
+        output = await self.model.generate(
+            prompt,
+            config=GenerateConfig(
+                temperature=0.0,
+                max_tokens=PAPER_CONVERTER_MAX_TOKENS
+                if self.protocol == "paper"
+                else CONVERTER_MAX_TOKENS,
+                seed=seed,
+                cache=self.cache,
+            ),
+        )
+        return ConverterReply(
+            read_statement(output.completion), output.completion, output.stop_reason == "max_tokens"
+        )
+
+    async def states(self, question: str, option: str, statement: str) -> bool:
+        """Whether a statement states that `option` answers `question`: by word match and,
+        with an NLI judge, by entailment from the question and option."""
+        if not carries_option(statement, option):
+            return False
+        if self.nli is None:
+            return True
+        probability = await entailment(self.nli, f"{question} Answer: {option}", statement)
+        return probability is not None and probability >= self.nli_threshold
+
+
+def _sample(
+    source: str, inner_id: str, kind: str, *, key: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    # `inner_id` names the source item (shared by a pair); `key` the sample, when it differs.
+    # Built as the record, so its fields (and extras such as `wrong_option`) are checked once.
+    record = MedHalRecord(
+        id=f"{source}-{key or inner_id}-{kind}", inner_id=inner_id, source=source, **fields
+    )
+    return record.model_dump()
+
+
+@dataclass
+class Conversion:
+    """What one item produced: samples (pairs), counted drops, and raw converter replies."""
+
+    samples: list[dict[str, Any]]
+    dropped: dict[str, int]
+    raw: list[str]
+
+
+async def convert_qa(
+    item: QAItem, source: str, converter: Converter, rng: random.Random
+) -> Conversion:
+    """Question + correct option -> factual; question + a seeded wrong option -> non-factual.
+
+    Both protocols: MedMCQA's question filter and the authors' contexts (`_rules`); the
+    factual sample is explained by the dataset's explanation (else "The statement is
+    factual."), the non-factual one by the factual statement. Ours also filters MedQA, drops a
+    pair whose statement is not one sentence or does not state its own option, and marks the
+    statements synthetic (written by the converter); theirs drops each sample of several
+    sentences on its own and marks QA samples not synthetic.
+    """
+    protocol = converter.protocol
+    if protocol == "ours" or source == "medmcqa":
+        rejection = medmcqa_rejection(item.question, item.options, protocol)
+        if rejection is not None:
+            return Conversion([], {rejection: 1}, [])
+    split = qa_context(item.question, source, protocol)
+    if split is None:
+        return Conversion([], {"no_final_question": 1}, [])
+    context, question = split
+    wrong = sorted(k for k, v in item.options.items() if k != item.answer and v.strip())
+    if not wrong:
+        return Conversion([], {"no_wrong_option": 1}, [])
+    wrong_letter = rng.choice(wrong)
+    seed = rng.randrange(2**31)
+    true_reply = await converter.ask(
+        converter.qa.format(question=question, option=item.options[item.answer]), seed
+    )
+    false_reply = await converter.ask(
+        converter.qa.format(question=question, option=item.options[wrong_letter]), seed
+    )
+    raw = [true_reply.raw, false_reply.raw]
+    true_statement, false_statement = true_reply.statement, false_reply.statement
+    if not true_statement or not false_statement:
+        return Conversion([], {failed(true_reply, false_reply): 1}, raw)
+    dataset_explanation = (
+        paper_explanation(item.explanation)
+        if protocol == "paper"
+        else clean_explanation(item.explanation)
+    )
+    factual = _sample(
+        source, item.inner_id, "f", context=context, statement=true_statement, label=True,
+        explanation=dataset_explanation or FACTUAL_EXPLANATION, synthetic=protocol == "ours",
+    )  # fmt: skip
+    non_factual = _sample(
+        source, item.inner_id, "n", context=context, statement=false_statement, label=False,
+        explanation=true_statement, synthetic=protocol == "ours", wrong_option=wrong_letter,
+    )  # fmt: skip
+    if protocol == "paper":
+        # Their filter takes each sample on its own: a pair can lose one of its two.
+        kept = [s for s in (factual, non_factual) if one_sentence(s["statement"])]
+        dropped = {"multi_sentence": 2 - len(kept)} if len(kept) < 2 else {}
+        return Conversion(kept, dropped, raw)
+    if not (one_sentence(true_statement) and one_sentence(false_statement)):
+        return Conversion([], {"multi_sentence": 1}, raw)
+    # A statement must state its own option: the correct one in the factual statement, the
+    # drawn wrong one in the other (a converter may write the wrong answer, or the same one twice).
+    if content_words(true_statement) == content_words(false_statement):
+        return Conversion([], {"same_statement": 1}, raw)
+    if not await converter.states(question, item.options[item.answer], true_statement):
+        return Conversion([], {"factual_lacks_correct_option": 1}, raw)
+    if not await converter.states(question, item.options[wrong_letter], false_statement):
+        return Conversion([], {"non_factual_lacks_its_option": 1}, raw)
+    return Conversion([factual, non_factual], {}, raw)
+
+
+def convert_nli(item: NLIItem, source: str) -> Conversion:
+    """Entailed hypotheses -> factual, contradicted -> non-factual, paired per premise (the
+    entailed hypothesis explains its contradicted pair, as theirs does); neutral ones and
+    unpaired leftovers are dropped and counted."""
+    pairs = min(len(item.entailed), len(item.contradicted))
+    samples = []
+    for (e_id, entailed), (c_id, contradicted) in zip(
+        item.entailed[:pairs], item.contradicted[:pairs], strict=True
+    ):
+        samples.append(
+            _sample(
+                source,
+                item.inner_id,
+                "f",
+                key=e_id,
+                context=item.premise,
+                statement=entailed,
+                label=True,
+                explanation=FACTUAL_EXPLANATION,
+                synthetic=False,
+            )
+        )
+        samples.append(
+            _sample(
+                source,
+                item.inner_id,
+                "n",
+                key=c_id,
+                context=item.premise,
+                statement=contradicted,
+                label=False,
+                # Theirs (`from_mednli`): the entailed hypothesis explains the contradiction.
+                explanation=entailed,
+                synthetic=False,
+            )
+        )
+    dropped = {}
+    if item.neutral:
+        dropped["neutral"] = item.neutral
+    unpaired = len(item.entailed) + len(item.contradicted) - 2 * pairs
+    if unpaired:
+        dropped["unpaired"] = unpaired
+    return Conversion(samples, dropped, [])
+
+
+async def convert_note(
+    item: NoteItem,
+    source: str,
+    converter: Converter,
+    rng: random.Random,
+    others: dict[str, list[str]],
+    per_note: int,
+) -> Conversion:
+    """Each chosen key-value -> a factual sentence; the same key's different value from
+    another note -> a non-factual sentence, explained by the true sentence."""
+    keys = [k for k in sorted(item.facts) if any(v != item.facts[k] for v in others.get(k, []))]
+    dropped = {"no_swap": len(item.facts) - len(keys)} if len(keys) < len(item.facts) else {}
+    samples: list[dict[str, Any]] = []
+    raw: list[str] = []
+    for key in rng.sample(keys, min(per_note, len(keys))):
+        swapped = rng.choice(sorted({v for v in others[key] if v != item.facts[key]}))
+        seed = rng.randrange(2**31)
+        true_reply = await converter.ask(converter.kv.format(key=key, value=item.facts[key]), seed)
+        false_reply = await converter.ask(converter.kv.format(key=key, value=swapped), seed)
+        raw += [true_reply.raw, false_reply.raw]
+        true_sentence, false_sentence = true_reply.statement, false_reply.statement
+        if not true_sentence or not false_sentence:
+            reason = failed(true_reply, false_reply)
+            dropped[reason] = dropped.get(reason, 0) + 1
+            continue
+        if true_sentence == false_sentence:
+            dropped["same_statement"] = dropped.get("same_statement", 0) + 1
+            continue
+        inner = f"{item.inner_id}:{key}"
+        samples.append(
+            _sample(
+                source,
+                inner,
+                "f",
+                context=item.note,
+                statement=true_sentence,
+                label=True,
+                explanation=FACTUAL_EXPLANATION,
+                synthetic=True,
+            )
+        )
+        samples.append(
+            _sample(
+                source,
+                inner,
+                "n",
+                context=item.note,
+                statement=false_sentence,
+                label=False,
+                explanation=true_sentence,
+                synthetic=True,
+                swapped_value=swapped,
+            )
+        )
+    return Conversion(samples, dropped, raw)
+
+
+async def convert_summary(
+    item: SummaryItem, source: str, converter: Converter, rng: random.Random
+) -> Conversion:
+    """Per pairing of the document (text-abstract, text-shorter abstract, abstract-shorter
+    abstract; keywords removed from the summary): the summary -> factual; the summary with one
+    sentence rewritten to contradict it -> non-factual, explained by "According to the
+    context, " and the original sentence. Theirs keeps every factual summary, with or without
+    its non-factual pair, rewrites any sentence but the last and lower-cases the rewrite; ours
+    rewrites a sentence of at least 100 characters (the last included), keeps pairs only and
+    lower-cases a rewrite only in a summary without capitals (SumPubMed's)."""
+    protocol = converter.protocol
+    samples: list[dict[str, Any]] = []
+    dropped: dict[str, int] = {}
+    raw: list[str] = []
+    for name, document, full_summary in item.pairings():
+        summary = remove_keywords(full_summary).strip()
+        key = f"{item.inner_id}:{name}"
+        factual = _sample(
+            source, item.inner_id, "f", key=key, context=document, statement=summary,
+            label=True, explanation=FACTUAL_EXPLANATION, synthetic=False,
+        )  # fmt: skip
+        sentences = split_sentences(summary)
+        candidates = rewrite_candidates(sentences, protocol)
+        if not candidates:
+            dropped["no_sentence_to_rewrite"] = dropped.get("no_sentence_to_rewrite", 0) + 1
+            samples += [factual] if protocol == "paper" else []
+            continue
+        index = rng.choice(candidates)
+        reply = await converter.ask(
+            converter.contradict.format(sentence=sentences[index]), rng.randrange(2**31)
+        )
+        raw.append(reply.raw)
+        rewritten = reply.statement
+        reason = (
+            failed(reply) if not rewritten
+            else "same_statement" if rewritten.strip() == sentences[index].strip()
+            else None
+        )  # fmt: skip
+        if reason is not None or rewritten is None:
+            dropped[reason or "unparseable"] = dropped.get(reason or "unparseable", 0) + 1
+            samples += [factual] if protocol == "paper" else []
+            continue
+        if protocol == "paper" or not any(c.isupper() for c in summary):
+            rewritten = rewritten.lower().strip()
+        altered = " ".join([*sentences[:index], rewritten, *sentences[index + 1 :]])
+        samples += [
+            factual,
+            _sample(
+                source, item.inner_id, "n", key=key, context=document, statement=altered,
+                label=False, explanation=f"According to the context, {sentences[index]}",
+                synthetic=protocol == "ours", rewritten_sentence=index, pairing=name,
+            ),
+        ]  # fmt: skip
+    return Conversion(samples, dropped, raw)

@@ -1,0 +1,495 @@
+"""The MedHallu builder: a subtle hallucinated answer, with a difficulty, per PubMedQA question.
+
+For each question, up to N attempts: generate (temperature drawn in 0.3-0.7, top-p 0.95),
+reject answers whose length is off, ask each discriminator which of (truth, candidate) is more
+accurate in a seeded random order (difficulty from how many were fooled), reject candidates
+that mean the same as the truth (bidirectional entailment >= tau), and have the refiner
+critique a failed candidate for the next attempt. When none passes, the attempt most similar
+to the truth by embedding cosine is kept as easy, marked as a fallback."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from medhalbench._errors import DataError
+from medhalbench._progress import progress_bar
+from medhalbench.arguments import (
+    BuildProtocol,
+    Count,
+    DataSource,
+    LocalPath,
+    OutputFolder,
+    Parse,
+    Spelling,
+    resolve_protocol,
+    resolved,
+)
+from medhalbench.data import PubMedQARecord, Record, ResumableJsonl, load_pubmedqa, run_resumable
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.medhallu._dataset import Difficulty
+from medhalbench.medhallu.build._paper import (
+    PAPER_NLI_THRESHOLD,
+    PaperPrompts,
+    difficulty,
+    nli_label,
+    paper_attempts,
+    require_three,
+)
+from medhalbench.medhallu.build._steps import (
+    Attempt,
+    BuildPrompts,
+    BuildRoles,
+    BuildSettings,
+    equivalence_step,
+    fallback_step,
+    feedback_for,
+    generate_step,
+    length_step,
+    refine_step,
+    vote_step,
+    word_count,
+)
+from medhalbench.nli import load_nli
+from medhalbench.registry import RoleModels
+
+RECORDS_FILE = "records.jsonl"
+DATASET_JSONL = "medhallu.jsonl"
+DATASET_PARQUET = "medhallu.parquet"
+SUMMARY_FILE = "summary.json"
+UNSPECIFIED = "Unspecified"
+
+RowStatus = Literal["passed", "fallback", "no_candidate"]
+
+
+class BuildProvenance(Record):
+    """How a row was made: every attempt, the calls, the settings and the models."""
+
+    attempts: list[dict[str, Any]]
+    model_calls: int
+    seed: int
+    tau: float
+    length_tolerance: float | None = None
+    models: dict[str, Any]
+    fallback_similarities: dict[int, float] | None = None
+    protocol: BuildProtocol = "ours"
+    nli: dict[str, Any] | None = None
+
+
+class MedHalluBuildRow(Record):
+    """A built row: MedHallu's published fields (absent when no candidate was usable), with
+    how it was made."""
+
+    pubid: str
+    question: str = Field(alias="Question")
+    knowledge: list[str] = Field(alias="Knowledge")
+    ground_truth: str = Field(alias="Ground Truth")
+    difficulty: Difficulty | None = Field(default=None, alias="Difficulty Level")
+    hallucinated_answer: str | None = Field(default=None, alias="Hallucinated Answer")
+    category: str | None = Field(default=None, alias="Category of Hallucination")
+    status: RowStatus
+    fallback: bool = False
+    chosen_attempt: int | None = None
+    provenance: BuildProvenance
+
+    def published(self) -> dict[str, Any]:
+        """The row as written: published field names, then status and provenance."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+async def build_question(
+    record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
+) -> MedHalluBuildRow:
+    """Build one MedHallu row (with full provenance) for a PubMedQA entry: attempts until one
+    passes every step, each failed one critiqued for the next; else the fallback."""
+    rng = random.Random(f"{settings.seed}:{record.pubid}")
+    truth = record.long_answer
+    target_words = word_count(truth)
+    attempts: list[Attempt] = []
+    feedback = ""
+    passed: Attempt | None = None
+    for number in range(1, resolved(settings.attempts) + 1):
+        attempt = await generate_step(record, roles, settings, prompts, rng, number, feedback)
+        attempts.append(attempt)
+        if attempt.status == "unparseable" or not length_step(
+            attempt, target_words, resolved(settings.length_tolerance)
+        ):
+            feedback = feedback_for(attempt, target_words)
+            continue
+        if await vote_step(attempt, record, roles, prompts, rng, settings.cache):
+            if await equivalence_step(attempt, truth, roles.nli, resolved(settings.tau)):
+                passed = attempt
+                break
+        feedback = await refine_step(attempt, record, roles.refiner, prompts, settings.cache)
+
+    provenance = BuildProvenance(
+        attempts=[a.as_record() for a in attempts],
+        model_calls=sum(a.calls for a in attempts),
+        seed=settings.seed,
+        tau=settings.tau,
+        length_tolerance=settings.length_tolerance,
+        models=_models(roles),
+    )
+    chosen = passed
+    if chosen is None:
+        fallback = fallback_step(attempts, truth, roles.embedder)
+        if fallback is not None:
+            chosen, provenance.fallback_similarities = fallback
+    difficulty = None if chosen is None else "easy" if passed is None else chosen.difficulty
+    assert difficulty != "failed"  # a passed attempt fooled a discriminator
+    return MedHalluBuildRow(
+        pubid=record.pubid,
+        question=record.question,
+        knowledge=record.contexts,
+        ground_truth=truth,
+        difficulty=difficulty,
+        hallucinated_answer=None if chosen is None else chosen.answer,
+        category=None if chosen is None else chosen.category or chosen.raw_category or UNSPECIFIED,
+        status="no_candidate" if chosen is None else "fallback" if passed is None else "passed",
+        fallback=chosen is not None and passed is None,
+        chosen_attempt=None if chosen is None else chosen.attempt,
+        provenance=provenance,
+    )
+
+
+async def build_question_paper(
+    record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: PaperPrompts
+) -> MedHalluBuildRow:
+    """Build one row as the authors' code does (see `_paper_build`): the first candidate
+    that fools a discriminator, else the recorded answer closest to the truth as easy; then
+    their NLI label of the kept answer (recorded, nothing dropped)."""
+    truth = record.long_answer
+    attempts, chosen, pool, calls = await paper_attempts(
+        record, roles, prompts, settings.cache, settings.seed, resolved(settings.attempts)
+    )
+    similarities: dict[int, float] | None = None
+    answer: str | None = None
+    level: Difficulty | None = None
+    if chosen is not None:
+        answer, level = chosen.answer, difficulty(chosen.votes)
+    elif pool:
+        vectors = roles.embedder.encode([truth, *pool])
+        scores = [float(vectors[0] @ vectors[i + 1]) for i in range(len(pool))]
+        best = max(range(len(pool)), key=lambda i: scores[i])
+        similarities = dict(enumerate(scores, start=1))
+        answer, level = pool[best], "easy"
+    nli: dict[str, Any] | None = None
+    if answer is not None:
+        forward, backward = await roles.nli.entailment_batch([(answer, truth), (truth, answer)])
+        calls += 2 if roles.nli.name.startswith("llm:") else 0
+        nli = {"forward": forward, "backward": backward, "label": nli_label(forward, backward)}
+    provenance = BuildProvenance(
+        attempts=attempts, model_calls=calls, seed=settings.seed, tau=PAPER_NLI_THRESHOLD,
+        length_tolerance=None, models=_models(roles), fallback_similarities=similarities,
+        protocol="paper", nli=nli,
+    )  # fmt: skip
+    return MedHalluBuildRow(
+        pubid=record.pubid, question=record.question, knowledge=record.contexts,
+        ground_truth=truth, difficulty=level, hallucinated_answer=answer,
+        # Their code names no category (the published data's comes from elsewhere).
+        category=None if answer is None else UNSPECIFIED,
+        status="no_candidate" if answer is None else "passed" if chosen else "fallback",
+        fallback=answer is not None and chosen is None,
+        chosen_attempt=len(attempts) if chosen else None, provenance=provenance,
+    )  # fmt: skip
+
+
+def _models(roles: BuildRoles) -> dict[str, Any]:
+    return {
+        "generator": str(roles.generator),
+        "discriminators": [str(m) for m in roles.discriminators],
+        "refiner": str(roles.refiner),
+        "nli": roles.nli.name,
+        "embedder": roles.embedder.name,
+    }
+
+
+@dataclass
+class MedHalluBuildSummary:
+    """Counts over the built rows."""
+
+    questions: int = 0
+    processed_now: int = 0
+    skipped_done: int = 0
+    rows: int = 0
+    no_candidate: int = 0
+    fallback: int = 0
+    difficulties: Counter[str] = field(default_factory=Counter)
+    categories: Counter[str] = field(default_factory=Counter)
+    attempts: Counter[int] = field(default_factory=Counter)
+    model_calls: int = 0
+    out: str | None = None
+
+    @property
+    def fallback_rate(self) -> float:
+        """Share of rows kept by the fallback."""
+        return self.fallback / self.rows if self.rows else 0.0
+
+    @property
+    def mean_attempts(self) -> float:
+        """Attempts per question, on average."""
+        return sum(k * v for k, v in self.attempts.items()) / max(1, sum(self.attempts.values()))
+
+    @property
+    def calls_per_question(self) -> float:
+        """Model calls per question, on average."""
+        return self.model_calls / max(1, self.questions)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (the build's `summary.json`)."""
+        return {
+            "questions": self.questions,
+            "rows": self.rows,
+            "no_candidate": self.no_candidate,
+            "fallback": self.fallback,
+            "fallback_rate": self.fallback_rate,
+            "difficulty": dict(self.difficulties),
+            "category": dict(self.categories),
+            "attempts_per_question": {str(k): v for k, v in sorted(self.attempts.items())},
+            "mean_attempts": self.mean_attempts,
+            "model_calls": self.model_calls,
+            "model_calls_per_question": self.calls_per_question,
+        }
+
+    def summary(self) -> list[str]:
+        """What the build produced, as lines."""
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(self.difficulties.items())) or "none"
+        kinds = ", ".join(f"{k}: {v}" for k, v in sorted(self.categories.items())) or "none"
+        lines = [] if self.out is None else [
+            f"Built now: {self.processed_now}; already done: {self.skipped_done}"
+        ]  # fmt: skip
+        lines += [
+            f"Questions: {self.questions} -> rows: {self.rows} (no usable candidate: "
+            f"{self.no_candidate}); fallback rate {self.fallback_rate:.2f}; mean attempts "
+            f"{self.mean_attempts:.2f}; model calls per question {self.calls_per_question:.1f}",
+            f"Difficulty: {counts}",
+            f"Category: {kinds}",
+        ]
+        if self.out is not None:
+            out = Path(self.out)
+            lines.append(
+                f"Dataset: {out / DATASET_JSONL} and {out / DATASET_PARQUET}; summary: {out / SUMMARY_FILE}"
+            )
+        return lines
+
+
+def summarise(records: Sequence[MedHalluBuildRow]) -> MedHalluBuildSummary:
+    """Counts per difficulty and category, attempts per question, fallback rate."""
+    summary = MedHalluBuildSummary(questions=len(records))
+    for r in records:
+        summary.attempts[len(r.provenance.attempts)] += 1
+        summary.model_calls += r.provenance.model_calls
+        if r.status == "no_candidate":
+            summary.no_candidate += 1
+            continue
+        summary.rows += 1
+        summary.fallback += r.fallback
+        summary.difficulties[str(r.difficulty)] += 1
+        summary.categories[str(r.category)] += 1
+    return summary
+
+
+def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHalluBuildSummary:
+    """Write the loadable rows as JSONL and Parquet (provenance as a JSON string column in
+    Parquet) and the summary; return the summary."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [r.published() for r in records if r.status != "no_candidate"]
+    with (out_dir / DATASET_JSONL).open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    flat = [{**r, "provenance": json.dumps(r["provenance"], ensure_ascii=False)} for r in rows]
+    pq.write_table(pa.Table.from_pylist(flat), out_dir / DATASET_PARQUET)
+    summary = summarise(records)
+    summary.out = str(out_dir)
+    (out_dir / SUMMARY_FILE).write_text(json.dumps(summary.as_dict(), indent=2))
+    return summary
+
+
+def select_shard(
+    records: Sequence[PubMedQARecord], shard: tuple[int, int] | None
+) -> list[PubMedQARecord]:
+    """The records of shard i of n (by position), or all."""
+    if shard is None:
+        return list(records)
+    index, count = shard
+    return [r for position, r in enumerate(records) if position % count == index]
+
+
+async def build_medhallu(
+    records: Sequence[PubMedQARecord],
+    out_dir: str | Path,
+    roles: BuildRoles,
+    settings: BuildSettings | None = None,
+    *,
+    concurrency: int = 4,
+    show_progress: bool = True,
+    protocol: BuildProtocol = "ours",
+) -> MedHalluBuildSummary:
+    """Build MedHallu rows for PubMedQA entries, resumably.
+
+    Each finished question is appended to `records.jsonl` at once; a rerun skips what is
+    there. At the end `medhallu.jsonl`, `medhallu.parquet` and `summary.json` are rewritten
+    from all finished questions of this run's selection.
+    """
+    settings = resolve_protocol(settings or BuildSettings(), protocol)
+    if protocol == "paper":
+        require_three([str(m) for m in roles.discriminators])
+    prompts = BuildPrompts.load(settings)
+    paper_prompts = PaperPrompts.load()
+    out = Path(out_dir)
+    done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
+
+    async def build(record: PubMedQARecord) -> dict[str, Any]:
+        if protocol == "paper":
+            row = await build_question_paper(record, roles, settings, paper_prompts)
+        else:
+            row = await build_question(record, roles, settings, prompts)
+        return row.published()
+
+    with progress_bar(disable=not show_progress) as progress:
+        run = await run_resumable(
+            records, build, key=lambda r: r.pubid, done=done, progress=progress,
+            description="MedHallu questions", concurrency=concurrency,
+        )  # fmt: skip
+    wanted = {r.pubid for r in records}
+    summary = write_dataset(
+        [MedHalluBuildRow.model_validate(r) for r in done.records() if r["pubid"] in wanted], out
+    )
+    summary.processed_now, summary.skipped_done = run.processed, run.skipped
+    return summary
+
+
+def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHalluBuildSummary:
+    """Merge shard outputs into one dataset.
+
+    Raises:
+        DataError: A question appears in two shards with different content.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    merged: dict[str, dict[str, Any]] = {}
+    for shard in shard_dirs:
+        path = Path(shard) / RECORDS_FILE
+        if not path.exists():
+            raise DataError("shard folder holds no records.jsonl", path=shard)
+        for record in ResumableJsonl(path, key="pubid").records():
+            key = str(record["pubid"])
+            if key in merged and merged[key] != record:
+                raise DataError(f"question {key} differs between shards", path=path)
+            merged[key] = record
+    target = ResumableJsonl(out / RECORDS_FILE, key="pubid")
+    for key, record in merged.items():
+        if key not in target:
+            target.append(record)
+    return write_dataset([MedHalluBuildRow.model_validate(r) for r in target.records()], out)
+
+
+def parse_shard(value: str) -> tuple[int, int]:
+    """Read `i/n` (0-based shard i of n).
+
+    Raises:
+        ValueError: Not of that form, or i not below n.
+    """
+    try:
+        index, count = (int(x) for x in value.split("/"))
+    except ValueError:
+        raise ValueError(f"expected i/n, got {value!r}") from None
+    if not 0 <= index < count:
+        raise ValueError(f"shard index must be in 0..{count - 1}")
+    return index, count
+
+
+@dataclass(frozen=True)
+class MedHalluBuild:
+    """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question.
+
+    Examples:
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --limit 20 --model openai/gpt-4o-mini
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --protocol paper --discriminator openai/gpt-4o-mini --discriminator hf/google/gemma-2-2b-it --discriminator hf/Qwen/Qwen2.5-3B-Instruct --model openai/gpt-4o-mini --dry-run
+        medhalbench build medhallu --pubmedqa ori_pqal.json --out shard0 --shard 0/4 --model openai/gpt-4o-mini
+
+    Attributes:
+        pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
+        out: Output folder.
+        protocol: 'ours' or 'paper' (the authors' generation.py rule by rule: three
+            discriminators named in their order, a fresh and a TextGrad-rewritten candidate per
+            attempt, their vote reading and NLI label; see the README's table).
+        nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
+            transformers NLI model name/path (e.g. microsoft/deberta-large-mnli).
+        embedder: Sentence-transformers model for the fallback's similarity.
+        settings: The build's knobs.
+        limit: Use the first N questions.
+        shard: Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench medhallu merge'.
+        concurrency: Questions in flight at once.
+    """
+
+    pubmedqa: DataSource
+    out: OutputFolder
+    protocol: BuildProtocol = "ours"
+    nli: str = "llm"
+    embedder: str = DEFAULT_EMBEDDER
+    settings: BuildSettings = field(default_factory=BuildSettings)
+    limit: Count | None = None
+    shard: Annotated[tuple[int, int] | None, Parse(parse_shard, "I/N")] = None
+    concurrency: Count = 4
+
+    def records(self) -> list[PubMedQARecord]:
+        """The PubMedQA entries this build (or its shard) covers."""
+        return select_shard(load_pubmedqa(self.pubmedqa, limit=self.limit), self.shard)
+
+
+def build_roles(request: MedHalluBuild, models: RoleModels) -> BuildRoles:
+    """The build's models: the roles' models, the NLI judge and the embedder."""
+    return BuildRoles(
+        generator=models.model("generator"),
+        discriminators=models.models("discriminator"),
+        refiner=models.model("refiner"),
+        nli=load_nli(
+            request.nli,
+            cache=request.settings.cache,
+            resolve=lambda name: models.resolve("nli", name),
+        ),
+        embedder=Embedder(request.embedder),
+    )
+
+
+async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedHalluBuildSummary:
+    """`medhalbench build medhallu`: the build with the command's models."""
+    if request.protocol == "paper":  # before any work: a clear refusal
+        require_three(models.names.get("discriminator", []))
+    return await build_medhallu(
+        request.records(), request.out, build_roles(request, models), request.settings,
+        concurrency=request.concurrency, protocol=request.protocol,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Merge:
+    """Merge MedHallu build shards (folders written with --shard) into one dataset.
+
+    Examples:
+        medhalbench medhallu merge shard0 shard1 shard2 shard3 --out built
+
+    Attributes:
+        shards: The shard folders.
+        out: Output folder.
+    """
+
+    shards: Annotated[
+        list[str], Spelling(positional=True), LocalPath(file_okay=False, must_exist=True)
+    ]
+    out: OutputFolder
+
+
+def run_merge(request: Merge, models: RoleModels) -> MedHalluBuildSummary:
+    """`medhalbench merge`."""
+    return merge_shards(request.shards, request.out)
