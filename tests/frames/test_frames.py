@@ -123,3 +123,29 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
 def test_a_missing_log_folder_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(medhalbench.DataError, match="no such log file or folder"):
         medhalbench.load_runs(tmp_path / "nowhere")
+
+
+def test_every_figure_of_a_tiny_not_sure_run_is_a_float(tmp_path: Path) -> None:
+    # Three rows, one difficulty left empty: figures undefined in the only run are still
+    # floats (NaN), never text, so `df[col].mean()` works on the runs that need care most.
+    from inspect_ai import eval
+
+    from helpers import scripted_model
+    from medhalbench.medhallu import medhallu
+
+    [log] = eval(
+        medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=3, not_sure=True),
+        model=scripted_model(lambda prompt: "2"), log_dir=str(tmp_path), display="none",
+    )  # fmt: skip
+    assert log.status == "success"
+    runs = medhalbench.load_runs(tmp_path)
+    figures = [
+        c for c in runs.columns
+        if c.endswith(("_rate", "_f1", "precision", "recall")) or c in ("f1", "precision")
+    ]  # fmt: skip
+    assert any(runs[c].isna().all() for c in figures), "some figure should be undefined here"
+    assert {str(runs[c].dtype) for c in figures} == {"float64"}, {
+        c: str(runs[c].dtype) for c in figures
+    }
+    assert str(runs["samples"].dtype) == "Int64"
+    runs[figures].mean()  # numbers, whatever is undefined

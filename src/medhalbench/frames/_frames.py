@@ -12,6 +12,7 @@ from inspect_ai.analysis import EvalInfo, SampleColumn, evals_df, samples_df
 from inspect_ai.log import EvalSample
 
 from medhalbench.frames._schema import (
+    COUNT,
     FIGURES_RENAMED,
     RENAMED,
     RUN,
@@ -78,8 +79,16 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
                 **{k: v for k, v in figures.items() if k not in settings},
             }
         )
-    # Values as Python gives them; each setting's dtype from its declared type.
-    return typed(pd.DataFrame(rows, dtype=object), RUNS, settings=_setting_dtypes(found.runs))
+    # Values as Python gives them; each setting's dtype from its declared type, each figure a
+    # float (NaN where undefined, whatever the other runs hold) and each count a whole number.
+    dtypes = _figure_dtypes(found.runs) | _setting_dtypes(found.runs)
+    return typed(pd.DataFrame(rows, dtype=object), RUNS, settings=dtypes)
+
+
+def _figure_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
+    """The dtype of each figure of the runs: `Int64` for counts, `float64` for the rest."""
+    names = {FIGURES_RENAMED.get(k, k) for run in runs for k in run.metrics}
+    return {name: "Int64" if COUNT.match(name) else "float64" for name in names}
 
 
 def _setting_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
