@@ -210,11 +210,6 @@ def redact(text: str) -> str:
     return text
 
 
-def contains_secret(text: str) -> bool:
-    """Whether `redact` would change the text."""
-    return redact(text) != text
-
-
 def redact_url(url: str) -> str:
     """A URL fit to show: no `user:pass@`, no credential query parameters, no known secret."""
     return redact(url)

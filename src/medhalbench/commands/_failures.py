@@ -103,13 +103,6 @@ def _error_type(traceback: str) -> str:
     return last.split(":", 1)[0].strip()
 
 
-def failure_reason(log: EvalLog) -> tuple[str, bool]:
-    """What stopped a run, in a few words (the underlying error, not inspect's wrapper), and
-    whether the server misbehaved (answered, but not as its API promises)."""
-    failure = read_failure(log)
-    return failure.reason, failure.kind == "misbehaving"
-
-
 def _classify(log: EvalLog) -> tuple[Kind, str]:
     if log.status == "cancelled" or log.error is None:
         return "stopped", "stopped by the user" if log.status == "cancelled" else log.status
