@@ -73,7 +73,7 @@ def tables(runs, published):
 
 toy_benchmark = Benchmark(
     title="Toy", paper="No paper", task=toy, scorer=match,
-    headline=lambda scores, settings: [], summary=summary, tables=tables, same_samples=(),
+    headline=lambda scores, settings: [], summary=summary, tables=tables,
     key_figure=KeyFigure("Accuracy", "accuracy", "accuracy"),
 )
 '''

@@ -4,6 +4,7 @@ The command line, suites and `inspect eval -T` derive from them and check values
 
 from medhalbench.arguments._arguments import (
     REQUIRED,
+    SETTINGS_TYPE,
     Argument,
     ArgumentError,
     arguments_of,
@@ -24,18 +25,39 @@ from medhalbench.arguments._marks import (
     InputFile,
     Internal,
     LocalPath,
+    Meaning,
+    Means,
     NonNegative,
     NotTaken,
     OutputFolder,
     Parse,
     Positive,
+    Qualifies,
     Range,
     Share,
     Spelling,
     Temperature,
 )
+from medhalbench.arguments._record import (
+    SETTINGS_KEY,
+    read_record,
+    setting_value,
+    settings_arguments,
+    settings_meaning,
+    stored,
+)
 
 __all__ = [
+    "SETTINGS_KEY",
+    "SETTINGS_TYPE",
+    "Meaning",
+    "Means",
+    "Qualifies",
+    "read_record",
+    "settings_arguments",
+    "setting_value",
+    "settings_meaning",
+    "stored",
     "ByProtocol",
     "NotTaken",
     "resolve_protocol",

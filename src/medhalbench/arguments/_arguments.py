@@ -22,8 +22,11 @@ from medhalbench.arguments._marks import (
     ByProtocol,
     Internal,
     LocalPath,
+    Meaning,
+    Means,
     NotTaken,
     Parse,
+    Qualifies,
     Range,
     Spelling,
 )
@@ -33,6 +36,9 @@ T = TypeVar("T")
 
 REQUIRED: Any = inspect.Parameter.empty
 """The default of an argument that has none."""
+SETTINGS_TYPE = "settings_type"
+"""The attribute a task function made from a settings record (`registry.benchmark_task`)
+names the record's class by."""
 
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
@@ -69,6 +75,9 @@ class Argument:
         spelling: How the command line spells it.
         parse: How a text value is read, when it has a form of its own.
         group: The nested settings (a dataclass field of a dataclass type) it belongs to.
+        means: What it means when runs are set side by side (a run's settings).
+        qualifies: The setting it qualifies, where it means nothing without it.
+        annotation: Its declared type, marks included.
     """
 
     name: str
@@ -83,6 +92,9 @@ class Argument:
     spelling: Spelling = Spelling()
     parse: Parse | None = None
     group: str | None = None
+    means: Meaning | None = None
+    qualifies: str | None = None
+    annotation: Any = None
 
     @property
     def required(self) -> bool:
@@ -230,12 +242,22 @@ def _argument(
         spelling=next((m for m in marks if isinstance(m, Spelling)), Spelling()),
         parse=parse,
         group=group,
+        means=next((m.meaning for m in marks if isinstance(m, Means)), None),
+        qualifies=next((m.setting for m in marks if isinstance(m, Qualifies)), None),
+        annotation=annotation,
     )
 
 
 def _helps(owner: Any) -> dict[str, str]:
-    doc = docstring_parser.parse(inspect.getdoc(owner) or "")
-    return {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}
+    """Each argument's help from the docstring's Args or Attributes (a settings class's
+    own, then its bases', for the fields it inherits)."""
+    found: dict[str, str] = {}
+    for source in reversed(getattr(owner, "__mro__", (owner,))):
+        if source is object:
+            continue
+        doc = docstring_parser.parse(inspect.getdoc(source) or "")
+        found |= {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}
+    return found
 
 
 def _first_line(owner: Any) -> str:
@@ -269,14 +291,25 @@ def arguments_of(owner: Callable[..., Any] | type) -> tuple[Argument, ...]:
             )
             annotation = hints[f.name]
             if dataclasses.is_dataclass(_unwrap(annotation)[0]):
+                # A group's defaults are those of the field's default (a benchmark's own
+                # values for a shared group), else the group's.
                 found += [
-                    dataclasses.replace(a, group=f.name)
+                    dataclasses.replace(
+                        a,
+                        group=f.name,
+                        default=getattr(default, a.name, a.default)
+                        if default is not REQUIRED
+                        else a.default,
+                    )
                     for a in arguments_of(_unwrap(annotation)[0])
                 ]
                 continue
             argument = _argument(f.name, annotation, default, helps.get(f.name, ""), None)
             found += [argument] if argument else []
         return tuple(found)
+    declared = getattr(owner, SETTINGS_TYPE, None)
+    if declared is not None:  # a task whose arguments are its settings record's fields
+        return arguments_of(declared)
     function = inspect.unwrap(owner)
     hints = typing.get_type_hints(function, include_extras=True)
     for name, parameter in inspect.signature(function).parameters.items():
@@ -338,8 +371,16 @@ def construct(cls: type[T], values: Mapping[str, Any]) -> T:
             fields[name] = value
         else:
             groups.setdefault(group, {})[name] = value
+    defaults = {
+        f.name: f.default_factory()
+        for f in dataclasses.fields(typing.cast(type, cls))
+        if f.name in groups and f.default_factory is not dataclasses.MISSING
+    }
     for group, grouped in groups.items():
-        fields[group] = construct(_unwrap(hints[group])[0], grouped)
+        if group in defaults:  # the field's default, with the values given
+            fields[group] = dataclasses.replace(defaults[group], **grouped)
+        else:
+            fields[group] = construct(_unwrap(hints[group])[0], grouped)
     return cls(**fields)
 
 

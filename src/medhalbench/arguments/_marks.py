@@ -83,6 +83,32 @@ class Internal:
     """Not an option: a setting that library code sets (e.g. a range of temperatures)."""
 
 
+Meaning = Literal["samples", "condition", "replies", "judging", "outputs", "run"]
+"""What a setting of a run means when runs are set side by side: which `samples` it judged,
+the `condition` the benchmark asked about, how the model under test made its `replies`, how
+they were `judging`ed, the `outputs` written elsewhere that stand for replies, or nothing
+that tells runs apart (`run`: resamples, the cache)."""
+
+
+@dataclass(frozen=True)
+class Means:
+    """What a setting means (see `Meaning`)."""
+
+    meaning: Meaning
+
+
+@dataclass(frozen=True)
+class Qualifies:
+    """A setting that qualifies another and means nothing without it (a closed-book run's
+    `evidence_k`): no part of a run that leaves the other unset.
+
+    Attributes:
+        setting: The setting it qualifies.
+    """
+
+    setting: str
+
+
 @dataclass(frozen=True)
 class NotTaken:
     """What a protocol says of a knob it does not use: given, the knob is refused (never

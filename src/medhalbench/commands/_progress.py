@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, TaskEnd, TaskStart, hooks
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import get_model
 from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
@@ -33,7 +33,7 @@ from medhalbench.commands._saturation import (
     timeout_hint,
 )
 from medhalbench.registry import find_benchmark
-from medhalbench.results import GENERATION_SETTINGS, benchmark_name, with_generation
+from medhalbench.results import benchmark_name, flat_settings
 
 
 @dataclass
@@ -208,15 +208,9 @@ class ProgressHooks(Hooks):
 
 
 def _task_settings(data: TaskStart) -> dict[str, Any]:
-    """A starting task's settings with the generation settings it sends: its plan's config is
-    not known yet, and under our commands its generation arguments are what it sends."""
-    sent = {
-        name: value
-        for name, value in (data.spec.task_args or {}).items()
-        # A task's own `seed` draws its samples; the seed sent with calls is not a task's.
-        if name in GENERATION_SETTINGS and name != "seed"
-    }
-    return with_generation(data.spec.metadata or {}, GenerateConfig(**sent))
+    """A starting task's settings, with the generation settings its record says it sends
+    (its plan's effective config is not known yet; under our commands they are the same)."""
+    return flat_settings(data.spec.metadata or {})
 
 
 async def _check_local_servers(data: TaskStart) -> None:

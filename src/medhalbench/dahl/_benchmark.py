@@ -72,7 +72,6 @@ dahl_benchmark = Benchmark(
     summary=dahl_summary,
     tables=dahl_tables,
     charts=dahl_charts,
-    same_samples=("dataset_fingerprint", "responses", "sample", "categories", "seed", "limit"),
     key_figure=KeyFigure("score", "dahl_score", "paper_dahl_score"),
     describe=dahl_settings,
     audit=JUDGE_AUDIT,

@@ -25,6 +25,7 @@ from medhalbench.dahl.build._papers import Paper, load_papers
 from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
+from medhalbench.results import flat_settings
 
 UNITS_PER_ANSWER = 11.0
 """Atomic units per answer assumed by plans (DAHL's responses had about 11)."""
@@ -60,7 +61,7 @@ def dahl_plan(
     the paper protocol the authors' pipeline splits and checks each answer again: the plan
     counts those calls in full, an upper bound (calls identical to ours cost nothing, from
     inspect's cache)."""
-    meta = task.metadata or {}
+    meta = flat_settings(task.metadata or {})
     units = float(settings.get("units_per_answer") or UNITS_PER_ANSWER)
     samples = list(task.dataset)
     epochs = task.epochs or 1

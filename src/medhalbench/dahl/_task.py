@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Annotated
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -13,19 +15,12 @@ from inspect_ai.solver import system_message
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import (
-    Count,
-    DataSource,
-    Fraction,
-    InputFile,
-    Temperature,
-)
+from medhalbench.arguments import Count, DataSource, Fraction, InputFile, Means, Qualifies
 from medhalbench.dahl._dataset import DahlQuestion, DahlResponse, load_dahl_questions
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
 from medhalbench.dahl._scorer import (
     CHECKER_MAX_TOKENS,
-    EVIDENCE_K,
     CheckMode,
     dahl_factuality,
     evidence_record,
@@ -35,7 +30,16 @@ from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
 from medhalbench.outputs import GIVEN_OUTPUT, epoch_generate, given_output, nothing_generated
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
+from medhalbench.settings import (
+    Bootstrap,
+    ExtractPrompt,
+    Generation,
+    Grounding,
+    Outputs,
+    SampleLimit,
+    SampleSeed,
+)
+from medhalbench.statistics import DEFAULT_RESAMPLES
 
 ANSWER_TEMPERATURE = 0.6
 ANSWER_MAX_TOKENS = 256
@@ -90,47 +94,12 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
     return _unique(samples)
 
 
-@benchmark_task
-def dahl(
-    dataset: DataSource = "github",
-    responses: InputFile | None = None,
-    sample: Fraction | None = None,
-    categories: list[str] | None = None,
-    limit: Count | None = None,
-    seed: int = 42,
-    temperature: Temperature = ANSWER_TEMPERATURE,
-    max_tokens: Count = ANSWER_MAX_TOKENS,
-    check_mode: CheckMode = "unit",
-    answer_prompt: InputFile | None = None,
-    split_prompt: InputFile | None = None,
-    check_prompt: InputFile | None = None,
-    check_batch_prompt: InputFile | None = None,
-    raw_units: bool = False,
-    epochs: Count = 1,
-    check_max_tokens: Count = CHECKER_MAX_TOKENS,
-    paper_protocol: bool = True,
-    structured: bool = False,
-    probabilities: bool = False,
-    bootstrap: Resamples = DEFAULT_RESAMPLES,
-    extract_prompt: InputFile | None = None,
-    evidence: DataSource | None = None,
-    evidence_k: Count = EVIDENCE_K,
-    evidence_rerank: bool = False,
-    evidence_prompt: InputFile | None = None,
-    paper_prompts: PromptFolder | None = None,
-    cache: bool = True,
-) -> Task:
-    """DAHL: long answers split into atomic facts, each judged true or false.
+@dataclass(frozen=True)
+class DahlSettings:
+    """DAHL's settings: which questions, how the model under test answers, how the answers
+    are split and checked, and the evidence the checker is given.
 
-    Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
-    unit).
-
-    Examples:
-        medhalbench eval dahl --dataset questions.csv --sample 0.1 --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
-        medhalbench eval dahl --dataset questions.csv --limit 20 --epochs 3 --model openai/gpt-4o-mini --splitter openai/gpt-4o-mini --checker perplexity/sonar
-        medhalbench eval dahl --dataset questions.csv --limit 20 --evidence index/ --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
-
-    Args:
+    Attributes:
         dataset: Questions CSV/JSONL (question, category[, paper_id]); 'github' downloads
             the authors' questions.csv.
         responses: Score these answers (CSV/JSONL with question, response[, category])
@@ -141,8 +110,7 @@ def dahl(
         categories: Keep these categories (comma-separated).
         limit: Keep at most N questions.
         seed: Seed of the sample.
-        temperature: Answering temperature (DAHL: 0.6).
-        max_tokens: Answer length limit in tokens (DAHL: 256).
+        generation: How the model under test answers (DAHL: temperature 0.6, 256 tokens).
         check_mode: One checker call per unit (concurrent), or one per response (a verdict
             count that differs from the unit count is a mismatch).
         answer_prompt: File replacing the answering instruction.
@@ -159,10 +127,6 @@ def dahl(
             cleaning, units, reading and settings: no token limit for the splitter and the
             checker, no checker temperature) for the paper-protocol column, with extra
             splitter and checker calls.
-        paper_prompts: A folder of the authors' prompts for the paper column
-            (answer_instruction.txt, split_system.txt, split_user.txt with {text},
-            check_system.txt, check_user.txt with {statement}; each optional, ours where
-            absent; the DAHL README says where theirs are).
         structured: Ask the checker for {"verdict": "true|false|unknown"} through the
             provider's constrained decoding (JSON schema) instead of free text.
         probabilities: Ask the checker for log-probabilities and keep P(false) per unit.
@@ -170,45 +134,81 @@ def dahl(
         extract_prompt: File replacing the extractor's prompt ({question}, {choices},
             {reply}); the extractor reads the checker's replies the strict reader cannot,
             when the extractor role names a model.
-        evidence: Ground the checker in a local corpus: an index folder (medhalbench
-            index), a corpus (indexed for the run) or SCHEME:ADDRESS of a retriever
-            plug-in; each unit's best passages go into the checker's prompt and the log.
-        evidence_k: Passages per unit with evidence.
-        evidence_rerank: Re-rank the evidence's BM25 candidates by all-MiniLM-L6-v2
-            embeddings (offline).
+        grounding: Ground the checker in a local corpus: each unit's best passages go into
+            the checker's prompt and the log.
         evidence_prompt: File replacing the grounded checker prompt ({statement},
             {passages}).
+        paper_prompts: A folder of the authors' prompts for the paper column
+            (answer_instruction.txt, split_system.txt, split_user.txt with {text},
+            check_system.txt, check_user.txt with {statement}; each optional, ours where
+            absent; the DAHL README says where theirs are).
         cache: Cache splitter and checker calls.
     """
-    if responses is not None:
-        nothing_generated(
-            {
-                "epochs": epochs != 1,
-                "temperature": temperature != ANSWER_TEMPERATURE,
-                "max_tokens": max_tokens != ANSWER_MAX_TOKENS,
-                "answer_prompt": answer_prompt is not None,
-            }
-        )
-    split_template = read_prompt(__package__, "split_user.txt", split_prompt)
-    check_placeholders(split_template, {"text"}, source=split_prompt or "split prompt")
-    check_template = read_prompt(__package__, "check_user.txt", check_prompt)
-    check_placeholders(check_template, {"statement"}, source=check_prompt or "check prompt")
-    batch_template = read_prompt(__package__, "check_batch_user.txt", check_batch_prompt)
+
+    dataset: Annotated[DataSource, Means("samples")] = "github"
+    responses: Outputs = None
+    sample: Annotated[Fraction | None, Means("samples")] = None
+    categories: Annotated[list[str] | None, Means("samples")] = None
+    limit: SampleLimit = None
+    seed: SampleSeed = 42
+    generation: Generation = field(
+        default_factory=lambda: Generation(ANSWER_TEMPERATURE, ANSWER_MAX_TOKENS)
+    )
+    check_mode: Annotated[CheckMode, Means("judging")] = "unit"
+    answer_prompt: Annotated[InputFile | None, Means("replies")] = None
+    split_prompt: Annotated[InputFile | None, Means("judging")] = None
+    check_prompt: Annotated[InputFile | None, Means("judging")] = None
+    check_batch_prompt: Annotated[InputFile | None, Means("judging")] = None
+    raw_units: Annotated[bool, Means("judging")] = False
+    epochs: Annotated[Count, Means("replies")] = 1
+    check_max_tokens: Annotated[Count, Means("judging")] = CHECKER_MAX_TOKENS
+    paper_protocol: Annotated[bool, Means("judging")] = True
+    structured: Annotated[bool, Means("judging")] = False
+    probabilities: Annotated[bool, Means("judging")] = False
+    bootstrap: Bootstrap = DEFAULT_RESAMPLES
+    extract_prompt: ExtractPrompt = None
+    grounding: Grounding = field(default_factory=Grounding)
+    evidence_prompt: Annotated[InputFile | None, Means("judging"), Qualifies("evidence")] = None
+    paper_prompts: Annotated[PromptFolder | None, Means("judging")] = None
+    cache: Annotated[bool, Means("run")] = True
+
+
+@benchmark_task(DahlSettings)
+def dahl(settings: DahlSettings) -> Task:
+    """DAHL: long answers split into atomic facts, each judged true or false.
+
+    Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
+    unit).
+
+    Examples:
+        medhalbench eval dahl --dataset questions.csv --sample 0.1 --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
+        medhalbench eval dahl --dataset questions.csv --limit 20 --epochs 3 --model openai/gpt-4o-mini --splitter openai/gpt-4o-mini --checker perplexity/sonar
+        medhalbench eval dahl --dataset questions.csv --limit 20 --evidence index/ --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
+    """
+    if settings.responses is not None:
+        nothing_generated(settings)
+    split_template = read_prompt(__package__, "split_user.txt", settings.split_prompt)
+    check_placeholders(split_template, {"text"}, source=settings.split_prompt or "split prompt")
+    check_template = read_prompt(__package__, "check_user.txt", settings.check_prompt)
     check_placeholders(
-        batch_template, {"statements"}, source=check_batch_prompt or "batch check prompt"
+        check_template, {"statement"}, source=settings.check_prompt or "check prompt"
+    )
+    batch_template = read_prompt(__package__, "check_batch_user.txt", settings.check_batch_prompt)
+    check_placeholders(
+        batch_template, {"statements"}, source=settings.check_batch_prompt or "batch check prompt"
     )
     grounded = grounded_template(
-        evidence, evidence_k=evidence_k, evidence_rerank=evidence_rerank,
-        evidence_prompt=evidence_prompt, check_prompt=check_prompt, check_mode=check_mode,
+        settings.grounding.evidence, evidence_k=settings.grounding.evidence_k, evidence_rerank=settings.grounding.evidence_rerank,
+        evidence_prompt=settings.evidence_prompt, check_prompt=settings.check_prompt, check_mode=settings.check_mode,
     )  # fmt: skip
     check_template = grounded if grounded is not None else check_template
-    answer_text = read_prompt(__package__, "answer_system.txt", answer_prompt)
-    wanted = categories or None
-    if responses is not None:
+    answer_text = read_prompt(__package__, "answer_system.txt", settings.answer_prompt)
+    wanted = settings.categories or None
+    if settings.responses is not None:
         known = {}
-        if dataset != "github":
-            known = {q.question.strip(): q.category for q in load_dahl_questions(dataset)}
-        samples = response_samples(responses, known)
+        if settings.dataset != "github":
+            known = {q.question.strip(): q.category for q in load_dahl_questions(settings.dataset)}
+        samples = response_samples(settings.responses, known)
         # Answers to questions the dataset does not hold are kept (uncategorised) and counted.
         unknown_questions = (
             sum(str((s.metadata or {})["question"]).strip() not in known for s in samples)
@@ -221,12 +221,16 @@ def dahl(
                 for s in samples
                 if s.metadata and s.metadata["category"] in {w.lower() for w in wanted}
             ]
-        samples = samples[:limit] if limit is not None else samples
+        samples = samples[: settings.limit] if settings.limit is not None else samples
         solver = [given_output()]
     else:
         unknown_questions = 0
         questions = load_dahl_questions(
-            dataset, categories=wanted, sample=sample, seed=seed, limit=limit
+            settings.dataset,
+            categories=wanted,
+            sample=settings.sample,
+            seed=settings.seed,
+            limit=settings.limit,
         )
         samples = question_samples(questions)
         solver = [
@@ -234,7 +238,9 @@ def dahl(
             epoch_generate(),
         ]
     if not samples:
-        raise DataError("no questions left to evaluate", path=responses or dataset)
+        raise DataError(
+            "no questions left to evaluate", path=settings.responses or settings.dataset
+        )
     return Task(
         version=DAHL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="dahl"),
@@ -244,39 +250,45 @@ def dahl(
             check_system=read_prompt(__package__, "check_system.txt"),
             check_template=check_template,
             check_batch_template=batch_template,
-            check_mode=check_mode,
-            cache=cache,
-            structured=structured,
-            probabilities=probabilities,
-            normalise=not raw_units,
-            check_max_tokens=check_max_tokens,
+            check_mode=settings.check_mode,
+            cache=settings.cache,
+            structured=settings.structured,
+            probabilities=settings.probabilities,
+            normalise=not settings.raw_units,
+            check_max_tokens=settings.check_max_tokens,
             answer_instruction=answer_text,
-            paper_protocol=paper_protocol,
-            extract_template=extractor_template(extract_prompt),
-            evidence=evidence,
-            evidence_k=evidence_k,
-            evidence_rerank=evidence_rerank,
-            paper_prompts=read_paper_prompts(paper_prompts) if paper_protocol else None,
+            paper_protocol=settings.paper_protocol,
+            extract_template=extractor_template(settings.extract_prompt),
+            evidence=settings.grounding.evidence,
+            evidence_k=settings.grounding.evidence_k,
+            evidence_rerank=settings.grounding.evidence_rerank,
+            paper_prompts=read_paper_prompts(settings.paper_prompts)
+            if settings.paper_protocol
+            else None,
         ),
-        metrics=[dahl_metrics(resamples=bootstrap)],
-        epochs=Epochs(epochs, reducer=dahl_epochs()),
-        config=GenerateConfig(temperature=temperature, max_tokens=max_tokens),
+        metrics=[dahl_metrics(resamples=settings.bootstrap)],
+        epochs=Epochs(settings.epochs, reducer=dahl_epochs()),
+        config=GenerateConfig(
+            temperature=settings.generation.temperature, max_tokens=settings.generation.max_tokens
+        ),
         metadata={
             "questions_not_in_dataset": unknown_questions,
             "prompt_files": [
                 f
                 for f in (
-                    answer_prompt,
-                    split_prompt,
-                    check_prompt,
-                    check_batch_prompt,
-                    extract_prompt,
-                    evidence_prompt,
+                    settings.answer_prompt,
+                    settings.split_prompt,
+                    settings.check_prompt,
+                    settings.check_batch_prompt,
+                    settings.extract_prompt,
+                    settings.evidence_prompt,
                 )
                 if f
             ],
-            "dataset_fingerprint": dataset_fingerprint(responses or dataset),
-            "evidence_index": evidence_record(evidence, evidence_rerank),
+            "dataset_fingerprint": dataset_fingerprint(settings.responses or settings.dataset),
+            "evidence_index": evidence_record(
+                settings.grounding.evidence, settings.grounding.evidence_rerank
+            ),
             "prompts": {
                 "answer": text_hash(answer_text),
                 "split": text_hash(split_template),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_ai.analysis import EvalInfo, SampleColumn, evals_df, samples_df
 from inspect_ai.log import EvalSample
 
+from medhalbench.arguments import arguments_of
 from medhalbench.frames._schema import (
     COUNT,
     FIGURES_RENAMED,
@@ -92,15 +93,12 @@ def _figure_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
 
 
 def _setting_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
-    """The dtype of each task setting of the runs' benchmarks, from the task's signature."""
-    import typing
-
+    """The dtype of each task setting of the runs' benchmarks, from its declared type."""
     dtypes: dict[str, str] = {}
     for name in dict.fromkeys(r.system for r in runs):
-        hints = typing.get_type_hints(benchmark(name).task, include_extras=True)
-        for setting, annotation in hints.items():
-            if setting != "return" and (dtype := setting_dtype(annotation)) is not None:
-                dtypes.setdefault(setting, dtype)
+        for argument in arguments_of(benchmark(name).task):
+            if (dtype := setting_dtype(argument.annotation)) is not None:
+                dtypes.setdefault(argument.name, dtype)
     return dtypes
 
 

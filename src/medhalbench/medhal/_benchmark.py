@@ -54,7 +54,6 @@ medhal_benchmark = Benchmark(
     paired_correctness=True,
     summary=medhal_summary,
     tables=medhal_tables,
-    same_samples=("dataset_fingerprint", "split", "sources", "limit"),
     key_figure=KeyFigure("F1", "f1", "format_matching_f1"),
     describe=medhal_settings,
     audit=JUDGE_AUDIT,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Annotated
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -18,12 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import (
-    Count,
-    DataSource,
-    InputFile,
-    Temperature,
-)
+from medhalbench.arguments import DataSource, InputFile, Means
 from medhalbench.data import read_rows, validate_row
 from medhalbench.embeddings import DEFAULT_EMBEDDER
 from medhalbench.judging import (
@@ -53,7 +50,8 @@ from medhalbench.outputs import (
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
+from medhalbench.settings import Bootstrap, ExtractPrompt, Generation, Outputs, SampleLimit
+from medhalbench.statistics import DEFAULT_RESAMPLES
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHAL_TASK_VERSION = "1.1.0"
@@ -139,31 +137,12 @@ def judge(greedy: bool = False) -> Solver:
     return solve
 
 
-@benchmark_task
-def medhal(
-    dataset: DataSource,
-    responses: InputFile | None = None,
-    predict: bool = False,
-    split: str = "test",
-    limit: Count | None = None,
-    sources: list[str] | None = None,
-    prompt: InputFile | None = None,
-    template: InputFile | None = None,
-    temperature: Temperature = 0.0,
-    max_tokens: Count = DEFAULT_JUDGE_MAX_TOKENS,
-    embedder: str | None = DEFAULT_EMBEDDER,
-    structured: bool = False,
-    probabilities: bool = False,
-    bootstrap: Resamples = DEFAULT_RESAMPLES,
-    extract_prompt: InputFile | None = None,
-) -> Task:
-    """MedHal: is the statement factual (given its context), and why not?
+@dataclass(frozen=True)
+class MedHalSettings:
+    """MedHal's settings: which statements, how the judge is asked and replies, and how its
+    explanations are compared.
 
-    Examples:
-        medhalbench eval medhal --dataset medhal_data --model openai/gpt-4o-mini
-        medhalbench eval medhal --dataset medhal_data --sources qa,nli --limit 200 --model openai/gpt-4o-mini
-
-    Args:
+    Attributes:
         dataset: MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
         responses: Score a judge's replies written elsewhere instead of generating
             (CSV/JSONL: id or statement, and reply); statements without a reply are left
@@ -175,8 +154,8 @@ def medhal(
         sources: Keep these sources (comma-separated, e.g. medqa,sumpubmed).
         prompt: File replacing the system prompt.
         template: File replacing the user template ({context_block}, {statement}).
-        temperature: Judge temperature (0: greedy decoding, also for hf/ models).
-        max_tokens: Reply length limit.
+        generation: How the judge replies (temperature 0: greedy decoding, also for hf/
+            models).
         embedder: Sentence-transformers model for the explanation similarity (MedHal's code
             uses all-MiniLM-L6-v2); 'none' turns it off.
         structured: Ask for {"factual": "YES|NO", "explanation": ...} through the
@@ -188,30 +167,50 @@ def medhal(
             {reply}); the extractor reads what the strict reader cannot, when the
             extractor role names a model.
     """
-    embedder = None if embedder in (None, "", "none") else embedder
-    if responses is not None:
-        nothing_generated(
-            {
-                "temperature": temperature != 0.0,
-                "max_tokens": max_tokens != DEFAULT_JUDGE_MAX_TOKENS,
-                "structured": structured,
-                "probabilities": probabilities,
-                "prompt": prompt is not None,
-                "template": template is not None,
-            }
-        )
-    system, user = judge_prompts(prompt, template)
-    records: Sequence[MedHalRecord | MedHalStatement] = (
-        load_statements(dataset, split=split) if predict else _labelled(dataset, split)
+
+    dataset: Annotated[DataSource, Means("samples")]
+    responses: Outputs = None
+    predict: Annotated[bool, Means("condition")] = False
+    split: Annotated[str, Means("samples")] = "test"
+    limit: SampleLimit = None
+    sources: Annotated[list[str] | None, Means("samples")] = None
+    prompt: Annotated[InputFile | None, Means("replies")] = None
+    template: Annotated[InputFile | None, Means("replies")] = None
+    generation: Generation = field(
+        default_factory=lambda: Generation(0.0, DEFAULT_JUDGE_MAX_TOKENS)
     )
-    if sources:
-        records = [r for r in records if r.source in sources]
-    records = records[:limit] if limit is not None else records
+    embedder: Annotated[str | None, Means("judging")] = DEFAULT_EMBEDDER
+    structured: Annotated[bool, Means("replies")] = False
+    probabilities: Annotated[bool, Means("replies")] = False
+    bootstrap: Bootstrap = DEFAULT_RESAMPLES
+    extract_prompt: ExtractPrompt = None
+
+
+@benchmark_task(MedHalSettings)
+def medhal(settings: MedHalSettings) -> Task:
+    """MedHal: is the statement factual (given its context), and why not?
+
+    Examples:
+        medhalbench eval medhal --dataset medhal_data --model openai/gpt-4o-mini
+        medhalbench eval medhal --dataset medhal_data --sources qa,nli --limit 200 --model openai/gpt-4o-mini
+    """
+    similarity = None if settings.embedder in (None, "", "none") else settings.embedder
+    if settings.responses is not None:
+        nothing_generated(settings)
+    system, user = judge_prompts(settings.prompt, settings.template)
+    records: Sequence[MedHalRecord | MedHalStatement] = (
+        load_statements(settings.dataset, split=settings.split)
+        if settings.predict
+        else _labelled(settings.dataset, settings.split)
+    )
+    if settings.sources:
+        records = [r for r in records if r.source in settings.sources]
+    records = records[: settings.limit] if settings.limit is not None else records
     if not records:
         raise DataError(
-            f"no samples in split '{split}'"
-            + (f" for sources {', '.join(sources)}" if sources else ""),
-            path=dataset,
+            f"no samples in split '{settings.split}'"
+            + (f" for sources {', '.join(settings.sources)}" if settings.sources else ""),
+            path=settings.dataset,
         )
     samples = [
         Sample(
@@ -237,28 +236,32 @@ def medhal(
         for r in records
     ]
     unmatched = 0
-    if responses is not None:
-        samples, unmatched = judge_outputs(samples, responses)
-    extract_template = extractor_template(extract_prompt)
+    if settings.responses is not None:
+        samples, unmatched = judge_outputs(samples, settings.responses)
+    extract_template = extractor_template(settings.extract_prompt)
     return Task(
         version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
-        solver=given_output() if responses is not None else judge(greedy=temperature == 0),
+        solver=given_output()
+        if settings.responses is not None
+        else judge(greedy=settings.generation.temperature == 0),
         scorer=factuality_prediction(extract_template)
-        if predict
-        else factuality_verdict(embedder=embedder, extract_template=extract_template),
-        metrics=None if predict else [medhal_metrics(resamples=bootstrap)],
+        if settings.predict
+        else factuality_verdict(embedder=similarity, extract_template=extract_template),
+        metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
         config=GenerateConfig(
-            temperature=temperature,
-            max_tokens=max_tokens,
-            response_schema=FACTUAL_SCHEMA if structured else None,
-            logprobs=True if probabilities else None,
-            top_logprobs=TOP_LOGPROBS if probabilities else None,
+            temperature=settings.generation.temperature,
+            max_tokens=settings.generation.max_tokens,
+            response_schema=FACTUAL_SCHEMA if settings.structured else None,
+            logprobs=True if settings.probabilities else None,
+            top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
         ),
         metadata={
-            "embedder": embedder,
-            "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
-            "dataset_fingerprint": dataset_fingerprint(dataset),
+            "embedder": similarity,
+            "prompt_files": [
+                f for f in (settings.prompt, settings.template, settings.extract_prompt) if f
+            ],
+            "dataset_fingerprint": dataset_fingerprint(settings.dataset),
             "outputs_not_in_dataset": unmatched,
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },

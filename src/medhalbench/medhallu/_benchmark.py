@@ -77,7 +77,6 @@ medhallu_benchmark = Benchmark(
     charts=medhallu_charts,
     # Knowledge and not-sure change the prompt, not the rows: runs that differ in them are
     # the paper's contrasts.
-    same_samples=("dataset_fingerprint", "pairing", "difficulty", "seed", "rows"),
     key_figure=KeyFigure("F1", "f1", "paper_f1"),
     describe=medhallu_settings,
     audit=JUDGE_AUDIT,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Annotated
+
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ResponseSchema
@@ -10,17 +13,11 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import (
-    Count,
-    DataSource,
-    InputFile,
-    Temperature,
-)
+from medhalbench.arguments import DataSource, InputFile, Means
 from medhalbench.data import read_rows, validate_row
 from medhalbench.evidence import evidence_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._dataset import (
-    EVIDENCE_K,
     MEDHALLU_HUB,
     RETRIEVED_TEMPLATE,
     DetectorOutput,
@@ -44,7 +41,16 @@ from medhalbench.outputs import (
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.statistics import DEFAULT_RESAMPLES, Resamples
+from medhalbench.settings import (
+    Bootstrap,
+    ExtractPrompt,
+    Generation,
+    Grounding,
+    Outputs,
+    SampleLimit,
+    SampleSeed,
+)
+from medhalbench.statistics import DEFAULT_RESAMPLES
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHALLU_TASK_VERSION = "1.1.0"
@@ -109,38 +115,12 @@ DETECTION_TEMPERATURE = 0.3
 DETECTION_MAX_TOKENS = 128
 
 
-@benchmark_task
-def medhallu(
-    dataset: DataSource = MEDHALLU_HUB,
-    responses: InputFile | None = None,
-    config: MedHalluConfig = "pqa_labeled",
-    split: str = "train",
-    knowledge: bool = False,
-    not_sure: bool = False,
-    difficulty: list[Difficulty] | None = None,
-    limit: Count | None = None,
-    pairing: Pairing = "both",
-    seed: int = 42,
-    prompt: InputFile | None = None,
-    template: InputFile | None = None,
-    temperature: Temperature = DETECTION_TEMPERATURE,
-    max_tokens: Count = DETECTION_MAX_TOKENS,
-    structured: bool = False,
-    probabilities: bool = False,
-    bootstrap: Resamples = DEFAULT_RESAMPLES,
-    extract_prompt: InputFile | None = None,
-    evidence: DataSource | None = None,
-    evidence_k: Count = EVIDENCE_K,
-    evidence_rerank: bool = False,
-) -> Task:
-    """MedHallu hallucination detection: each row's true and hallucinated answers.
+@dataclass(frozen=True)
+class MedHalluSettings:
+    """MedHallu's settings: which rows and answers, what the detector is asked and given, and
+    how it replies.
 
-    Examples:
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --model openai/gpt-4o-mini
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --knowledge --not-sure --model openai/gpt-4o-mini
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --limit 50 --dry-run --model openai/gpt-4o-mini
-
-    Args:
+    Attributes:
         dataset: MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).
         responses: Score a detector's outputs written elsewhere instead of generating
             (CSV/JSONL: id, or question and answer; then reply or verdict 0/1/2); the
@@ -155,8 +135,7 @@ def medhallu(
         seed: Seed of the sample order and random pairing.
         prompt: File replacing the system prompt.
         template: File replacing the user template ({question}, {answer}, {knowledge}).
-        temperature: Sampling temperature of the detector (MedHallu used 0.3).
-        max_tokens: Token limit of the detector's reply.
+        generation: How the detector replies (MedHallu used temperature 0.3).
         structured: Ask for the verdict as JSON ({"verdict": 0|1(|2)}) through the
             provider's constrained decoding (JSON schema); off: the paper's free-text
             protocol.
@@ -166,100 +145,135 @@ def medhallu(
         extract_prompt: File replacing the extractor's prompt ({question}, {choices},
             {reply}); the extractor reads what the strict reader cannot, when the
             extractor role names a model.
-        evidence: With knowledge, give the detector passages retrieved for the question
-            instead of the gold abstract: an index folder (medhalbench index), a corpus
-            (indexed for the run) or SCHEME:ADDRESS of a retriever plug-in.
-        evidence_k: Passages retrieved per question with evidence.
-        evidence_rerank: Re-rank the evidence's BM25 candidates by all-MiniLM-L6-v2
-            embeddings (offline).
+        grounding: With knowledge, give the detector passages retrieved for the question
+            instead of the gold abstract.
     """
-    if responses is not None:
-        nothing_generated(
-            {
-                "temperature": temperature != DETECTION_TEMPERATURE,
-                "max_tokens": max_tokens != DETECTION_MAX_TOKENS,
-                "structured": structured,
-                "probabilities": probabilities,
-                "prompt": prompt is not None,
-                "template": template is not None,
-            }
-        )
+
+    dataset: Annotated[DataSource, Means("samples")] = MEDHALLU_HUB
+    responses: Outputs = None
+    config: Annotated[MedHalluConfig, Means("samples")] = "pqa_labeled"
+    split: Annotated[str, Means("samples")] = "train"
+    knowledge: Annotated[bool, Means("condition")] = False
+    not_sure: Annotated[bool, Means("condition")] = False
+    difficulty: Annotated[list[Difficulty] | None, Means("samples")] = None
+    limit: SampleLimit = None
+    pairing: Annotated[Pairing, Means("samples")] = "both"
+    seed: SampleSeed = 42
+    prompt: Annotated[InputFile | None, Means("replies")] = None
+    template: Annotated[InputFile | None, Means("replies")] = None
+    generation: Generation = field(
+        default_factory=lambda: Generation(DETECTION_TEMPERATURE, DETECTION_MAX_TOKENS)
+    )
+    structured: Annotated[bool, Means("replies")] = False
+    probabilities: Annotated[bool, Means("replies")] = False
+    bootstrap: Bootstrap = DEFAULT_RESAMPLES
+    extract_prompt: ExtractPrompt = None
+    grounding: Grounding = field(default_factory=Grounding)
+
+
+@benchmark_task(MedHalluSettings)
+def medhallu(settings: MedHalluSettings) -> Task:
+    """MedHallu hallucination detection: each row's true and hallucinated answers.
+
+    Examples:
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --model openai/gpt-4o-mini
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --knowledge --not-sure --model openai/gpt-4o-mini
+        medhalbench eval medhallu --dataset pqa_labeled.jsonl --limit 50 --dry-run --model openai/gpt-4o-mini
+    """
+    if settings.responses is not None:
+        nothing_generated(settings)
     system_prompt = read_prompt(
-        __package__, "detect_system_not_sure.txt" if not_sure else "detect_system.txt", prompt
+        __package__,
+        "detect_system_not_sure.txt" if settings.not_sure else "detect_system.txt",
+        settings.prompt,
     )
     check_evidence(
-        evidence, knowledge=knowledge, evidence_k=evidence_k, evidence_rerank=evidence_rerank
+        settings.grounding.evidence,
+        knowledge=settings.knowledge,
+        evidence_k=settings.grounding.evidence_k,
+        evidence_rerank=settings.grounding.evidence_rerank,
     )
     user_template = read_prompt(
         __package__,
         RETRIEVED_TEMPLATE
-        if evidence is not None
+        if settings.grounding.evidence is not None
         else "detect_user_knowledge.txt"
-        if knowledge
+        if settings.knowledge
         else "detect_user.txt",
-        template,
+        settings.template,
     )
     check_placeholders(
         user_template,
-        {"question", "answer", "knowledge"} if knowledge else {"question", "answer"},
+        {"question", "answer", "knowledge"} if settings.knowledge else {"question", "answer"},
         allowed={"question", "answer", "knowledge"},
-        source=template or "detection template",
+        source=settings.template or "detection template",
     )
-    if not knowledge and "{knowledge}" in user_template:
+    if not settings.knowledge and "{knowledge}" in user_template:
         raise DataError(
             "the template uses {knowledge}, but no knowledge is given: add --knowledge "
             "(knowledge=true), or remove {knowledge} from the template",
-            path=template,
+            path=settings.template,
         )
-    records = load_medhallu(dataset, config=config, split=split)
-    if difficulty:
-        records = [r for r in records if r.difficulty in difficulty]
-    if limit is not None:
-        records = records[:limit]
+    records = load_medhallu(settings.dataset, config=settings.config, split=settings.split)
+    if settings.difficulty:
+        records = [r for r in records if r.difficulty in settings.difficulty]
+    if settings.limit is not None:
+        records = records[: settings.limit]
     if not records:
-        raise DataError("no rows left after the difficulty filter", path=dataset)
+        raise DataError("no rows left after the difficulty filter", path=settings.dataset)
     retrieved = (
-        retrieved_knowledge(records, evidence, k=evidence_k, rerank=evidence_rerank)
-        if evidence is not None
+        retrieved_knowledge(
+            records,
+            settings.grounding.evidence,
+            k=settings.grounding.evidence_k,
+            rerank=settings.grounding.evidence_rerank,
+        )
+        if settings.grounding.evidence is not None
         else None
     )
     samples = detection_samples(
         records,
         system_prompt=system_prompt,
         user_template=user_template,
-        knowledge=knowledge,
-        pairing=pairing,
-        seed=seed,
-        source=str(dataset),
+        knowledge=settings.knowledge,
+        pairing=settings.pairing,
+        seed=settings.seed,
+        source=str(settings.dataset),
         retrieved=retrieved,
     )
     unmatched = 0
-    if responses is not None:
-        given, unmatched = detector_outputs(samples, responses, not_sure=not_sure)
+    if settings.responses is not None:
+        given, unmatched = detector_outputs(samples, settings.responses, not_sure=settings.not_sure)
         samples = MemoryDataset(given, name=samples.name, shuffled=True)
     return Task(
         version=MEDHALLU_TASK_VERSION,
         dataset=samples,
-        solver=given_output() if responses is not None else epoch_generate(),
+        solver=given_output() if settings.responses is not None else epoch_generate(),
         scorer=detection_verdict(
-            not_sure=not_sure, extract_template=extractor_template(extract_prompt)
+            not_sure=settings.not_sure, extract_template=extractor_template(settings.extract_prompt)
         ),
-        metrics=[detection_metrics(not_sure=not_sure, resamples=bootstrap)],
+        metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
         config=GenerateConfig(
-            temperature=temperature,
-            max_tokens=max_tokens,
-            response_schema=detection_schema(not_sure) if structured else None,
-            logprobs=True if probabilities else None,
-            top_logprobs=TOP_LOGPROBS if probabilities else None,
+            temperature=settings.generation.temperature,
+            max_tokens=settings.generation.max_tokens,
+            response_schema=detection_schema(settings.not_sure) if settings.structured else None,
+            logprobs=True if settings.probabilities else None,
+            top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
         ),
         metadata={
-            "prompt_files": [f for f in (prompt, template, extract_prompt) if f],
-            "dataset_fingerprint": dataset_fingerprint(dataset),
-            "responses_fingerprint": dataset_fingerprint(responses) if responses else None,
+            "prompt_files": [
+                f for f in (settings.prompt, settings.template, settings.extract_prompt) if f
+            ],
+            "dataset_fingerprint": dataset_fingerprint(settings.dataset),
+            "responses_fingerprint": dataset_fingerprint(settings.responses)
+            if settings.responses
+            else None,
             "outputs_not_in_dataset": unmatched,
             "rows": len(records),
-            "evidence_index": evidence_summary(evidence, rerank=evidence_rerank)
-            if evidence is not None
+            "evidence_index": evidence_summary(
+                settings.grounding.evidence, rerank=settings.grounding.evidence_rerank
+            )
+            if settings.grounding.evidence is not None
             else None,
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },

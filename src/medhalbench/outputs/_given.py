@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError
+from medhalbench.arguments import ArgumentError, arguments_of, setting_value
 from medhalbench.models import SYSTEM_PROVIDER
 
 GIVEN_OUTPUT = "given_output"
@@ -45,19 +46,20 @@ def text_key(text: str | None) -> str | None:
     return " ".join(text.split()).lower() if text else None
 
 
-def nothing_generated(changed: Mapping[str, bool]) -> None:
-    """Refuse generation settings for outputs written elsewhere.
+def nothing_generated(settings: object) -> None:
+    """Refuse, for outputs written elsewhere, every setting of how the model under test makes
+    its replies (`Means("replies")`) that was set away from its default.
 
     Args:
-        changed: Whether each generation argument was set away from its default.
+        settings: A benchmark's settings record.
 
     Raises:
         ArgumentError: Naming the first that was.
     """
-    for name, given in changed.items():
-        if given:
+    for argument in arguments_of(cast(type, type(settings))):
+        if argument.means == "replies" and setting_value(settings, argument) != argument.default:
             raise ArgumentError(
-                name,
+                argument.name,
                 "has no effect on outputs written elsewhere (responses): nothing is generated",
             )
 

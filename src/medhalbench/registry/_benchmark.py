@@ -273,7 +273,6 @@ class Benchmark:
             the samples both runs scored and run A's settings.
         summary: A run's narrow table for the terminal.
         tables: The report's tables of this benchmark's runs, with published rows given.
-        same_samples: Task settings under which two runs judged the same samples.
         key_figure: The figure its runs are summarised by.
         describe: What distinguishes a run, from its task settings, as short phrases
             (`["knowledge yes", "not sure no"]`): in titles, plans and run labels.
@@ -304,7 +303,6 @@ class Benchmark:
     headline: Callable[[Sequence[SampleScore], Mapping[str, Any]], list[Figure]]
     summary: Callable[[RunResult], ResultTable]
     tables: Callable[[Sequence[RunResult], Sequence[PublishedRow]], list[ResultTable]]
-    same_samples: tuple[str, ...]
     key_figure: KeyFigure
     describe: Callable[[Mapping[str, Any]], list[str]] = _no_settings
     charts: Callable[[Sequence[RunResult]], list[str]] = lambda runs: []

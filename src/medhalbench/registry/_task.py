@@ -1,47 +1,79 @@
-"""Declaring a benchmark's task: its signature and docstring are its options; every call is
-checked against them, and the checked arguments go into the task's metadata, so that a log
-holds the settings a run used without the task writing them again.
+"""Declaring a benchmark's task from its settings record: the record's fields are the task's
+options (the command line, suites and `inspect eval -T` give them flat, by name), every call
+is checked against them, the task body gets the record, and the log keeps it under one
+metadata key (`SETTINGS_KEY`).
 
-Generation settings (`temperature`, `max_tokens`, ...) are the exception: a task passes them
-to its `GenerateConfig`, which inspect's own options (`--temperature`) may override, so the
-value a log must report is inspect's effective config (`log.plan.config`), never a copy in
-the metadata (see `results.run_result`)."""
+Generation settings (`temperature`, `max_tokens`, ...) are kept in the record as the task was
+given them, but a task passes them to its `GenerateConfig`, which inspect's own options
+(`--temperature`) may override: the value a run's settings report is inspect's effective
+config (`log.plan.config`), read back in one place (see `results.run_settings`)."""
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from inspect_ai import Task, task
-from inspect_ai.model import GenerateConfig
 
 from medhalbench._provenance import INPUTS, input_record
-from medhalbench.arguments import arguments_of, check_arguments
+from medhalbench.arguments import (
+    REQUIRED,
+    SETTINGS_KEY,
+    SETTINGS_TYPE,
+    arguments_of,
+    check_arguments,
+    construct,
+    setting_value,
+    stored,
+)
 
-F = TypeVar("F", bound=Callable[..., Task])
+S = TypeVar("S")
 
 
-def benchmark_task(function: F) -> F:
-    """Register a benchmark's task with inspect (as `@task`), check every argument it is
-    called with against its declaration (from the command line, a suite or `inspect eval
-    -T` alike: see `medhalbench.arguments`), and put the checked arguments in the task's
-    metadata beside what the task adds there itself (what it computes)."""
-    signature = inspect.signature(function)
+def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callable[..., Task]]:
+    """Register a benchmark's task with inspect (as `@task`) under the body's name, taking the
+    settings record's fields as flat keyword arguments: each call is checked against their
+    declarations (from the command line, a suite or `inspect eval -T` alike), made into the
+    record, handed to the body, and kept in the task's metadata beside what the body adds
+    there itself (what it computes).
 
-    @functools.wraps(function)
-    def checked_and_recorded(*args: Any, **kwargs: Any) -> Task:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        values = check_arguments(function, dict(bound.arguments))
-        made = function(**values)
-        recorded = {k: v for k, v in values.items() if k not in GenerateConfig.model_fields}
-        made.metadata = {**recorded, **(made.metadata or {})}
-        # What the run read, so that a retry can tell whether it changed (and find it from
-        # another folder).
-        paths = [a.name for a in arguments_of(function) if a.path is not None]
-        made.metadata[INPUTS] = input_record(values, paths)
-        return made
+    Args:
+        settings: The benchmark's settings record (a frozen dataclass).
+    """
 
-    return cast(F, task(checked_and_recorded))
+    def register(body: Callable[[S], Task]) -> Callable[..., Task]:
+        arguments = arguments_of(cast(type, settings))
+
+        def from_arguments(**values: Any) -> Task:
+            checked = check_arguments(settings, values)
+            record = construct(settings, checked)
+            made = body(record)
+            made.metadata = {SETTINGS_KEY: stored(record), **(made.metadata or {})}
+            # What the run read, so that a retry can tell whether it changed (and find it
+            # from another folder).
+            paths = [a.name for a in arguments if a.path is not None]
+            full = {a.name: setting_value(record, a) for a in arguments}
+            made.metadata[INPUTS] = input_record(full, paths)
+            return made
+
+        # inspect reads a task's options from its signature (`-T`, logs' task_args).
+        from_arguments.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [
+                inspect.Parameter(
+                    a.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=inspect.Parameter.empty if a.default is REQUIRED else a.default,
+                    annotation=a.annotation,
+                )
+                for a in arguments
+            ],
+            return_annotation=Task,
+        )
+        from_arguments.__name__ = from_arguments.__qualname__ = body.__name__
+        from_arguments.__module__ = body.__module__
+        from_arguments.__doc__ = body.__doc__
+        setattr(from_arguments, SETTINGS_TYPE, settings)
+        return task(from_arguments)
+
+    return register

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from medhalbench.report._settings import QUALIFIERS, settings_of
+from medhalbench.report._settings import qualified, settings_of
 from medhalbench.results import RunResult
 
 
@@ -33,13 +33,13 @@ class Difference:
         return f"{self.name}: {self.a} vs {self.b}"
 
 
-def _differing(a: Mapping[str, str], b: Mapping[str, str]) -> list[Difference]:
+def _differing(system: str, a: Mapping[str, str], b: Mapping[str, str]) -> list[Difference]:
     names = [name for name in dict.fromkeys([*a, *b]) if a.get(name) != b.get(name)]
     return [
         Difference(name.replace("_", " "), a.get(name, "none"), b.get(name, "none"))
         for name in names
         # A qualifier set in one run only goes with the setting it qualifies (k with evidence).
-        if QUALIFIERS.get(name) not in names
+        if qualified(system, name) not in names
     ]
 
 
@@ -50,13 +50,13 @@ def differences(a: RunResult, b: RunResult) -> list[Difference]:
     sa, sb = settings_of(a), settings_of(b)
     found = [Difference("model", a.model, b.model)] if a.model != b.model else []
     if sa.written_elsewhere is None and sb.written_elsewhere is None:
-        found += _differing(sa.replies, sb.replies)
+        found += _differing(a.system, sa.replies, sb.replies)
     elif a.model == b.model and sa.written_elsewhere != sb.written_elsewhere:
         found.append(
             Difference("outputs", _file(sa.written_elsewhere), _file(sb.written_elsewhere))
         )
-    found += _differing(sa.judges, sb.judges)
-    found += _differing(sa.condition, sb.condition)
+    found += _differing(a.system, sa.judges, sb.judges)
+    found += _differing(a.system, sa.condition, sb.condition)
     return found
 
 

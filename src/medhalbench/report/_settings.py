@@ -5,8 +5,8 @@ settings; none for outputs written elsewhere) and who judged them. The summary p
 one condition in one column whatever made their replies; comparisons pair runs on the same
 samples.
 
-Every reader of a run's settings in the report goes through `settings_of`, so that the
-classification moves to the typed settings record of each benchmark in one place.
+Every reader of a run's settings in the report goes through `settings_of`; what each setting
+means is declared once, on the benchmark's settings record (`arguments.Means`, `Qualifies`).
 """
 
 from __future__ import annotations
@@ -18,45 +18,48 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medhalbench._provenance import dataset_fingerprint
+from medhalbench.arguments import Argument, Meaning, arguments_of
 from medhalbench.registry import benchmark
 from medhalbench.results import RunResult, setting_text
-
-NOT_SETTINGS = frozenset({"dataset", "limit", "bootstrap", "cache", "responses", "system"})
-"""Task arguments that are no condition of what a run measures: the data is compared by its
-fingerprint and the limit with the samples, the bootstrap sets only the intervals, the cache
-only what is called again, and outputs written elsewhere are what made the replies."""
-NOT_SELECTION = frozenset({"dataset", "responses"})
-"""Settings of a benchmark's sample selection (`same_samples`) that do not select samples:
-the data is compared by its fingerprint, and outputs written elsewhere answer the same
-samples as a model would."""
-
-REPLY_SETTINGS: Mapping[str, frozenset[str]] = {
-    "dahl": frozenset({"temperature", "max_tokens", "top_p", "answer_prompt", "epochs"}),
-}
-"""Per benchmark, the settings of how the model under test made its replies: those a run on
-outputs written elsewhere (`--responses`) refuses (each task's `nothing_generated` list).
-DAHL's `structured` and `probabilities` are its checker's, a judging setting."""
-DEFAULT_REPLY_SETTINGS = frozenset(
-    {"temperature", "max_tokens", "top_p", "prompt", "template", "structured", "probabilities"}
-)
-"""The settings of how replies were made for a benchmark not in `REPLY_SETTINGS`."""
 
 COUNTS = frozenset({"rows", "limit"})
 """Selection settings that say only how many samples a run took. A run is named by the number
 of samples it scored instead: a file of outputs written elsewhere that answers 10 of a
 dataset's 400 rows scored 20 samples, whatever the dataset holds."""
 
-QUALIFIERS: Mapping[str, str] = {
-    "evidence_k": "evidence",
-    "evidence_rerank": "evidence",
-    "evidence_prompt": "evidence",
-}
-"""Settings that qualify another and mean nothing without it (a closed-book run's
-`evidence_k`): no condition of a run that leaves the other unset, so a grounded run with
-any k pairs with the closed-book run by `evidence` alone."""
-
 LIST_DEFAULTS = {"difficulty": "all", "categories": "all", "sources": "all"}
 """How a selection setting left empty reads ("difficulty all", not "difficulty none")."""
+
+FINGERPRINT = "dataset_fingerprint"
+"""What a run computed of its data: the data is compared by it, not by its path."""
+
+
+def declared(system: str) -> dict[str, Argument]:
+    """A benchmark's settings by name, with what each means (its task's declaration)."""
+    return {a.name: a for a in arguments_of(benchmark(system).task)}
+
+
+def meaning(system: str, name: str) -> Meaning:
+    """What a benchmark's setting means (an unmarked one is a condition)."""
+    found = declared(system).get(name)
+    return (found.means if found else None) or "condition"
+
+
+def qualified(system: str, name: str) -> str | None:
+    """The setting a benchmark's setting qualifies, where it means nothing without it."""
+    found = declared(system).get(name)
+    return found.qualifies if found else None
+
+
+def reply_settings(system: str) -> frozenset[str]:
+    """The settings of how a benchmark's model under test made its replies."""
+    return frozenset(n for n in declared(system) if meaning(system, n) == "replies")
+
+
+def selection_settings(system: str) -> list[str]:
+    """The settings that select a benchmark's samples, the data by its fingerprint."""
+    names = [n for n in declared(system) if meaning(system, n) == "samples" and n != "dataset"]
+    return [FINGERPRINT, *names]
 
 
 @dataclass(frozen=True)
@@ -86,11 +89,6 @@ class RunSettings:
     written_elsewhere: str | None = None
 
 
-def reply_settings(system: str) -> frozenset[str]:
-    """The settings of how a benchmark's model under test made its replies."""
-    return REPLY_SETTINGS.get(system, DEFAULT_REPLY_SETTINGS)
-
-
 def _text(name: str, value: Any) -> str:
     if value in (None, [], ()) and name in LIST_DEFAULTS:
         return LIST_DEFAULTS[name]
@@ -112,41 +110,39 @@ def settings_of(run: RunResult) -> RunSettings:
     entry = benchmark(run.system)
     # The sample selection as the task was given it (a generation seed is not the seed that
     # orders or draws the samples), and the data by its fingerprint.
-    names = [k for k in entry.same_samples if k not in NOT_SELECTION]
+    # The rows a task took, where it counts them, stand for its samples in a log that lists
+    # no sample ids.
+    names = [*selection_settings(run.system), *(["rows"] if "rows" in run.settings else [])]
     selection = {k: _text(k, run.arguments.get(k, run.settings.get(k))) for k in names}
     written = run.settings.get("responses") or run.arguments.get("responses")
-    if (
-        written
-        and "dataset_fingerprint" in selection
-        and "responses_fingerprint" not in run.settings
-    ):
+    if written and "responses_fingerprint" not in run.settings:
         # A task that fingerprints the outputs in the dataset's place: the dataset's own.
         dataset = run.arguments.get("dataset") or run.settings.get("dataset")
-        selection["dataset_fingerprint"] = str(_fingerprint(str(dataset)))
+        selection[FINGERPRINT] = str(_fingerprint(str(dataset)))
     samples = dict(selection)
     if run.sample_ids:
         # The samples it scored decide, not the settings that selected them.
-        data = {k: v for k, v in selection.items() if k == "dataset_fingerprint"}
-        samples = {**data, "sample_ids": ids_digest(run.sample_ids)}
+        samples = {FINGERPRINT: selection[FINGERPRINT], "sample_ids": ids_digest(run.sample_ids)}
         selection = {k: v for k, v in selection.items() if k not in COUNTS}
         selection["samples"] = str(len(set(run.sample_ids)))
-    generated = reply_settings(run.system)
     condition, replies = {}, {}
     for name in run.arguments:
-        if name in NOT_SETTINGS or name in entry.same_samples:
-            continue
-        if name in QUALIFIERS and run.arguments.get(QUALIFIERS[name]) is None:
-            continue
+        kind = meaning(run.system, name)
+        if kind not in ("condition", "judging", "replies"):
+            continue  # the samples, outputs written elsewhere, or how a run ran (`run`)
+        whole = qualified(run.system, name)
+        if whole is not None and run.arguments.get(whole) is None:
+            continue  # a qualifier of a setting the run left unset
         # What was sent (the run's effective settings) where the run records it.
         value = _text(name, run.settings.get(name, run.arguments[name]))
-        if name in generated:
+        if kind == "replies":
             if not written:
                 replies[name] = value
         else:
             condition[name] = value
     # The judges of the roles the benchmark has (a log may name others its task never used).
-    declared = {role.name for role in entry.roles}
-    judges = {role: model for role, model in run.roles.items() if role in declared}
+    roles = {role.name for role in entry.roles}
+    judges = {role: model for role, model in run.roles.items() if role in roles}
     return RunSettings(samples, selection, condition, replies, judges, written)
 
 

@@ -17,6 +17,7 @@ from medhalbench.results._runs import (
     Estimate,
     RunResult,
     benchmark_name,
+    flat_settings,
     log_metrics,
     log_roles,
     role_usage,
@@ -55,6 +56,7 @@ from medhalbench.results._tables import (
 __all__ = [
     "GENERATION_SETTINGS",
     "run_settings",
+    "flat_settings",
     "with_generation",
     "local_path",
     "log_paths",

@@ -13,6 +13,7 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 
+from medhalbench.arguments import SETTINGS_KEY
 from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
 
 
@@ -172,10 +173,23 @@ def run_settings(log: EvalLog) -> dict[str, Any]:
     return with_generation(log.eval.metadata or {}, log.plan.config)
 
 
+def flat_settings(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A task's metadata with its settings record (`SETTINGS_KEY`) laid out by setting name,
+    its groups' settings beside the others (a log written before the record, with the
+    settings at the top, as it is)."""
+    found = dict(metadata)
+    record = found.pop(SETTINGS_KEY, None)
+    if isinstance(record, Mapping):
+        for name, value in record.items():
+            # No setting's value is a mapping: one that is, is a group of settings.
+            found.update(value if isinstance(value, Mapping) else {name: value})
+    return found
+
+
 def with_generation(metadata: Mapping[str, Any], config: GenerateConfig) -> dict[str, Any]:
     """A task's recorded settings with the generation settings of a config (a run's
     effective one, or a task's own for its plan), as `run_settings` gives them."""
-    settings = dict(metadata)
+    settings = flat_settings(metadata)
     generated = settings.get("responses") is None
     for name in GENERATION_SETTINGS:
         sent = getattr(config, name, None) if generated else None
@@ -184,6 +198,13 @@ def with_generation(metadata: Mapping[str, Any], config: GenerateConfig) -> dict
         if sent is not None or name in ("temperature", "max_tokens"):
             settings[key] = sent
     return settings
+
+
+def _arguments(log: EvalLog) -> dict[str, Any]:
+    record = (log.eval.metadata or {}).get(SETTINGS_KEY)
+    if not isinstance(record, Mapping):  # a log written before the record
+        return dict(log.eval.task_args or {})
+    return {k: v for k, v in flat_settings({SETTINGS_KEY: record}).items()}
 
 
 def run_result(log: EvalLog) -> RunResult:
@@ -197,7 +218,8 @@ def run_result(log: EvalLog) -> RunResult:
         status=log.status,
         usage=role_usage(log),
         roles=log_roles(log),
-        arguments=dict(log.eval.task_args or {}),
+        # The settings the task was made with (its record), not inspect's copy of the call.
+        arguments=_arguments(log),
         sample_ids=tuple(str(i) for i in log.eval.dataset.sample_ids or ()),
     )
 
