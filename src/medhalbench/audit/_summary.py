@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from medhalbench.audit._answers import AuditAnswer, read_answers
 from medhalbench.audit._items import AuditedLog
-from medhalbench.registry import AUDIT_ROLES, CANNOT_TELL, UNREADABLE, AuditItem
+from medhalbench.registry import CANNOT_TELL, UNREADABLE, AuditItem
 from medhalbench.results import Cell, Column, Estimate, ResultTable
 from medhalbench.statistics import estimate, kappa_figure, share_figure
 
@@ -158,7 +158,8 @@ def agreement_table(
             Column("Cohen's kappa", interval=True),
         ],
     )  # fmt: skip
-    for role in AUDIT_ROLES:
+    order = list(log.audit.roles)
+    for role in order:
         of_role = [a for a in answers if a.item.role == role]
         for key, text in _questions(of_role):
             found = pairs(of_role, key)
@@ -172,7 +173,7 @@ def agreement_table(
             table.rows.extend(_between_people(role, text, found, resamples))
             table.published.extend([None] * (len(table.rows) - len(table.published)))
             table.row_undefined.extend([""] * (len(table.rows) - len(table.row_undefined)))
-    roles = sorted({a.item.role for a in answers}, key=AUDIT_ROLES.index)
+    roles = sorted({a.item.role for a in answers}, key=order.index)
     table.notes.append(
         "Roles: " + "; ".join(f"{role}: {log.audit.roles.get(role, role)}" for role in roles) + "."
     )

@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import Field, model_validator
@@ -27,6 +27,10 @@ EVIDENCE_HEADING = "Passages the checker was given"
 TRUE, FALSE, NO_VERDICT = "true", "false", "unknown or unreadable"
 YES, NO = "yes", "no"
 ASKED = "Is this statement true or false?"
+
+
+DahlAuditRole = Literal["reader", "extractor", "splitter", "checker"]
+"""Whose judgements a person audits in a DAHL run (`JUDGE_AUDIT.roles` says what each judges)."""
 
 
 def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:

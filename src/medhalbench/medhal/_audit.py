@@ -6,17 +6,21 @@ verdict and the dataset's label shown only after the person answered."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.log import EvalSample
 
-from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, AuditRole, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
 from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
 FACTUAL, NOT_FACTUAL = "factual", "not factual"
 _VERDICTS = {"YES": FACTUAL, "NO": NOT_FACTUAL}
 ASKED = "Is the statement factual, given its context? (Factual: YES or NO, with an explanation)"
+
+
+MedHalAuditRole = Literal["reader", "extractor", "detector"]
+"""Whose judgements a person audits in a MedHal run (`JUDGE_AUDIT.roles` says what each judges)."""
 
 
 def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
@@ -28,7 +32,7 @@ def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
     metadata = score.metadata or {}
     reply = sample.output.completion if sample.output else ""
     reading = _VERDICTS.get(str(score.answer), UNREADABLE)
-    role: AuditRole = "extractor" if metadata.get("read_by") == "extractor" else "reader"
+    role: MedHalAuditRole = "extractor" if metadata.get("read_by") == "extractor" else "reader"
     label = sample.metadata.get("label")
     gold = None if label is None else (FACTUAL if label else NOT_FACTUAL)
     context = str(sample.metadata.get("context") or "(none)")

@@ -6,18 +6,22 @@ the person answered."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.log import EvalSample
 
 from medhalbench.medhallu._verdicts import DetectionLabel
-from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, AuditRole, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
 from medhalbench.results import sample_score
 from medhalbench.statistics import binary_f1
 
 FACTUAL, HALLUCINATED, NOT_SURE = "factual", "hallucinated", "not sure"
 ASKED = "Is the answer factual (0) or hallucinated (1)?"
 _READ = {"factual": FACTUAL, "hallucinated": HALLUCINATED, "not_sure": NOT_SURE}
+
+
+MedHalluAuditRole = Literal["reader", "extractor", "detector"]
+"""Whose judgements a person audits in a MedHallu run (`JUDGE_AUDIT.roles` says what each judges)."""
 
 
 def _prompt(sample: EvalSample) -> str:
@@ -39,7 +43,7 @@ def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
     not_sure = bool(arguments.get("not_sure"))
     reading = _READ.get(prediction, UNREADABLE)
     reason = str(score.explanation or "") if score else ""
-    role: AuditRole = "extractor" if read_by == "extractor" else "reader"
+    role: MedHalluAuditRole = "extractor" if read_by == "extractor" else "reader"
     found = [
         AuditItem(
             str(sample.id), sample.epoch, 0, role,

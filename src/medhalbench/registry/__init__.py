@@ -2,7 +2,8 @@
 tables, published rows, demo), and the command line, the report and the demo loop over it."""
 
 from medhalbench.registry._audit import (
-    AUDIT_ROLES,
+    AUDIT_EXTRACTOR,
+    AUDIT_READER,
     CANNOT_TELL,
     UNREADABLE,
     AuditItem,
@@ -39,7 +40,8 @@ from medhalbench.registry._registry import (
 from medhalbench.registry._task import benchmark_task
 
 __all__ = [
-    "AUDIT_ROLES",
+    "AUDIT_EXTRACTOR",
+    "AUDIT_READER",
     "AuditItem",
     "AuditQuestion",
     "AuditRole",

@@ -1,7 +1,7 @@
 """What a benchmark offers a person auditing its judges: the judged items of a sample, each
-of one role (the reader of verdicts, the extractor, the splitter, the checker, the
-detector), the questions put to the person on it, and the run's figure recomputed with the
-person's answers.
+of one of the benchmark's roles (the reader of verdicts, the extractor, and its own judges),
+the questions put to the person on it, and the run's figure recomputed with the person's
+answers.
 
 Audits are blind: what an item `shows` is what the person judges from; what it `reveals`
 (the judge's reading, the dataset's label, ids and file names) appears only after the
@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.log import EvalSample
 
-AuditRole = Literal["reader", "extractor", "splitter", "checker", "detector"]
-"""Who made the judgement audited: the strict reader of a model's reply, the extractor
-model (where it read what the reader could not), DAHL's splitter and checker, or the model
-under test judging a text (MedHallu's detector, MedHal's judge)."""
-
-AUDIT_ROLES: tuple[AuditRole, ...] = ("reader", "extractor", "splitter", "checker", "detector")
+AuditRole = str
+"""Who made the judgement audited: each benchmark declares its own roles (`JudgeAudit.roles`,
+a `Literal` of its own); every benchmark with a verdict reader has `AUDIT_READER` and
+`AUDIT_EXTRACTOR`."""
+AUDIT_READER = "reader"
+"""The strict reader of a model's reply, as an audited role."""
+AUDIT_EXTRACTOR = "extractor"
+"""The extractor model, where it read what the reader could not, as an audited role."""
 
 CANNOT_TELL = "cannot tell"
 """The answer of a person who cannot tell, offered with every question."""
@@ -94,8 +96,8 @@ class JudgeAudit:
     """How a benchmark's judges are audited.
 
     Attributes:
-        roles: Each audited role and what it judges, for headings ("the verdict read from
-            each detector's reply").
+        roles: Each audited role, in the order tables list them, and what it judges, for
+            headings ("the verdict read from each detector's reply").
         items: The judged items of one sample of a log, given the run's task arguments.
         figure: The name of the figure `recompute` gives.
         figure_role: The role whose items the figure is recomputed on.
