@@ -29,7 +29,7 @@ from medhalbench.dahl._metrics import (
 from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
 from medhalbench.dahl._plan import DahlPlanSettings
 from medhalbench.dahl._scorer import CheckMode, dahl_factuality
-from medhalbench.dahl._task import dahl, question_id
+from medhalbench.dahl._task import DahlSettings, dahl, question_id
 from medhalbench.dahl._verdicts import (
     TruthVerdict,
     paper_truth_reading,
@@ -54,6 +54,7 @@ from medhalbench.dahl.build._filters import (
 from medhalbench.dahl.build._papers import Paper, load_papers
 
 __all__ = [
+    "DahlSettings",
     "JudgedResponse",
     "PaperResponse",
     "paper_clean",

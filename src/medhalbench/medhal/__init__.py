@@ -8,7 +8,7 @@ from medhalbench.medhal._metrics import (
     statement_scores,
 )
 from medhalbench.medhal._scorer import factuality_verdict
-from medhalbench.medhal._task import medhal
+from medhalbench.medhal._task import MedHalSettings, medhal
 from medhalbench.medhal._verdicts import (
     FactualVerdict,
     paper_explanation,
@@ -19,6 +19,7 @@ from medhalbench.medhal.build._build import MedHalBuildSummary, assign_splits, b
 from medhalbench.medhal.build._convert import clean_explanation, read_statement
 
 __all__ = [
+    "MedHalSettings",
     "medhal_benchmark",
     "FactualVerdict",
     "MedHalRecord",

@@ -21,7 +21,7 @@ from medhalbench.medhallu._metrics import (
     detection_scores,
 )
 from medhalbench.medhallu._scorer import detection_verdict
-from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu._task import MedHalluSettings, medhallu
 from medhalbench.medhallu._verdicts import (
     DetectionLabel,
     DetectionVerdict,
@@ -59,6 +59,7 @@ from medhalbench.medhallu.build._steps import (
 )
 
 __all__ = [
+    "MedHalluSettings",
     "ClusterRequest",
     "MedHalluBuild",
     "MedHalluBuildRow",
