@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,48 +42,44 @@ RENAMED = {
 OURS = re.compile(r"Default: ours (\S+?);")
 
 
+def commands() -> Iterator[tuple[str, click.Command]]:
+    """Every command that runs (no group), by its words."""
+
+    def walk(command: click.Command, path: list[str]) -> Iterator[tuple[str, click.Command]]:
+        ctx = click.Context(command, info_name=" ".join(path))
+        if not isinstance(command, click.Group):
+            yield " ".join(path), command
+            return
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            assert sub is not None
+            yield from walk(sub, [*path, name])
+
+    yield from walk(cli, [])
+
+
 def protocol_defaults() -> dict[tuple[str, str], str]:
     """(command, flag): the `ours` value its help gives, for every knob set by protocol."""
-    found: dict[tuple[str, str], str] = {}
-
-    def walk(command: click.Command, path: list[str]) -> None:
-        ctx = click.Context(command, info_name=" ".join(path))
-        if isinstance(command, click.Group):
-            for name in command.list_commands(ctx):
-                sub = command.get_command(ctx, name)
-                assert sub is not None
-                walk(sub, [*path, name])
-            return
-        for param in command.params:
-            match = OURS.search(" ".join((getattr(param, "help", "") or "").split()))
-            if isinstance(param, click.Option) and match:
-                for flag in param.opts:
-                    found[(" ".join(path), flag)] = match.group(1)
-
-    walk(cli, [])
-    return found
+    return {
+        (name, flag): match.group(1)
+        for name, command in commands()
+        for param in command.params
+        if isinstance(param, click.Option)
+        and (match := OURS.search(" ".join((param.help or "").split())))
+        for flag in param.opts
+    }
 
 
 def options_now() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
-
-    def walk(command: click.Command, path: list[str]) -> None:
-        ctx = click.Context(command, info_name=" ".join(path))
-        if isinstance(command, click.Group):
-            for name in command.list_commands(ctx):
-                sub = command.get_command(ctx, name)
-                assert sub is not None
-                walk(sub, [*path, name])
-            return
+    for name, command in commands():
         options: dict[str, Any] = {}
         for param in command.params:
             default = param.default
             default = list(default) if isinstance(default, tuple) else default
             for flag in param.opts if isinstance(param, click.Option) else [param.name or ""]:
                 options[flag] = default if not callable(default) else repr(default)
-        found[" ".join(path)] = options
-
-    walk(cli, [])
+        found[name] = options
     return found
 
 

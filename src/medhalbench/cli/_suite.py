@@ -23,7 +23,7 @@ from medhalbench.commands import (
     interruptible,
     keep_plan,
     locked,
-    made_for_output,
+    log_folder,
     options_of,
     parse_model_args,
     print_plans,
@@ -37,7 +37,6 @@ from medhalbench.commands import (
     suite_path,
     suite_tasks,
     task_plan_of,
-    writable_folder,
 )
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
@@ -61,11 +60,11 @@ def run_command(suite: str, display: str | None, force: bool) -> None:
     again after a failure or an interruption to finish only what is missing."""
     path = suite_path(suite)
     loaded = read_suite(path)
-    writable_folder(loaded.log_dir, "log_dir")
-    with made_for_output(loaded.log_dir):
-        Path(loaded.log_dir).mkdir(parents=True, exist_ok=True)  # the lock is kept inside
-        with locked(loaded.log_dir, what="the suite's log folder"):
-            _run_suite(suite, path, loaded, display, force)
+    with (
+        log_folder(loaded.log_dir, "log_dir"),
+        locked(loaded.log_dir, what="the suite's log folder"),
+    ):
+        _run_suite(suite, path, loaded, display, force)
 
 
 def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:

@@ -23,7 +23,7 @@ from medhalbench.commands._errors import (
 )
 from medhalbench.commands._eval import eval_command
 from medhalbench.commands._failures import fail_on_unfinished
-from medhalbench.commands._folders import made_for_output, writable_folder
+from medhalbench.commands._folders import log_folder, made_for_output, writable_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_ATTEMPT_TIMEOUT,
@@ -120,6 +120,7 @@ __all__ = [
     "task_plan_of",
     "tool_command",
     "tool_commands",
+    "log_folder",
     "made_for_output",
     "writable_folder",
 ]

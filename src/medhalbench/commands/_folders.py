@@ -53,3 +53,16 @@ def made_for_output(path: str | Path) -> Iterator[None]:
         if top is not None and top.is_dir() and not _holds_work(top):
             shutil.rmtree(top, ignore_errors=True)
         raise
+
+
+@contextlib.contextmanager
+def log_folder(path: str | Path | None, option: str) -> Iterator[None]:
+    """Hold a log folder a command writes to (checked, made, and removed again when the
+    command made it and stops before writing any work); None: the logs' own folders."""
+    if path is None:
+        yield
+        return
+    writable_folder(path, option)
+    with made_for_output(path):
+        Path(path).mkdir(parents=True, exist_ok=True)  # its lock is kept inside
+        yield

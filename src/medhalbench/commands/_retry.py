@@ -15,7 +15,7 @@ from medhalbench._errors import DataError
 from medhalbench._secrets import redact_file
 from medhalbench.commands._errors import fail, interruptible, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
-from medhalbench.commands._folders import made_for_output, writable_folder
+from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
@@ -81,88 +81,74 @@ def retry_runs(
         DataError: A log is not a log, already finished, or read inputs that changed.
         Busy: Another command is resuming one of the logs, or runs a suite in its folder.
     """
-    if log_dir is None:
-        return _retry_runs(logs, None, force, model_args, role_args, options)
-    writable_folder(log_dir, "--log-dir")
-    with made_for_output(log_dir):
-        Path(log_dir).mkdir(parents=True, exist_ok=True)  # its lock is kept inside
-        return _retry_runs(logs, log_dir, force, model_args, role_args, options)
-
-
-def _retry_runs(
-    logs: Sequence[str],
-    log_dir: str | None,
-    force: bool,
-    model_args: Sequence[str],
-    role_args: Sequence[str],
-    options: Mapping[str, Any],
-) -> list[EvalLog]:
     from inspect_ai import eval_retry
 
-    given = parse_model_args(model_args)
-    by_role = _role_args(role_args)
-    for path in logs:
-        read_header(path)
-    finished: list[EvalLog] = []
-    targets: list[str] = []
-    again = "stopped by the user"
-    try:
-        with contextlib.ExitStack() as held:
-            for path in logs:
-                held.enter_context(locked(path, what="the log"))
-                target = _latest(path, log_dir, force)
-                if target != path:
-                    held.enter_context(locked(target, what="the log"))
-                folder = _destination(target, log_dir)
-                held.enter_context(locked(folder, what="the log folder", mode="shared"))
-                targets.append(target)
-                # A killed run could not clean its log: nothing it holds is read or kept as is.
-                redact_file(target)
-            prepared = [
-                prepare_retry(t, force=force, model_args=given, role_args=by_role) for t in targets
-            ]
-            for target, resumed in zip(targets, prepared, strict=True):
-                if resumed.rerun:
-                    console.print(
-                        f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
-                    )
-            display = options.get("display")
-            reused = {
-                r.log.eval.task_id: sum(s.error is None for s in r.log.samples or [])
-                for r in prepared
-            }
-            with (
-                interruptible(again),
-                progress_display(console, enabled=display is None, reused=reused),
-            ):
+    with log_folder(log_dir, "--log-dir"):
+        given = parse_model_args(model_args)
+        by_role = _role_args(role_args)
+        for path in logs:
+            read_header(path)
+        finished: list[EvalLog] = []
+        targets: list[str] = []
+        again = "stopped by the user"
+        try:
+            with contextlib.ExitStack() as held:
+                for path in logs:
+                    held.enter_context(locked(path, what="the log"))
+                    target = _latest(path, log_dir, force)
+                    if target != path:
+                        held.enter_context(locked(target, what="the log"))
+                    folder = _destination(target, log_dir)
+                    held.enter_context(locked(folder, what="the log folder", mode="shared"))
+                    targets.append(target)
+                    # A killed run could not clean its log: nothing it holds is read or kept as is.
+                    redact_file(target)
+                prepared = [
+                    prepare_retry(t, force=force, model_args=given, role_args=by_role)
+                    for t in targets
+                ]
                 for target, resumed in zip(targets, prepared, strict=True):
-                    finished += redacted_logs(
-                        eval_retry(
-                            resumed.log,
-                            log_dir=str(_destination(target, log_dir)),
-                            display=display or "none",
-                            score_display=display not in (None, "none"),
-                            max_connections=options.get("max_connections"),
-                            max_retries=options.get("max_retries")
-                            if options.get("max_retries") is not None
-                            else DEFAULT_MAX_RETRIES,
-                            timeout=options.get("timeout"),
-                            attempt_timeout=attempt_limit(dict(options)),
+                    if resumed.rerun:
+                        console.print(
+                            f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
                         )
-                    )
-    except KeyboardInterrupt as ex:
-        # Name the log each stopped retry left, so that the retry itself can be finished.
-        left = []
-        for target in targets:
-            later = later_logs(target, _destination(target, log_dir))
-            unfinished = [log for log in later if log.status != "success"]
-            if unfinished:
-                left.append(log_path(unfinished[-1]))
-        hint = f"; finish it with: medhalbench retry {' '.join(left)}" if left else ""
-        fail(f"{again}{hint}", stop_code(ex))
-        raise
-    show_results(console, finished)  # the finished runs' tables, as eval prints them
-    for log in finished:
-        console.print(f"Log ({log.status}): {log_path(log)}")
-    fail_on_unfinished(finished)
-    return finished
+                display = options.get("display")
+                reused = {
+                    r.log.eval.task_id: sum(s.error is None for s in r.log.samples or [])
+                    for r in prepared
+                }
+                with (
+                    interruptible(again),
+                    progress_display(console, enabled=display is None, reused=reused),
+                ):
+                    for target, resumed in zip(targets, prepared, strict=True):
+                        finished += redacted_logs(
+                            eval_retry(
+                                resumed.log,
+                                log_dir=str(_destination(target, log_dir)),
+                                display=display or "none",
+                                score_display=display not in (None, "none"),
+                                max_connections=options.get("max_connections"),
+                                max_retries=options.get("max_retries")
+                                if options.get("max_retries") is not None
+                                else DEFAULT_MAX_RETRIES,
+                                timeout=options.get("timeout"),
+                                attempt_timeout=attempt_limit(dict(options)),
+                            )
+                        )
+        except KeyboardInterrupt as ex:
+            # Name the log each stopped retry left, so that the retry itself can be finished.
+            left = []
+            for target in targets:
+                later = later_logs(target, _destination(target, log_dir))
+                unfinished = [log for log in later if log.status != "success"]
+                if unfinished:
+                    left.append(log_path(unfinished[-1]))
+            hint = f"; finish it with: medhalbench retry {' '.join(left)}" if left else ""
+            fail(f"{again}{hint}", stop_code(ex))
+            raise
+        show_results(console, finished)  # the finished runs' tables, as eval prints them
+        for log in finished:
+            console.print(f"Log ({log.status}): {log_path(log)}")
+        fail_on_unfinished(finished)
+        return finished
