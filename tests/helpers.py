@@ -6,13 +6,15 @@ import contextlib
 import json
 import socket
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
+from medhalbench.arguments import SETTINGS_KEY
+from medhalbench.results import RunFacts, RunRecord
 from medhalbench.results import log_metrics as log_metrics
 
 
@@ -121,3 +123,20 @@ def stub_at(reply: Callable[[list[dict[str, Any]]], str]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def record_of(settings: Mapping[str, Any]) -> RunRecord:
+    """A run's record as its log would hold it, from a test's settings by name: the facts a
+    task computes (`RunFacts`: fingerprints, rows, ...) taken as such, the rest as the
+    task's settings, and its temperature and max tokens as sent (unless the replies were
+    written elsewhere)."""
+    sent = ("temperature", "max_tokens")
+    given = {
+        k: v
+        for k, v in settings.items()
+        if k not in RunFacts.model_fields and not (k in sent and v is None)
+    }
+    config = GenerateConfig(
+        temperature=given.get("temperature"), max_tokens=given.get("max_tokens")
+    )
+    return RunRecord.of({**settings, SETTINGS_KEY: given}, config)

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pydantic
+
 INPUTS = "inputs"
 """The task metadata key of what a run read: the folder it was started in (relative paths in
 its arguments are relative to it) and a fingerprint of each local file or folder its
@@ -53,7 +55,20 @@ def _local(value: Any) -> bool:
     return isinstance(value, str) and bool(value) and "\0" not in value and Path(value).exists()
 
 
-def input_record(arguments: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+class InputsRead(pydantic.BaseModel, frozen=True, extra="ignore"):
+    """What a run read (`INPUTS` of its metadata).
+
+    Attributes:
+        working_dir: The folder it was started in.
+        files: The fingerprint of each local file or folder its settings name, by setting
+            (`name[i]` for a list).
+    """
+
+    working_dir: str | None = None
+    files: dict[str, str | None] = pydantic.Field(default_factory=dict)
+
+
+def input_record(arguments: Mapping[str, Any], paths: Sequence[str]) -> InputsRead:
     """What a run reads, for its metadata (`INPUTS`): the working folder, and the fingerprint
     of each local file or folder the arguments named `paths` give (`name[i]` for a list)."""
     files: dict[str, str | None] = {}
@@ -66,4 +81,4 @@ def input_record(arguments: Mapping[str, Any], paths: Sequence[str]) -> dict[str
             if _local(text):
                 key = name if not isinstance(value, list | tuple) else f"{name}[{index}]"
                 files[key] = dataset_fingerprint(text)
-    return {"working_dir": os.getcwd(), "files": files}
+    return InputsRead(working_dir=os.getcwd(), files=files)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from helpers import record_of
 from medhalbench.dahl._report import dahl_sweep_table, dahl_table, temperature_series
 from medhalbench.results import Estimate, RunResult
 
@@ -18,10 +19,9 @@ def _run(model: str, data: str, temperature: float, score: float, **arguments: o
         system="dahl", model=model,
         metrics={"dahl_score": score, "dahl_score_ci_low": score - 0.05,
                  "dahl_score_ci_high": score + 0.05, "paper_dahl_score": score, "scored": 2.0},
-        settings={"dataset_fingerprint": FINGERPRINTS[data], **given},
+        record=record_of({"dataset_fingerprint": FINGERPRINTS[data], **given}),
         log=f"{model}-{data}-{temperature}-{score}-{sorted(arguments.items())}.eval",
         status="success", roles={"splitter": "openai/gpt-4o", "checker": "openai/gpt-4o"},
-        arguments=given,
     )  # fmt: skip
 
 

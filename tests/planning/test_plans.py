@@ -129,12 +129,12 @@ def test_builder_dry_run_gives_the_range_of_calls(tmp_path: Path) -> None:
 
 
 def test_the_report_sets_tokens_used_beside_the_plan(tmp_path: Path) -> None:
-    from medhalbench.commands import task_plan_of
+    from medhalbench.commands import keep_plan, task_plan_of
 
     model = scripted_model(lambda prompt: "Aspirin inhibits platelets.\nAspirin is an NSAID.")
     task = dahl(dataset=DAHL, limit=2, cache=False, paper_protocol=False)
     plan = task_plan_of(task, ["mockllm/model"], {}, {"units_per_answer": 2})
-    task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
+    keep_plan(task, plan)
     [log] = eval(task, model=model, model_roles={"splitter": model, "checker": model},
                  log_dir=str(tmp_path), display="none")  # fmt: skip
     result = run_result(log)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
+from helpers import record_of
 from medhalbench.report import comparison_table, contrasts
 from medhalbench.report._compare import Comparison
 from medhalbench.results import RunResult
@@ -17,8 +19,8 @@ SAME_ROWS = {"dataset_fingerprint": "abc", "pairing": "both", "rows": 12, "seed"
 def run(model: str = "openai/gpt-4o", **arguments: object) -> RunResult:
     settings = {"knowledge": False, "not_sure": False, "temperature": 0.3, **arguments}
     return RunResult(
-        system="medhallu", model=model, metrics={}, settings={**SAME_ROWS, **settings},
-        log=f"{model}-{sorted(settings.items())}.eval", status="success", arguments=settings,
+        system="medhallu", model=model, metrics={}, record=record_of({**SAME_ROWS, **settings}),
+        log=f"{model}-{sorted(settings.items())}.eval", status="success",
     )  # fmt: skip
 
 
@@ -28,7 +30,11 @@ def test_pairs_differ_in_one_thing_and_reruns_and_confounded_pairs_are_left_out(
     other_model = run("anthropic/claude-x")
     both = run("anthropic/claude-x", not_sure=True)  # two differences from `base`
     rerun = run()
-    elsewhere = RunResult(**{**base.__dict__, "settings": {**base.settings, "rows": 5}, "log": "x"})
+    elsewhere = replace(
+        base,
+        record=replace(base.record, facts=base.record.facts.model_copy(update={"rows": 5})),
+        log="x",
+    )
     found = contrasts([base, knowledge, other_model, both, rerun, elsewhere])
     named = {(a.log, b.log): str(d) for a, b, d in found.pairs}
     assert named[(base.log, knowledge.log)] == "knowledge: no vs yes"
@@ -99,10 +105,9 @@ def test_outputs_written_elsewhere_are_compared_with_a_model_on_the_same_samples
     # Outputs written elsewhere: no generation setting applies (the run records none).
     acme = RunResult(
         system="medhallu", model="system/acme", metrics={},
-        settings={**SAME_ROWS, "knowledge": False, "not_sure": False, "temperature": None,
-                  "responses": "/data/acme.jsonl", "responses_fingerprint": "def"},
+        record=record_of({**SAME_ROWS, "knowledge": False, "not_sure": False, "temperature": None,
+                          "responses": "/data/acme.jsonl", "responses_fingerprint": "def"}),
         log="acme.eval", status="success",
-        arguments={"knowledge": False, "not_sure": False, "responses": "/data/acme.jsonl"},
     )  # fmt: skip
     [(a, b, d)] = contrasts([model, acme]).pairs
     assert str(d) == "model: openai/gpt-4o vs system/acme" and {a.log, b.log} == {

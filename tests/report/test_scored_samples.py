@@ -4,13 +4,12 @@ compared with the model's run on the same rows."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval
 
-from helpers import hallucinated_answers, scripted_model
+from helpers import hallucinated_answers, medhallu_verdicts, read_jsonl, scripted_model
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
 from medhalbench.registry import benchmark
@@ -20,31 +19,20 @@ DATASET = illustrative("medhallu_illustrative.jsonl")
 HALLUCINATED = hallucinated_answers(DATASET)
 
 
-def _verdicts(path: Path, rows: list[dict[str, str]]) -> Path:
-    path.write_text(
-        "".join(
-            json.dumps({"id": f"{r['pubid']}-{kind}", "verdict": int(kind == "hallucinated")})
-            + "\n"
-            for r in rows
-            for kind in ("ground_truth", "hallucinated")
-        )
-    )
-    return path
-
-
 @pytest.fixture(scope="module")
 def partial_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A model's run on the first 3 of the 12 rows; a detector's outputs written elsewhere
     for the same 3 rows, and another's for rows 4 to 6 (as many samples, other rows)."""
     folder = tmp_path_factory.mktemp("partial")
-    rows = [json.loads(line) for line in Path(DATASET).read_text().splitlines()]
+    rows = read_jsonl(DATASET)
     model = scripted_model(lambda prompt: "1" if any(a in prompt for a in HALLUCINATED) else "0")
     logs = eval(
         medhallu(dataset=DATASET, limit=3), model=model, log_dir=str(folder), display="none"
     )
     for name, part in (("first", rows[:3]), ("other", rows[3:6])):
+        outputs = medhallu_verdicts(folder / f"{name}.jsonl", part)
         logs += eval(
-            medhallu(dataset=DATASET, responses=str(_verdicts(folder / f"{name}.jsonl", part))),
+            medhallu(dataset=DATASET, responses=str(outputs)),
             model=f"system/{name}-detector",
             log_dir=str(folder),
             display="none",
@@ -57,7 +45,7 @@ def test_outputs_for_a_few_rows_are_named_by_the_samples_they_scored(partial_log
     runs = collect([partial_logs]).of("medhallu")
     by_model = {r.model: r for r in runs}
     # The files answer 3 of 12 rows: 6 samples scored, whatever the dataset holds.
-    assert by_model["system/first-detector"].settings["rows"] == 12
+    assert by_model["system/first-detector"].record.facts.rows == 12
     placed = {p.run.model: p for p in place(benchmark("medhallu"), runs)}
     names = dict(zip((r.model for r in runs), run_names(runs, title=False), strict=True))
     assert not any("rows 12" in p.column or "rows 12" in n for p, n in

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import record_of
 from medhalbench.registry import benchmark
 from medhalbench.report import Page, place, render_html, summary_tables
 from medhalbench.report._summary import MAX_CONDITIONS
@@ -27,14 +28,16 @@ def _figures(value: float) -> dict[str, float]:
 
 
 def _run(system: str, model: str, value: float, **arguments: object) -> RunResult:
-    samples = {"dataset_fingerprint": "abc", "pairing": "both", "seed": 42, "rows": 12}
+    samples = {"dataset_fingerprint": "abc", "seed": 42, "rows": 12}
+    if system == "medhallu":
+        samples["pairing"] = "both"
     if arguments.get("responses"):  # as MedHallu records outputs written elsewhere
         samples["responses_fingerprint"] = "def"
     return RunResult(
         system=system, model=model, metrics=_figures(value),
-        settings={**samples, **arguments}, log=f"{system}-{model}-{sorted(arguments.items())}-{value}",
-        status="success", roles={"splitter": LONG, "checker": "perplexity/sonar"} if system == "dahl" else {},
-        arguments={"dataset": "/data/x.jsonl", **arguments},
+        record=record_of({"dataset": "/data/x.jsonl", **samples, **arguments}),
+        log=f"{system}-{model}-{sorted(arguments.items())}-{value}", status="success",
+        roles={"splitter": LONG, "checker": "perplexity/sonar"} if system == "dahl" else {},
     )  # fmt: skip
 
 

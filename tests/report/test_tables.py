@@ -3,6 +3,7 @@ apart, in the summary's words), identical reruns are numbered, and no two rows r
 
 from __future__ import annotations
 
+from helpers import record_of
 from medhalbench.medhal._report import medhal_table
 from medhalbench.medhallu._report import detection_table
 from medhalbench.results import ResultTable, RunResult
@@ -12,13 +13,15 @@ def _run(
     system: str, value: float, data: str = "pqa_labeled.jsonl", **arguments: object
 ) -> RunResult:
     given = {"dataset": f"/data/{data}", **arguments}
-    samples = {"dataset_fingerprint": data[:6], "pairing": "both", "seed": 42, "rows": 12}
+    samples = {"dataset_fingerprint": data[:6], "seed": 42, "rows": 12}
+    if system == "medhallu":
+        samples["pairing"] = "both"
     return RunResult(
         system=system, model="embedded/smollm2",
         metrics={"f1": value, "f1_ci_low": value - 0.1, "f1_ci_high": value + 0.1,
                  "paper_f1": value, "samples": 24.0, "unparseable": 0.0},
-        settings={**samples, **given}, log=f"{system}-{value}-{data}.eval", status="success",
-        arguments=given,
+        record=record_of({**samples, **given}), log=f"{system}-{value}-{data}.eval",
+        status="success",
     )  # fmt: skip
 
 

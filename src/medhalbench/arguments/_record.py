@@ -35,15 +35,23 @@ def stored(record: object) -> dict[str, Any]:
 
 
 def read_record(cls: type[R], data: Mapping[str, Any], *, where: str = "the log") -> R:
-    """A settings record read back and validated; settings a record no longer declares
-    (a log written by an older version) are left out.
+    """A settings record read back and validated, from its values by setting name (a grouped
+    setting beside the others, or in its group as a log stores it); settings a record does not
+    declare (a log written by another version, or a record that declares only some) are left
+    out, and those a log lacks keep their defaults.
 
     Raises:
         DataError: A value does not fit the record's declared type.
     """
-    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    values: dict[str, Any] = {k: v for k, v in data.items() if k in fields}
+    for argument in arguments_of(cls):  # type: ignore[arg-type]
+        if argument.group is not None and argument.name in data:
+            group = values.setdefault(argument.group, {})
+            if isinstance(group, Mapping):
+                values[argument.group] = {**group, argument.name: data[argument.name]}
     try:
-        return _adapter(cls).validate_python({k: v for k, v in data.items() if k in known})
+        return _adapter(cls).validate_python(values)
     except pydantic.ValidationError as ex:
         first = ex.errors()[0]
         field = ".".join(str(part) for part in first["loc"])

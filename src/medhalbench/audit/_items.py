@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import read_eval_log
 
@@ -25,14 +24,12 @@ class AuditedLog:
         entry: Its benchmark.
         items: Every judged item of every role.
         run: The run in words: benchmark, model, each role's model, dataset, settings.
-        arguments: The run's task arguments.
     """
 
     path: str
     entry: Benchmark
     items: list[AuditItem]
     run: str = ""
-    arguments: dict[str, Any] = field(default_factory=dict)
 
     @property
     def audit(self) -> JudgeAudit:
@@ -69,13 +66,14 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
             raise DataError(
                 f"the run is {log.status}: finish it first (medhalbench retry)", path=path
             )
-        arguments = dict(log.eval.task_args or {})
-        items = [
-            item for sample in log.samples or [] for item in entry.audit.items(sample, arguments)
-        ]
         result = run_result(log)
-        run = run_title(entry.title, result, entry.describe(result.settings))
-        found.append(AuditedLog(path, entry, items, run, arguments))
+        items = [
+            item
+            for sample in log.samples or []
+            for item in entry.audit.items(sample, result.record)
+        ]
+        run = run_title(entry.title, result, entry.describe(result.record))
+        found.append(AuditedLog(path, entry, items, run))
     return found
 
 

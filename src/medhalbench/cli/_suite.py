@@ -95,12 +95,12 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
                 log_dir=loaded.log_dir,
                 display=display or "none",  # type: ignore[arg-type]
                 score_display=display not in (None, "none"),
-                cache=settings.get("cache", True),
+                cache=settings.cache,
                 log_realtime=realtime_logging([run.task for run in tasks]),
                 retry_attempts=0,  # a failed run is finished by running the suite again
                 retry_immediate=False,  # (inspect warns that "immediate" means nothing then)
                 # As in `eval --batch`: a sample of a failed provider batch is sent again.
-                retry_on_error=BATCH_SAMPLE_RETRIES if settings.get("batch") else None,
+                retry_on_error=BATCH_SAMPLE_RETRIES if settings.batch else None,
             )
     except KeyboardInterrupt as ex:
         redact_files(Path(loaded.log_dir).glob("*.eval"))

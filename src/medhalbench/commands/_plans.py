@@ -13,7 +13,7 @@ from medhalbench.commands._tables import print_table
 from medhalbench.models import writes_nothing
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
 from medhalbench.registry import benchmark_of
-from medhalbench.results import with_generation
+from medhalbench.results import RunFacts, RunRecord
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
@@ -38,15 +38,15 @@ def task_plan_of(
     # Titled with the run's settings, so that two plans of one benchmark are told apart.
     title = task.name
     if entry:
-        run_settings = with_generation(task.metadata or {}, task.config)
-        title = " · ".join([entry.title, *entry.describe(run_settings)])
+        title = " · ".join([entry.title, *entry.describe(RunRecord.of(task.metadata, task.config))])
     return Plan(title, samples, rows)
 
 
 def keep_plan(task: Task, plan: Plan) -> None:
     """Keep a task's plan in its log's metadata, so that the report can set the tokens used
     beside it."""
-    task.metadata = {**(task.metadata or {}), "token_estimate": plan.as_metadata()}
+    kept = RunFacts(token_estimate=plan.kept()).stored()
+    task.metadata = {**(task.metadata or {}), **kept}
 
 
 def print_plans(console: Console, plans: Sequence[Plan], options: Mapping[str, Any]) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, TaskEnd, TaskStart, hooks
-from inspect_ai.model import get_model
+from inspect_ai.model import GenerateConfig, get_model
 from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
@@ -26,6 +26,7 @@ from rich.table import Column
 from rich.text import Text
 
 from medhalbench._secrets import guard_active_models, redact_logging
+from medhalbench.arguments import read_record
 from medhalbench.commands._saturation import (
     local_endpoints,
     saturation_hint,
@@ -33,7 +34,8 @@ from medhalbench.commands._saturation import (
     timeout_hint,
 )
 from medhalbench.registry import find_benchmark
-from medhalbench.results import benchmark_name, flat_settings
+from medhalbench.results import RunRecord, benchmark_name, flat_settings
+from medhalbench.settings import Generation
 
 
 @dataclass
@@ -162,7 +164,7 @@ class ProgressHooks(Hooks):
         samples = (data.spec.dataset.samples or 0) * max(1, data.spec.config.epochs or 1)
         # Named by model and settings, so that two runs of one benchmark are told apart.
         entry = find_benchmark(benchmark_name(data.spec.task))
-        settings = entry.describe(_task_settings(data)) if entry else []
+        settings = entry.describe(_task_record(data)) if entry else []
         name = " · ".join([data.spec.task.split("/")[-1], data.spec.model, *settings])
         _state.tasks[data.eval_id] = _TaskLine(
             progress.add_task(
@@ -207,10 +209,13 @@ class ProgressHooks(Hooks):
             _state.progress.update(line.bar, visible=True)
 
 
-def _task_settings(data: TaskStart) -> dict[str, Any]:
-    """A starting task's settings, with the generation settings its record says it sends
-    (its plan's effective config is not known yet; under our commands they are the same)."""
-    return flat_settings(data.spec.metadata or {})
+def _task_record(data: TaskStart) -> RunRecord:
+    """A starting task's settings, with the generation settings its record says it sends,
+    as inspect's own options override them (its effective config is not known yet)."""
+    metadata = data.spec.metadata or {}
+    given = read_record(Generation, flat_settings(metadata))
+    config = GenerateConfig(temperature=given.temperature, max_tokens=given.max_tokens)
+    return RunRecord.of(metadata, config.merge(data.spec.model_generate_config))
 
 
 async def _check_local_servers(data: TaskStart) -> None:

@@ -16,13 +16,13 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage, ModelConfig
 
 from medhalbench._errors import DataError
-from medhalbench._provenance import INPUTS
 from medhalbench._secrets import REDACTED, is_secret_name
 from medhalbench.arguments import arguments_of
 from medhalbench.commands._models import Connection, OptionError, parse_model_args, resolve_model
 from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
 from medhalbench.registry import Benchmark, benchmark_of
+from medhalbench.results import RunFacts
 
 MAX_LOG_BYTES = 64 * 1024**3
 """The largest log read (an `.eval` log is a zip of its samples)."""
@@ -91,8 +91,8 @@ def _run_folders(log: EvalLog, path: str | Path) -> list[Path]:
     """Where the run's relative paths are relative to: the folder it was started in (as
     its log records it); for a log that does not record it, the retry's own folder and the
     folder above the log's (`logs/` under the run's folder, the default)."""
-    inputs = (log.eval.metadata or {}).get(INPUTS) or {}
-    recorded = inputs.get("working_dir") if isinstance(inputs, dict) else None
+    inputs = RunFacts.of(log.eval.metadata).inputs
+    recorded = inputs.working_dir if inputs else None
     if recorded:
         return [Path(recorded)]
     return [Path.cwd(), Path(path).resolve().parent.parent]
@@ -184,13 +184,12 @@ def _tail(value: str, limit: int = 120) -> str:
     return value if len(value) <= limit else f"...{value[-(limit - 3) :]}"
 
 
-def changed_inputs(
-    old: Mapping[str, Any], new: Mapping[str, Any], args: Mapping[str, Any]
-) -> list[str]:
-    """What the task read that differs from what the run read, by its metadata."""
+def changed_inputs(old: RunFacts, new: RunFacts, args: Mapping[str, Any]) -> list[str]:
+    """What the task read (`new`: the facts of a task made again) that differs from what the
+    run read (`old`: its log's)."""
     changed = []
-    old_files = (old.get(INPUTS) or {}).get("files") or {}
-    new_files = (new.get(INPUTS) or {}).get("files") or {}
+    old_files = old.inputs.files if old.inputs else {}
+    new_files = new.inputs.files if new.inputs else {}
     for name, fingerprint in old_files.items():
         if new_files.get(name) != fingerprint:
             value = args.get(name.split("[")[0])
@@ -198,14 +197,16 @@ def changed_inputs(
             shown = f" {_tail(value)}" if isinstance(value, str) else ""
             what = "is gone" if name not in new_files else "changed"
             changed.append(f"{name.replace('_', ' ')}{shown} {what}")
-    for key, value in old.items():
-        if key.endswith("_fingerprint") and value != new.get(key) and not old_files:
-            changed.append(f"the {key.removesuffix('_fingerprint')} changed")
-    old_prompts, new_prompts = old.get("prompts") or {}, new.get("prompts") or {}
-    if isinstance(old_prompts, dict) and isinstance(new_prompts, dict):
-        for name, digest in old_prompts.items():
-            if new_prompts.get(name) != digest:
-                changed.append(f"the {name} prompt changed (a prompt file, or the packaged one)")
+    if not old_files:  # a log that predates the fingerprint of each input
+        for what, was, now in (
+            ("dataset", old.dataset_fingerprint, new.dataset_fingerprint),
+            ("responses", old.responses_fingerprint, new.responses_fingerprint),
+        ):
+            if was != now:
+                changed.append(f"the {what} changed")
+    for name, digest in old.prompts.items():
+        if new.prompts.get(name) != digest:
+            changed.append(f"the {name} prompt changed (a prompt file, or the packaged one)")
     return changed
 
 
@@ -242,7 +243,7 @@ def prepare_retry(
     task: Task | None = None
     if entry is not None:
         task = entry.make_task(args)
-        changed = changed_inputs(log.eval.metadata or {}, task.metadata or {}, args)
+        changed = changed_inputs(RunFacts.of(log.eval.metadata), RunFacts.of(task.metadata), args)
         changed = changed or _changed_samples(log.samples or [], task)
     if changed and not force:
         more = f" (and {len(changed) - 1} more change)" if len(changed) > 1 else ""

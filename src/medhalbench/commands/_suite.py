@@ -20,7 +20,7 @@ read against the same declarations (`ConnectionSettings`, the task's signature, 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from inspect_ai import Task, task_with
 from inspect_ai.model import Model
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError, check_arguments
+from medhalbench.arguments import ArgumentError, construct
 from medhalbench.commands._derive import absolute
 from medhalbench.commands._models import (
     ConnectionSettings,
@@ -45,6 +45,7 @@ from medhalbench.data import read_settings_file
 from medhalbench.examples import illustrative
 from medhalbench.planning import Plan
 from medhalbench.registry import Benchmark, benchmark
+from medhalbench.results import RunFacts
 
 
 @dataclass(frozen=True)
@@ -89,13 +90,12 @@ class Suite:
     log_dir: str
     models: list[SuiteModel]
     runs: list[SuiteRun]
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: SuiteSettings = field(default_factory=SuiteSettings)
 
     def options(self, model: SuiteModel) -> dict[str, Any]:
         """The command-line options a model of the suite is called with."""
         return {
-            "cache": True,
-            **self.settings,
+            **asdict(self.settings),
             "model_args": [f"{k}={v}" for k, v in model.args.items()],
         }
 
@@ -134,7 +134,7 @@ def read_suite(path: str | Path) -> Suite:
     if unknown:
         raise DataError(f"unknown field(s) {_listed(unknown)}", path=path)
     try:
-        settings = check_arguments(SuiteSettings, _mapping(raw.get("settings"), file, "settings"))
+        settings = construct(SuiteSettings, _mapping(raw.get("settings"), file, "settings"))
     except ArgumentError as ex:
         raise DataError(ex.reason, path=path, field=f"settings.{ex.argument}") from None
     models, runs = raw.get("models"), raw.get("runs")
@@ -313,7 +313,9 @@ def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
                 or any(passed.get(k) != v for k, v in run.args.items())
             ):
                 continue
-            changed = changed_inputs(header.eval.metadata or {}, run.task.metadata or {}, run.args)
+            changed = changed_inputs(
+                RunFacts.of(header.eval.metadata), RunFacts.of(run.task.metadata), run.args
+            )
             if changed:
                 stale.append(StaleLog(local_path(info.name), changed))
             break

@@ -5,10 +5,10 @@ validation)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import Field, model_validator
@@ -16,12 +16,14 @@ from pydantic import Field, model_validator
 from medhalbench._errors import DataError
 from medhalbench.arguments import InputFile, LocalPath
 from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
+from medhalbench.dahl._dataset import QuestionRecord
+from medhalbench.dahl._metrics import AnswerRecord
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.evidence import logged_passages_text
 from medhalbench.registry import AuditItem, AuditQuestion, JudgeAudit, RoleModels, registered_name
-from medhalbench.results import benchmark_name, sample_score
+from medhalbench.results import RunRecord, benchmark_name, sample_score
 
 EVIDENCE_HEADING = "Passages the checker was given"
 TRUE, FALSE, NO_VERDICT = "true", "false", "unknown or unreadable"
@@ -33,21 +35,17 @@ DahlAuditRole = Literal["reader", "extractor", "splitter", "checker"]
 """Whose judgements a person audits in a DAHL run (`JUDGE_AUDIT.roles` says what each judges)."""
 
 
-def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
+def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
     """Each atomic unit's splitter item and, where it was checked, its reader (or
     extractor) item and, where the checker said true or false, its checker item."""
     score = sample_score(sample)
-    metadata = (score.metadata if score else None) or {}
-    answer = str(
-        metadata.get("cleaned_response") or (sample.output.completion if sample.output else "")
-    )
-    question = str(sample.metadata.get("question", ""))
-    units = [str(u) for u in metadata.get("units_text") or []]
-    verdicts = list(metadata.get("verdicts") or [])
-    replies = list(metadata.get("checker_replies") or [])
-    read_by = list(metadata.get("unit_read_by") or [])
+    judged = AnswerRecord.model_validate((score.metadata if score else None) or {})
+    answer = judged.cleaned_response or (sample.output.completion if sample.output else "")
+    question = sample.metadata_as(QuestionRecord).question
+    units, verdicts, replies = judged.units_text, judged.verdicts, judged.checker_replies
+    read_by = judged.unit_read_by
     # A grounded run keeps each unit's passages: shown beside the unit, as the checker read them.
-    passages = list(metadata.get("unit_passages") or [])
+    passages = judged.unit_passages or []
     per_unit = len(replies) == len(units)  # batch mode: one reply for all units
     found = []
     for position, unit in enumerate(units, start=1):
@@ -67,7 +65,7 @@ def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
                 ),
                 shown=(("Question", question), ("Answer", answer), ("Atomic unit", unit),
                        ("The other units", others or "(none)")),
-                revealed=(("The splitter's reply", str(metadata.get("splitter_reply") or "")),),
+                revealed=(("The splitter's reply", judged.splitter_reply or ""),),
                 focus="Atomic unit",
             )
         )  # fmt: skip
@@ -269,11 +267,12 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     auto: dict[str, tuple[float, int]] = {}
     for sample in log.samples or []:
         score = sample.scores.get(registered_name(dahl_factuality)) if sample.scores else None
-        if score is None or not score.metadata or score.metadata.get("status") != "scored":
+        judged = AnswerRecord.model_validate((score.metadata if score else None) or {})
+        if judged.status != "scored" or judged.precision is None:
             continue
-        value = (float(score.metadata["precision"]), int(score.metadata["units"]))
+        value = (judged.precision, judged.units)
         auto[str(sample.id)] = value
-        auto[str((sample.metadata or {}).get("question", "")).strip()] = value
+        auto[sample.metadata_as(QuestionRecord).question.strip()] = value
     pairs: list[tuple[float, float, int, int]] = []
     unmatched = 0
     audit = str(human_path).endswith(AUDIT_SUFFIX)

@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 from medhalbench.dahl._audit import JUDGE_AUDIT, AgreementRequest, run_agreement
-from medhalbench.dahl._metrics import headline_figures
+from medhalbench.dahl._metrics import AnswerRecord, headline_figures
 from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
     dahl_charts,
@@ -50,10 +50,12 @@ def dahl_demo(settings: DemoSettings) -> DemoRun:
 
 
 def dahl_units(metadata: Mapping[str, Any]) -> list[Unit]:
-    """The atomic units of one judged answer, each with its verdict (and P(false))."""
-    texts = list(metadata.get("units_text") or [])
-    verdicts = list(metadata.get("verdicts") or [None] * len(texts))
-    p_false = list(metadata.get("p_false") or [None] * len(texts))
+    """The atomic units of one judged answer (an `AnswerRecord`), each with its verdict (and
+    P(false))."""
+    answer = AnswerRecord.model_validate(metadata)
+    texts = answer.units_text
+    verdicts = answer.verdicts or [None] * len(texts)
+    p_false = answer.p_false or [None] * len(texts)
     return [
         Unit(text, verdict, p) for text, verdict, p in zip(texts, verdicts, p_false, strict=False)
     ]

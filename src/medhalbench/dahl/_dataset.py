@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError, ResourceUnavailableError
 from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.outputs import GIVEN_OUTPUT
 
 
 class DahlQuestion(Record):
@@ -47,6 +48,29 @@ class DahlResponse(Record):
     @classmethod
     def _optional_text(cls, value: Any) -> Any:
         return str(value).strip().lower() if value not in (None, "") else None
+
+
+class QuestionRecord(BaseModel):
+    """What a DAHL sample's metadata holds.
+
+    Attributes:
+        question: The question.
+        category: Its category (`uncategorised` for an answer to a question the dataset
+            lacks).
+        paper_id: The paper it was written from, where known.
+        response: An answer written elsewhere, scored instead of generating.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+
+    question: str = ""
+    category: str = ""
+    paper_id: str | None = None
+    response: str | None = Field(default=None, alias=GIVEN_OUTPUT)
+
+    def stored(self) -> dict[str, Any]:
+        """The record as sample metadata."""
+        return self.model_dump(by_alias=True, exclude_none=True)
 
 
 # The authors' questions.csv is fetched at this commit unless the source names one

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+import pydantic
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -23,10 +24,13 @@ from inspect_ai.scorer import (
 
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
+from medhalbench.results import RunRecord
 from medhalbench.statistics import DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
 
 ResponseStatus = Literal["scored", "declined", "no_units", "unknown_unit", "mismatch"]
+EPOCHS = "epochs"
+"""The score metadata key of a run of several epochs: each epoch's answer record."""
 EXCLUSIONS: tuple[ResponseStatus, ...] = ("declined", "no_units", "unknown_unit", "mismatch")
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]+(?=\s)|\d+[.)]|\(\d+\))\s*")
@@ -194,6 +198,112 @@ def dahl_figures(judged: Sequence[JudgedResponse], questions: Sequence[Hashable]
     return figures
 
 
+class AnswerRecord(pydantic.BaseModel):
+    """One answer's judgement as its score's metadata keeps it (a list of them, one per epoch,
+    under `epochs` for a run of several epochs): what the scorer writes and every reader of
+    a DAHL log reads (metrics, units, audit).
+
+    Attributes:
+        status: `scored`, or why the answer is left out of the DAHL score.
+        units: Number of atomic units.
+        true: Units judged true.
+        false: Units judged false.
+        unknown: Units judged neither.
+        length: Characters in the cleaned answer.
+        category: The question's category.
+        precision: True units over units, for a scored answer.
+        cleaned_response: The answer after cleaning.
+        removed_question: Whether an echo of the question was removed.
+        removed_repeats: Repeated sentences removed.
+        removed_truncated: The cut-off last sentence dropped, if any.
+        removed_declines: Sentences removed because they only decline.
+        splitter_reply: The splitter's reply.
+        units_text: The atomic units.
+        verdicts: The checker's verdict on each unit.
+        unit_read_by: Who read each verdict (`strict`, `extractor`, or None).
+        read_by_extractor: Units only the extractor could read.
+        p_false: P(false) of each unit, where the checker gave log-probabilities.
+        checker_replies: The checker's replies (one per unit, or one for a batch).
+        units_markdown_stripped: Units whose markdown was stripped.
+        units_split: Units split in two or more.
+        list_intros_dropped: List introductions dropped.
+        unit_passages: The passages each unit was checked against (a grounded checker).
+        strict: The judgement without the extractor's readings (where it read any).
+        paper: The authors' pipeline's judgement of the same answer.
+        paper_cleaned_response: The answer as their cleaning leaves it.
+        paper_splitter_reply: The splitter's reply to their prompt.
+        paper_units: Their units.
+        paper_checker_replies: The checker's replies to their prompt.
+        paper_prompts: Which of their prompts were given (the rest: ours in their place).
+        paper_unit_passages: The passages each of their units was checked against.
+    """
+
+    model_config = pydantic.ConfigDict(frozen=True, extra="ignore")
+
+    status: ResponseStatus = "no_units"
+    units: int = 0
+    true: int = 0
+    false: int = 0
+    unknown: int = 0
+    length: int = 0
+    category: str = ""
+    precision: float | None = None
+    cleaned_response: str | None = None
+    removed_question: bool = False
+    removed_repeats: int = 0
+    removed_truncated: str | None = None
+    removed_declines: int = 0
+    splitter_reply: str | None = None
+    units_text: list[str] = pydantic.Field(default_factory=list)
+    verdicts: list[TruthVerdict | None] = pydantic.Field(default_factory=list)
+    unit_read_by: list[str | None] = pydantic.Field(default_factory=list)
+    read_by_extractor: int = 0
+    p_false: list[float | None] | None = None
+    checker_replies: list[str] = pydantic.Field(default_factory=list)
+    units_markdown_stripped: int = 0
+    units_split: int = 0
+    list_intros_dropped: int = 0
+    unit_passages: list[list[dict[str, Any]]] | None = None
+    strict: ResponseScore | None = None
+    paper: PaperResponse | None = None
+    paper_cleaned_response: str | None = None
+    paper_splitter_reply: str | None = None
+    paper_units: list[str] | None = None
+    paper_checker_replies: list[str] | None = None
+    paper_prompts: list[str] | None = None
+    paper_unit_passages: list[list[dict[str, Any]]] | None = None
+
+    @classmethod
+    def of(cls, result: ResponseScore, **details: Any) -> AnswerRecord:
+        """An answer's record from our judgement and what else the scorer keeps (each by its
+        field's name)."""
+        unknown = set(details) - set(cls.model_fields)
+        if unknown:  # a misspelt detail would be dropped silently on reading
+            raise TypeError(f"not a field of AnswerRecord: {', '.join(sorted(unknown))}")
+        return cls(**asdict(result), precision=result.precision, **details)
+
+    @property
+    def judged(self) -> JudgedResponse:
+        """The judgements the figures are computed from."""
+        ours = ResponseScore(
+            self.status, self.units, self.true, self.false, self.unknown, self.length,
+            self.category,
+        )  # fmt: skip
+        strict = replace(self.strict, category=self.category) if self.strict else None
+        return JudgedResponse(ours=ours, paper=self.paper, strict=strict)
+
+    def stored(self) -> dict[str, Any]:
+        """The record as score metadata (what is not set left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+def answer_records(score: Score) -> list[AnswerRecord]:
+    """The record of each answer behind a sample's score (one per epoch)."""
+    metadata = score.metadata or {}
+    kept = metadata[EPOCHS] if EPOCHS in metadata else [metadata]
+    return [AnswerRecord.model_validate(m) for m in kept]
+
+
 def dahl_scores(
     judged: Sequence[JudgedResponse],
     questions: Sequence[Hashable] | None = None,
@@ -239,59 +349,19 @@ def dahl_scores(
     return {**counts, **values}
 
 
-# Per-response counts of what cleaning and unit normalisation changed, summed in the metrics.
-CHANGE_COUNTS = (
-    "removed_declines",
-    "units_markdown_stripped",
-    "units_split",
-    "list_intros_dropped",
-    "read_by_extractor",
-)
-
-
-def _response(m: dict[str, Any], category: str) -> ResponseScore:
-    return ResponseScore(
-        status=m.get("status", "no_units"),
-        units=int(m.get("units", 0)),
-        true=int(m.get("true", 0)),
-        false=int(m.get("false", 0)),
-        unknown=int(m.get("unknown", 0)),
-        length=int(m.get("length", 0)),
-        category=category,
-    )
-
-
-def response_from_metadata(m: dict[str, Any]) -> JudgedResponse:
-    """Rebuild a response's judgements from its score metadata."""
-    category = str(m.get("category", ""))
-    paper, strict = m.get("paper"), m.get("strict")
-    return JudgedResponse(
-        ours=_response(m, category),
-        paper=PaperResponse(**paper) if isinstance(paper, dict) else None,
-        strict=_response(strict, category) if isinstance(strict, dict) else None,
-    )
-
-
-def responses_of(sample_score: SampleScore) -> list[dict[str, Any]]:
-    """The metadata of each response behind a sample's score (one per epoch)."""
-    metadata = sample_score.score.metadata or {}
-    return list(metadata["epochs"]) if "epochs" in metadata else [metadata]
-
-
 @score_reducer(name="dahl_epochs")
 def dahl_epochs() -> ScoreReducer:
     """Keep every epoch's response: the value is the mean precision over scored epochs and
     the metadata lists each epoch's judgement, so that the metric counts every response."""
 
     def reduce(scores: list[Score]) -> Score:
-        precisions = [
-            float(p) for s in scores if (p := (s.metadata or {}).get("precision")) is not None
-        ]
+        answers = [a for s in scores for a in answer_records(s)]
+        precisions = [a.precision for a in answers if a.precision is not None]
         value = math.fsum(precisions) / len(precisions) if precisions else 0.0
         return Score(
             value=value,
             explanation=f"{len(precisions)} of {len(scores)} epochs scored",
-            metadata={"epochs": [s.metadata or {} for s in scores]},
+            metadata={EPOCHS: [a.stored() for a in answers]},
         )
 
     return reduce
@@ -301,8 +371,8 @@ def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[JudgedResponse
     """Every response behind the scores (one per epoch) and its question."""
     responses, questions = [], []
     for sample_score in scores:
-        for metadata in responses_of(sample_score):
-            responses.append(response_from_metadata(metadata))
+        for answer in answer_records(sample_score.score):
+            responses.append(answer.judged)
             questions.append(sample_score.sample_id)
     return responses, questions
 
@@ -310,8 +380,9 @@ def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[JudgedResponse
 HEADLINE = ("dahl_score", "paper_dahl_score")
 
 
-def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
-    """The figures a comparison of two runs reports (over questions)."""
+def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[Figure]:
+    """The figures a comparison of two runs reports (over questions; the same whatever the run's
+    settings, `record`)."""
     responses, questions = judged_responses(scores)
     return [f for f in dahl_figures(responses, questions) if f.name in HEADLINE]
 
@@ -323,9 +394,13 @@ def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         responses, questions = judged_responses(scores)
+        answers = [a for s in scores for a in answer_records(s.score)]
         changes = {
-            name: float(sum(m.get(name, 0) for s in scores for m in responses_of(s)))
-            for name in CHANGE_COUNTS
+            "removed_declines": float(sum(a.removed_declines for a in answers)),
+            "units_markdown_stripped": float(sum(a.units_markdown_stripped for a in answers)),
+            "units_split": float(sum(a.units_split for a in answers)),
+            "list_intros_dropped": float(sum(a.list_intros_dropped for a in answers)),
+            "read_by_extractor": float(sum(a.read_by_extractor for a in answers)),
         }
         return {**dahl_scores(responses, questions, resamples=resamples, seed=seed), **changes}
 

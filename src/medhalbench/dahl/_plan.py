@@ -11,21 +11,20 @@ from typing import Any
 from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
-from medhalbench.arguments import Positive
-from medhalbench.dahl._dataset import DAHL_CATEGORIES
+from medhalbench.arguments import Positive, read_record
+from medhalbench.dahl._dataset import DAHL_CATEGORIES, QuestionRecord
 from medhalbench.dahl._scorer import (
-    CHECKER_MAX_TOKENS,
     GROUNDED_PROMPT,
     SPLITTER_MAX_TOKENS,
     STRUCTURED_CHECKER_MAX_TOKENS,
     passage_tokens,
 )
+from medhalbench.dahl._task import DahlSettings
 from medhalbench.dahl.build._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
 from medhalbench.dahl.build._papers import Paper, load_papers
-from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
-from medhalbench.results import flat_settings
+from medhalbench.results import RunRecord
 
 UNITS_PER_ANSWER = 11.0
 """Atomic units per answer assumed by plans (DAHL's responses had about 11)."""
@@ -54,51 +53,50 @@ def _template_tokens(name: str, path: str | None) -> int:
 
 
 def dahl_plan(
-    task: Task, roles: Mapping[str, str], settings: Mapping[str, Any]
+    task: Task, roles: Mapping[str, str], planning: Mapping[str, Any]
 ) -> list[RoleEstimate]:
     """Calls and tokens of the model under test (unless the answers are given), the splitter
-    and the checker. `settings["units_per_answer"]` sets the assumed units per answer. With
+    and the checker, assuming what the planning settings given say (`DahlPlanSettings`). With
     the paper protocol the authors' pipeline splits and checks each answer again: the plan
     counts those calls in full, an upper bound (calls identical to ours cost nothing, from
     inspect's cache)."""
-    meta = flat_settings(task.metadata or {})
-    units = float(settings.get("units_per_answer") or UNITS_PER_ANSWER)
+    units = read_record(DahlPlanSettings, planning, where="-P").units_per_answer
     samples = list(task.dataset)
     epochs = task.epochs or 1
     answers = len(samples) * epochs
-    given = meta.get("responses") is not None
-    if given:
-        responses = [str((s.metadata or {}).get(GIVEN_OUTPUT, "")) for s in samples]
+    record = RunRecord.of(task.metadata, task.config)
+    settings = record.settings_as(DahlSettings)
+    if not record.generated:
+        records = [QuestionRecord.model_validate(s.metadata or {}) for s in samples]
+        responses = [r.response or "" for r in records]
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:
         answer_tokens = (task.config.max_tokens or 0) * answers
-    split_in = (
-        _template_tokens("split_user.txt", meta.get("split_prompt")) * answers + answer_tokens
-    )
+    split_in = _template_tokens("split_user.txt", settings.split_prompt) * answers + answer_tokens
     system = _template_tokens("check_system.txt", None)
-    verdict_tokens = int(meta.get("check_max_tokens") or CHECKER_MAX_TOKENS)
-    unit_template = _template_tokens("check_user.txt", meta.get("check_prompt"))
-    if meta.get("evidence"):  # the grounded prompt, with each unit's passages in it
+    verdict_tokens = settings.check_max_tokens
+    unit_template = _template_tokens("check_user.txt", settings.check_prompt)
+    if settings.grounding.evidence:  # the grounded prompt, with each unit's passages in it
         unit_template = _template_tokens(
-            GROUNDED_PROMPT, meta.get("evidence_prompt")
-        ) + passage_tokens(meta)
-    if meta.get("check_mode") == "batch":
+            GROUNDED_PROMPT, settings.evidence_prompt
+        ) + passage_tokens(settings.grounding)
+    if settings.check_mode == "batch":
         check_calls = answers
-        template = _template_tokens("check_batch_user.txt", meta.get("check_batch_prompt"))
+        template = _template_tokens("check_batch_user.txt", settings.check_batch_prompt)
         check_out = round(verdict_tokens * units) * answers
     else:
         check_calls = round(answers * units)
         template = unit_template
         per_check = (
             max(verdict_tokens, STRUCTURED_CHECKER_MAX_TOKENS)
-            if meta.get("structured")
+            if settings.structured
             else verdict_tokens
         )
         check_out = per_check * check_calls
     # The units of an answer together are about as long as the answer.
     check_in = (template + system) * check_calls + answer_tokens
     split_calls, split_out = answers, SPLITTER_MAX_TOKENS * answers
-    if meta.get("paper_protocol"):  # the authors' pipeline: one split and per-unit checks more
+    if settings.paper_protocol:  # the authors' pipeline: one split and per-unit checks more
         paper_checks = round(answers * units)
         split_in, split_calls, split_out = split_in * 2, split_calls * 2, split_out * 2
         check_in += (unit_template + system) * paper_checks + answer_tokens
@@ -107,11 +105,11 @@ def dahl_plan(
     answering = task_plan(task)
     # The answer's system prompt is added by the solver, not held by the samples.
     system_in = (
-        _template_tokens("answer_system.txt", meta.get("answer_prompt")) + MESSAGE_OVERHEAD
+        _template_tokens("answer_system.txt", settings.answer_prompt) + MESSAGE_OVERHEAD
     ) * answers
     answering = replace(answering, input_tokens=answering.input_tokens + system_in)
     return [
-        *([] if given else [answering]),
+        *([answering] if record.generated else []),
         RoleEstimate("splitter", split_calls, split_in, split_out, model=roles.get("splitter")),
         RoleEstimate("checker", check_calls, check_in, check_out, model=roles.get("checker")),
     ]  # fmt: skip

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from medhalbench.evidence import evidence_phrase
+from medhalbench.dahl._task import DahlSettings
 from medhalbench.results import (
     Bar,
     Cell,
@@ -17,6 +16,7 @@ from medhalbench.results import (
     FigureRow,
     PublishedRow,
     ResultTable,
+    RunRecord,
     RunResult,
     bar_of,
     figure_rows,
@@ -66,11 +66,11 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
     )
 
     def cells(run: RunResult) -> list[list[Cell]]:
-        s = run.settings
+        s = run.record.settings_as(DahlSettings)
         return [
             [
-                run.model, differs[run.log], run.judges, run.dataset, temperature_of(s),
-                float(s.get("epochs", 1)), yes_no(s.get("structured")),
+                run.model, differs[run.log], run.judges, run.dataset, temperature_of(run.record),
+                float(s.epochs), yes_no(s.structured),
                 *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
             ]
         ]  # fmt: skip
@@ -90,13 +90,14 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
     return table
 
 
-def dahl_settings(settings: Mapping[str, Any]) -> list[str]:
+def dahl_settings(record: RunRecord) -> list[str]:
     """What distinguishes a DAHL run: how its answers were made, structured verdicts, and
     the evidence its checker was given (none: closed-book)."""
-    evidence = evidence_phrase(settings)
+    settings = record.settings_as(DahlSettings)
+    evidence = settings.grounding.phrase()
     return [
-        *generation(settings),
-        f"structured {yes_no(settings.get('structured'))}",
+        *generation(record),
+        f"structured {yes_no(settings.structured)}",
         *([f"evidence {evidence}"] if evidence else []),
     ]
 
@@ -121,7 +122,7 @@ def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
 
 def _generated(runs: Sequence[RunResult]) -> list[RunResult]:
     """The runs whose answers were generated (at a temperature)."""
-    return [r for r in runs if not math.isnan(temperature_of(r.settings))]
+    return [r for r in runs if not math.isnan(temperature_of(r.record))]
 
 
 def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunResult]]:
@@ -139,10 +140,10 @@ def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunRe
         grouped.setdefault(" · ".join(filter(None, [run.model, text])), []).append(run)
     series: dict[str, dict[float, RunResult]] = {}
     for name, members in grouped.items():
-        reruns = max(Counter(temperature_of(r.settings) for r in members).values())
+        reruns = max(Counter(temperature_of(r.record) for r in members).values())
         seen = Counter[float]()
         for run in members:
-            temperature = temperature_of(run.settings)
+            temperature = temperature_of(run.record)
             seen[temperature] += 1
             label = f"{name} (run {seen[temperature]})" if reruns > 1 else name
             series.setdefault(label, {})[temperature] = run
@@ -178,7 +179,7 @@ def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
 
 def _swept(runs: Sequence[RunResult]) -> bool:
     """Whether the generated runs differ in answering temperature."""
-    return len({temperature_of(r.settings) for r in _generated(runs)}) > 1
+    return len({temperature_of(r.record) for r in _generated(runs)}) > 1
 
 
 _DAHL_ROWS: list[FigureRow] = [
@@ -187,24 +188,26 @@ _DAHL_ROWS: list[FigureRow] = [
 ]
 
 
-def generation(settings: Mapping[str, Any]) -> list[str]:
+def generation(record: RunRecord) -> list[str]:
     """How the answers were made: generated at a temperature, or written elsewhere (the
     model, system/NAME, and the file name the title gives already say so: nothing)."""
-    if settings.get("responses"):
+    if not record.generated:
         return []
-    return [f"temperature {temperature_of(settings):g}", f"epochs {settings.get('epochs', 1)}"]
+    epochs = record.settings_as(DahlSettings).epochs
+    return [f"temperature {temperature_of(record):g}", f"epochs {epochs}"]
 
 
-def temperature_of(settings: Mapping[str, Any]) -> float:
-    """The answering temperature (NaN for answers written elsewhere: nothing was generated)."""
-    value = settings.get("temperature")
-    return float(value) if isinstance(value, int | float) else math.nan
+def temperature_of(record: RunRecord) -> float:
+    """The answering temperature sent (NaN for answers written elsewhere: nothing was
+    generated)."""
+    sent = record.sent.temperature
+    return math.nan if sent is None else float(sent)
 
 
 def dahl_summary(run: RunResult) -> ResultTable:
     """A DAHL run's headline figures as a narrow table titled with what distinguishes the run."""
-    s = run.settings
     table = figure_rows(run, _DAHL_ROWS)
+    unknown = run.record.facts.questions_not_in_dataset
     excluded = ", ".join(
         f"{k.removeprefix('excluded_').replace('_', ' ')} {run.metrics[k]:.0f}"
         for k in (
@@ -219,7 +222,7 @@ def dahl_summary(run: RunResult) -> ResultTable:
         "DAHL",
         run,
         [
-            *dahl_settings(s),
+            *dahl_settings(run.record),
             f"{run.metrics.get('scored', 0):.0f} of {run.metrics.get('responses', 0):.0f} responses scored"
             + (f" (excluded: {excluded})" if excluded else ""),
             f"{format_cell(run.metrics.get('mean_units', math.nan), 1)} units and "
@@ -235,10 +238,8 @@ def dahl_summary(run: RunResult) -> ResultTable:
                 else []
             ),
             *(
-                [
-                    f"{s['questions_not_in_dataset']} answers to questions not in the dataset (uncategorised)"
-                ]
-                if s.get("questions_not_in_dataset")
+                [f"{unknown} answers to questions not in the dataset (uncategorised)"]
+                if unknown
                 else []
             ),
         ],

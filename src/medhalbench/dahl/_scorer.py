@@ -4,8 +4,7 @@ unit (checker role), closed-book or grounded in passages a retriever finds for t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 from inspect_ai.model import (
@@ -26,7 +25,9 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import MedhalbenchError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.arguments import ArgumentError
+from medhalbench.dahl._dataset import QuestionRecord
 from medhalbench.dahl._metrics import (
+    AnswerRecord,
     ResponseScore,
     dahl_metrics,
     excluded_response,
@@ -51,8 +52,8 @@ from medhalbench.evidence import (
 )
 from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
 from medhalbench.models import DEFAULT_MODEL, embedded_may_judge
-from medhalbench.outputs import GIVEN_OUTPUT
 from medhalbench.planning import count_tokens
+from medhalbench.settings import Grounding
 from medhalbench.text import clean_response
 
 EVIDENCE_K = DEFAULT_EVIDENCE_K
@@ -125,14 +126,13 @@ async def unit_evidence(
     return [passages_text(f) for f in found], [passages_metadata(f) for f in found]
 
 
-def passage_tokens(meta: Mapping[str, Any]) -> int:
+def passage_tokens(grounding: Grounding) -> int:
     """Tokens the passages add to one grounded checker prompt (0 for a closed-book run):
     k passages of the index, as the prompt shows them, averaged over evenly spread ones."""
-    evidence = meta.get("evidence")
-    if not evidence:
+    if not grounding.evidence:
         return 0
-    k = int(meta.get("evidence_k") or EVIDENCE_K)
-    retriever = open_retriever(str(evidence), rerank=bool(meta.get("evidence_rerank")))
+    k = grounding.evidence_k
+    retriever = open_retriever(grounding.evidence, rerank=grounding.evidence_rerank)
     sample = example_passages(retriever, count=max(k, 40 * k))
     if not sample:
         return ASSUMED_PASSAGE_TOKENS * k
@@ -171,7 +171,7 @@ def _score(result: ResponseScore, **details: object) -> Score:
             if result.status == "scored"
             else f"left out of the DAHL score: {result.status}"
         ),
-        metadata={**asdict(result), "precision": precision, **details},
+        metadata=AnswerRecord.of(result, **details).stored(),
     )
 
 
@@ -374,14 +374,12 @@ def dahl_factuality(
         }
 
     async def score(state: TaskState, target: Target) -> Score:
-        question = str(state.metadata["question"])
-        category = str(state.metadata["category"])
+        asked = state.metadata_as(QuestionRecord)
+        question, category = asked.question, asked.category
         response = state.output.completion if state.output else ""
         stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
-        truncated = (
-            None if state.metadata.get(GIVEN_OUTPUT) is not None else stop_reason == "max_tokens"
-        )
+        truncated = None if asked.response is not None else stop_reason == "max_tokens"
         authors = await paper(response, question) if paper_protocol else {}
         cleaned = clean_response(question, response, truncated=truncated)
         cleaning = {
@@ -427,8 +425,8 @@ def dahl_factuality(
         details: dict[str, object] = {}
         if extracted:  # the judgement without the extractor's readings
             without = [v or "unknown" for v in strict]
-            details["strict"] = asdict(
-                judge_response(units.units, without, length=len(cleaned.text), category=category)
+            details["strict"] = judge_response(
+                units.units, without, length=len(cleaned.text), category=category
             )
         return _score(
             result,

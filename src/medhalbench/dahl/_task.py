@@ -16,7 +16,12 @@ from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.arguments import Count, DataSource, Fraction, InputFile, Means, Qualifies
-from medhalbench.dahl._dataset import DahlQuestion, DahlResponse, load_dahl_questions
+from medhalbench.dahl._dataset import (
+    DahlQuestion,
+    DahlResponse,
+    QuestionRecord,
+    load_dahl_questions,
+)
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
 from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
 from medhalbench.dahl._scorer import (
@@ -28,7 +33,7 @@ from medhalbench.dahl._scorer import (
 )
 from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
-from medhalbench.outputs import GIVEN_OUTPUT, epoch_generate, given_output, nothing_generated
+from medhalbench.outputs import epoch_generate, given_output, nothing_generated
 from medhalbench.registry import benchmark_task
 from medhalbench.settings import (
     Bootstrap,
@@ -64,6 +69,10 @@ def _unique(samples: list[Sample]) -> list[Sample]:
     return samples
 
 
+def _asked(sample: Sample) -> QuestionRecord:
+    return QuestionRecord.model_validate(sample.metadata or {})
+
+
 def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
     """One sample per question, to be answered by the model under test."""
     return _unique(
@@ -71,7 +80,9 @@ def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
             Sample(
                 id=question_id(q.question),
                 input=q.question,
-                metadata={"question": q.question, "category": q.category, "paper_id": q.paper_id},
+                metadata=QuestionRecord(
+                    question=q.question, category=q.category, paper_id=q.paper_id
+                ).stored(),
             )
             for q in questions
         ]
@@ -88,7 +99,9 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
             Sample(
                 id=r.id or question_id(r.question),
                 input=r.question,
-                metadata={"question": r.question, "category": category, GIVEN_OUTPUT: r.response},
+                metadata=QuestionRecord(
+                    question=r.question, category=category, response=r.response
+                ).stored(),
             )
         )
     return _unique(samples)
@@ -211,16 +224,10 @@ def dahl(settings: DahlSettings) -> Task:
         samples = response_samples(settings.responses, known)
         # Answers to questions the dataset does not hold are kept (uncategorised) and counted.
         unknown_questions = (
-            sum(str((s.metadata or {})["question"]).strip() not in known for s in samples)
-            if known
-            else 0
+            sum(_asked(s).question.strip() not in known for s in samples) if known else 0
         )
         if wanted:
-            samples = [
-                s
-                for s in samples
-                if s.metadata and s.metadata["category"] in {w.lower() for w in wanted}
-            ]
+            samples = [s for s in samples if _asked(s).category in {w.lower() for w in wanted}]
         samples = samples[: settings.limit] if settings.limit is not None else samples
         solver = [given_output()]
     else:

@@ -4,7 +4,6 @@ them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from medhalbench.evidence._records import RetrievedPassage
@@ -12,19 +11,6 @@ from medhalbench.evidence._records import RetrievedPassage
 NO_PASSAGES = "(No passage of the reference corpus matches this text.)"
 DEFAULT_EVIDENCE_K = 5
 """Passages a judge is given per unit or question, unless a run says otherwise."""
-
-
-def evidence_phrase(settings: Mapping[str, Any]) -> str | None:
-    """A run's evidence as titles and plans name it (`med-index, k 5, re-ranked`), from its
-    settings (`evidence`, `evidence_k`, `evidence_rerank`); None for a run without."""
-    source = settings.get("evidence")
-    if not source:
-        return None
-    # The folder's or file's name; a plug-in's address (`es:pubmed`) as given, up to a URL's
-    # last part (never its credentials).
-    name = Path(str(source).rstrip("/")).name or str(source)
-    k = settings.get("evidence_k") or DEFAULT_EVIDENCE_K
-    return f"{name}, k {k}{', re-ranked' if settings.get('evidence_rerank') else ''}"
 
 
 def passages_text(found: Sequence[RetrievedPassage]) -> str:

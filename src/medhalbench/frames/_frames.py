@@ -28,7 +28,7 @@ from medhalbench.frames._schema import (
 )
 from medhalbench.registry import benchmark
 from medhalbench.report import collect, figures_frame, run_names
-from medhalbench.results import GENERATION_SETTINGS, RunResult, local_path, sample_score
+from medhalbench.results import RunResult, local_path, sample_score
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,10 +63,8 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
     }
     rows: list[dict[str, Any]] = []
     for run, name in zip(found.runs, run_names(found.runs), strict=True):
-        settings = {k: v for k, v in run.arguments.items() if k not in _RUN}
-        # What was sent (inspect's effective config), not the task's argument.
-        sent = [*GENERATION_SETTINGS, "reply_seed"]
-        settings |= {k: run.settings[k] for k in sent if k in run.settings and k != "seed"}
+        # The generation settings as sent (inspect's effective config), not the task's.
+        settings = {k: v for k, v in run.record.shown.items() if k not in _RUN}
         figures = {FIGURES_RENAMED.get(k, k): v for k, v in run.metrics.items()}
         rows.append(
             {

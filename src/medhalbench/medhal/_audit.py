@@ -5,13 +5,15 @@ verdict and the dataset's label shown only after the person answered."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from inspect_ai.log import EvalSample
 
+from medhalbench.medhal._dataset import MedHalSampleMetadata
+from medhalbench.medhal._verdicts import MedHalScoreMetadata
 from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
-from medhalbench.results import sample_score
+from medhalbench.results import RunRecord, sample_score
 from medhalbench.statistics import binary_f1
 
 FACTUAL, NOT_FACTUAL = "factual", "not factual"
@@ -23,20 +25,20 @@ MedHalAuditRole = Literal["reader", "extractor", "detector"]
 """Whose judgements a person audits in a MedHal run (`JUDGE_AUDIT.roles` says what each judges)."""
 
 
-def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
+def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
     """A sample's reader (or extractor) item and, where its reply was read, its detector
     item (the model's verdict on the statement)."""
     score = sample_score(sample)
     if score is None:
         return []
-    metadata = score.metadata or {}
+    scored = MedHalScoreMetadata.model_validate(score.metadata or {})
+    kept = sample.metadata_as(MedHalSampleMetadata)
     reply = sample.output.completion if sample.output else ""
     reading = _VERDICTS.get(str(score.answer), UNREADABLE)
-    role: MedHalAuditRole = "extractor" if metadata.get("read_by") == "extractor" else "reader"
-    label = sample.metadata.get("label")
-    gold = None if label is None else (FACTUAL if label else NOT_FACTUAL)
-    context = str(sample.metadata.get("context") or "(none)")
-    statement = str(sample.metadata.get("statement", "(not kept in this log)"))
+    role: MedHalAuditRole = "extractor" if scored.read_by == "extractor" else "reader"
+    gold = None if kept.label is None else (FACTUAL if kept.label else NOT_FACTUAL)
+    context = kept.context or "(none)"
+    statement = "(not kept in this log)" if kept.statement is None else kept.statement
     how = str(score.reason or "read")
     found = [
         AuditItem(
@@ -64,9 +66,9 @@ def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
                 ),),
                 shown=(("Context", context), ("Statement", statement)),
                 revealed=(
-                    ("Model's explanation", str(metadata.get("explanation") or "(none)")),
+                    ("Model's explanation", scored.explanation or "(none)"),
                     ("Dataset's label", gold or "(none: statements without labels)"),
-                    ("Dataset's explanation", str(metadata.get("gold_explanation") or "(none)")),
+                    ("Dataset's explanation", scored.gold_explanation or "(none)"),
                 ),
                 focus="Statement",
                 label=gold,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from medhalbench._errors import DataError
 from medhalbench.data import Record, is_saved_dataset, source_rows, validate_row
@@ -108,6 +108,54 @@ class JudgeOutput(Record):
         if self.id is None and not self.statement:
             raise ValueError("name the statement judged: its id or its text")
         return self
+
+
+class MedHalStatementMetadata(BaseModel):
+    """What a sample keeps of its statement (a predict-only sample keeps only this).
+
+    Attributes:
+        statement: The statement judged (None in logs from before it was kept).
+        context: Its context, if any.
+        source: The dataset part it comes from, if known.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    statement: str | None = None
+    context: str | None = None
+    source: str | None = None
+
+
+class MedHalSampleMetadata(MedHalStatementMetadata):
+    """What a labelled sample keeps: its statement and its gold answer.
+
+    Attributes:
+        label: True for a factual statement (None: a predict-only sample).
+        explanation: The dataset's explanation of a non-factual statement.
+        item: The source item the statement was made from (None in older logs).
+        synthetic: Whether a model wrote the statement.
+    """
+
+    label: bool | None = None
+    explanation: str | None = None
+    item: str | None = None
+    synthetic: bool = False
+
+
+def sample_metadata(record: MedHalRecord | MedHalStatement) -> dict[str, Any]:
+    """A sample's metadata as a log stores it (a statement without a label: no gold keys)."""
+    shown = MedHalStatementMetadata(
+        statement=record.statement, context=record.context, source=record.source
+    )
+    if isinstance(record, MedHalStatement):
+        return shown.model_dump()
+    return MedHalSampleMetadata(
+        **shown.model_dump(),
+        label=record.label,
+        explanation=record.explanation,
+        item=record.inner_id or record.id,
+        synthetic=record.synthetic,
+    ).model_dump()
 
 
 class MedHalPrediction(Record):

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from medhalbench.medhal._verdicts import MedHalReadingMetadata, MedHalScoreMetadata
+from medhalbench.results import RunRecord
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     SCRIPT_FAILS,
@@ -301,21 +303,22 @@ def statement_scores(
     return {**values, **counts}
 
 
-def outcome_from_metadata(m: dict[str, Any], sample_id: Any = "") -> StatementOutcome:
-    """Rebuild an outcome from a scored sample's metadata."""
+def outcome_from_score(sample_score: SampleScore) -> StatementOutcome:
+    """Rebuild an outcome from a scored sample's score metadata."""
+    m = MedHalScoreMetadata.model_validate(sample_score.score.metadata or {})
     return StatementOutcome(
-        factual=bool(m["label"]),
-        predicted=m.get("predicted"),
-        gold_explanation=m.get("gold_explanation"),
-        explanation=m.get("explanation"),
-        source=str(m.get("source", "")),
-        item=str(m.get("item") or sample_id),
-        paper_predicted=m.get("paper_predicted"),
-        paper_pair=bool(m.get("paper_pair")),
-        paper_similarity=m.get("paper_explanation_similarity"),
-        similarity=m.get("explanation_similarity"),
-        probability=m.get("p_non_factual"),
-        by_extractor=m.get("read_by") == "extractor",
+        factual=bool(m.label),
+        predicted=m.predicted,
+        gold_explanation=m.gold_explanation,
+        explanation=m.explanation,
+        source=m.source or "",
+        item=m.item or str(sample_score.sample_id),
+        paper_predicted=m.paper_predicted,
+        paper_pair=m.paper_pair,
+        paper_similarity=m.paper_explanation_similarity,
+        similarity=m.explanation_similarity,
+        probability=m.p_non_factual,
+        by_extractor=m.read_by == "extractor",
     )
 
 
@@ -332,9 +335,10 @@ HEADLINE = (
 )
 
 
-def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
-    """The figures a comparison of two runs reports (over source items)."""
-    outcomes = [outcome_from_metadata(s.score.metadata or {}, s.sample_id) for s in scores]
+def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[Figure]:
+    """The figures a comparison of two runs reports (over source items; the same whatever the run's
+    settings, `record`)."""
+    outcomes = [outcome_from_score(s) for s in scores]
     clusters = [f"{o.source}:{o.item}" for o in outcomes]
     figures = statement_figures("", clusters, outcomes, [True] * len(outcomes))
     figures += paper_figures(clusters, outcomes)
@@ -347,7 +351,7 @@ def medhal_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         return statement_scores(
-            [outcome_from_metadata(s.score.metadata or {}, s.sample_id) for s in scores],
+            [outcome_from_score(s) for s in scores],
             resamples=resamples,
             seed=seed,
         )
@@ -361,7 +365,9 @@ def prediction_counts() -> Metric:
     replies that gave no verdict."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        predicted = [(s.score.metadata or {}).get("predicted") for s in scores]
+        predicted = [
+            MedHalReadingMetadata.model_validate(s.score.metadata or {}).predicted for s in scores
+        ]
         return {
             "statements": len(predicted),
             "factual": sum(p is True for p in predicted),

@@ -5,15 +5,16 @@ A predict-only run's verdicts are written beside its log as JSONL, one line a st
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
 from medhalbench._secrets import redact
-from medhalbench.medhal._dataset import MedHalPrediction
+from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadata
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
+from medhalbench.medhal._task import MedHalSettings
+from medhalbench.medhal._verdicts import MedHalReadingMetadata
 from medhalbench.results import (
     AUROC_UNDEFINED,
     EXPLANATION_UNDEFINED,
@@ -25,11 +26,13 @@ from medhalbench.results import (
     FigureRow,
     PublishedRow,
     ResultTable,
+    RunRecord,
     RunResult,
     figure_rows,
     local_path,
     published_figure,
     results_table,
+    run_record,
     run_title,
     sample_counts,
     sample_score,
@@ -77,14 +80,15 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
     differs = dict(zip((r.log for r in runs), distinctions(runs), strict=True))
 
     def cells(run: RunResult) -> list[list[Cell]]:
-        dataset = f"{run.dataset} ({run.settings.get('split', '')})"
+        settings = run.record.settings_as(MedHalSettings)
+        dataset = f"{run.dataset} ({settings.split})"
         rows: list[list[Cell]] = []
         for source in ["all", *run.prefixed("source")]:
             prefix = "" if source == "all" else f"source/{source}/"
             rows.append(
                 [
                     run.model, differs[run.log], run.judges, dataset, source,
-                    yes_no(run.settings.get("structured")),
+                    yes_no(settings.structured),
                     *(
                         run.figure(prefix + n)
                         if source == "all" or not n.startswith(("auroc", *PAPER_PREFIXES))
@@ -112,17 +116,14 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
     return table
 
 
-def medhal_settings(settings: Mapping[str, Any]) -> list[str]:
+def medhal_settings(record: RunRecord) -> list[str]:
     """What distinguishes a MedHal run: predict-only, its split and structured verdicts (not
     for replies written elsewhere, where nothing was generated)."""
+    settings = record.settings_as(MedHalSettings)
     return [
-        *(["predict-only"] if settings.get("predict") else []),
-        f"split {settings.get('split')}",
-        *(
-            []
-            if settings.get("responses")
-            else [f"structured {yes_no(settings.get('structured'))}"]
-        ),
+        *(["predict-only"] if settings.predict else []),
+        f"split {settings.split}",
+        *([f"structured {yes_no(settings.structured)}"] if record.generated else []),
     ]
 
 
@@ -176,7 +177,7 @@ def paper_failure_note(run: RunResult) -> str | None:
 
 
 def _predict_only(run: RunResult) -> bool:
-    return bool(run.settings.get("predict"))
+    return run.record.settings_as(MedHalSettings).predict
 
 
 def medhal_summary(run: RunResult) -> ResultTable:
@@ -187,7 +188,7 @@ def medhal_summary(run: RunResult) -> ResultTable:
     if _predict_only(run):
         table = prediction_table([run]).narrow()  # one run: no Settings to tell apart
         table.title = run_title(
-            "MedHal predict-only (no labels: no figures)", run, medhal_settings(run.settings)
+            "MedHal predict-only (no labels: no figures)", run, medhal_settings(run.record)
         )
         return table
     parts = sorted({*run.prefixed("source"), *run.prefixed("format_matching_task")})
@@ -213,7 +214,7 @@ def medhal_summary(run: RunResult) -> ResultTable:
         "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)",
         run,
         [
-            *medhal_settings(run.settings),
+            *medhal_settings(run.record),
             sample_counts(run),
         ],
     )
@@ -242,16 +243,17 @@ def predictions(log: EvalLog) -> list[MedHalPrediction]:
         score = sample_score(sample)
         if score is None:  # the sample failed: it has no verdict to give
             continue
-        found = score.metadata or {}
+        found = MedHalReadingMetadata.model_validate(score.metadata or {})
+        kept = sample.metadata_as(MedHalStatementMetadata)
         rows.append(
             MedHalPrediction(
                 id=str(sample.id),
-                statement=str(sample.metadata.get("statement", "")),
-                context=sample.metadata.get("context"),
-                source=sample.metadata.get("source"),
-                factual=found.get("predicted"),
-                explanation=found.get("explanation"),
-                read_by=found.get("read_by"),
+                statement=kept.statement or "",
+                context=kept.context,
+                source=kept.source,
+                factual=found.predicted,
+                explanation=found.explanation,
+                read_by=found.read_by,
                 reply=sample.output.completion if sample.output else "",
             )
         )
@@ -261,7 +263,7 @@ def predictions(log: EvalLog) -> list[MedHalPrediction]:
 def write_predictions(log: EvalLog) -> list[Path]:
     """Write a predict-only log's verdicts as JSONL beside it (`<log>.predictions.jsonl`);
     nothing for a run with labels."""
-    if not log.eval.task_args.get("predict"):
+    if not run_record(log).settings_as(MedHalSettings).predict:
         return []
     path = Path(local_path(log.location)).with_suffix(PREDICTIONS_SUFFIX)
     with path.open("w", encoding="utf-8") as out:

@@ -17,9 +17,12 @@ from medhalbench.judging import (
     extract_verdict,
     verdict_probability,
 )
+from medhalbench.medhal._dataset import MedHalSampleMetadata, MedHalStatementMetadata
 from medhalbench.medhal._metrics import medhal_metrics, prediction_counts
 from medhalbench.medhal._verdicts import (
     FactualVerdict,
+    MedHalReadingMetadata,
+    MedHalScoreMetadata,
     paper_explanation,
     paper_factual_reading,
     parse_factual_verdict,
@@ -71,8 +74,9 @@ def factuality_verdict(
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
         verdict, read_by = await read_factuality(reply, extract_template)
-        label = bool(state.metadata["label"])
-        gold = state.metadata.get("explanation")
+        sample = state.metadata_as(MedHalSampleMetadata)
+        label = bool(sample.label)
+        gold = sample.explanation
         similarity = paper_similarity = None
         if embedder and not label and verdict.factual is False and verdict.explanation and gold:
             model = Embedder(embedder)
@@ -91,20 +95,20 @@ def factuality_verdict(
             answer=None if verdict.factual is None else ("YES" if verdict.factual else "NO"),
             explanation=verdict.explanation,
             reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
-            metadata={
-                "label": label,
-                "predicted": verdict.factual,
-                "read_by": read_by,
-                "paper_predicted": paper_predicted,
-                "paper_pair": paper_pair,
-                "paper_explanation_similarity": paper_similarity,
-                "explanation": verdict.explanation,
-                "gold_explanation": gold,
-                "explanation_similarity": similarity,
-                "p_non_factual": _p_non_factual(state),
-                "source": state.metadata.get("source"),
-                "item": state.metadata.get("item"),
-            },
+            metadata=MedHalScoreMetadata(
+                label=label,
+                predicted=verdict.factual,
+                read_by=read_by,
+                paper_predicted=paper_predicted,
+                paper_pair=paper_pair,
+                paper_explanation_similarity=paper_similarity,
+                explanation=verdict.explanation,
+                gold_explanation=gold,
+                explanation_similarity=similarity,
+                p_non_factual=_p_non_factual(state),
+                source=sample.source,
+                item=sample.item,
+            ).model_dump(),
         )
 
     return score
@@ -130,13 +134,13 @@ def factuality_prediction(extract_template: str = "") -> Scorer:
             answer=answer,
             explanation=verdict.explanation,
             reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
-            metadata={
-                "predicted": verdict.factual,
-                "read_by": read_by,
-                "explanation": verdict.explanation,
-                "p_non_factual": _p_non_factual(state),
-                "source": state.metadata.get("source"),
-            },
+            metadata=MedHalReadingMetadata(
+                predicted=verdict.factual,
+                read_by=read_by,
+                explanation=verdict.explanation,
+                p_non_factual=_p_non_factual(state),
+                source=state.metadata_as(MedHalStatementMetadata).source,
+            ).model_dump(),
         )
 
     return score

@@ -31,8 +31,10 @@ from medhalbench.medhal._dataset import (
     JudgeOutput,
     MedHalRecord,
     MedHalStatement,
+    MedHalStatementMetadata,
     load_medhal,
     load_statements,
+    sample_metadata,
 )
 from medhalbench.medhal._metrics import medhal_metrics
 from medhalbench.medhal._scorer import (
@@ -117,7 +119,7 @@ def judge_outputs(samples: list[Sample], responses: str) -> tuple[list[Sample], 
     return match_outputs(
         samples,
         outputs,
-        lambda s: (str(s.id), text_key(str((s.metadata or {}).get("statement", "")))),
+        lambda s: (str(s.id), text_key(s.metadata_as(MedHalStatementMetadata).statement)),
         path=responses,
     )
 
@@ -217,21 +219,7 @@ def medhal(settings: MedHalSettings) -> Task:
             id=r.id,
             input=judge_messages(r, system, user),
             target="" if isinstance(r, MedHalStatement) else ("YES" if r.label else "NO"),
-            metadata={
-                "statement": r.statement,
-                "context": r.context,
-                "source": r.source,
-                **(
-                    {}
-                    if isinstance(r, MedHalStatement)
-                    else {
-                        "label": r.label,
-                        "explanation": r.explanation,
-                        "item": r.inner_id or r.id,
-                        "synthetic": r.synthetic,
-                    }
-                ),
-            },
+            metadata=sample_metadata(r),
         )
         for r in records
     ]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict
+
 from medhalbench.judging import (
     Cues,
     Reading,
@@ -35,6 +37,48 @@ class FactualVerdict:
     factual: bool | None
     explanation: str | None
     reason: str = ""
+
+
+class MedHalReadingMetadata(BaseModel):
+    """What a score keeps of a reply's reading (a predict-only score keeps only this).
+
+    Attributes:
+        predicted: Whether the judge found the statement factual (None: not read).
+        read_by: Who read the verdict: `strict`, `extractor`, or None.
+        explanation: The judge's explanation.
+        p_non_factual: P(non-factual) at the verdict token, where log-probabilities were kept.
+        source: The sample's source.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    predicted: bool | None = None
+    read_by: str | None = None
+    explanation: str | None = None
+    p_non_factual: float | None = None
+    source: str | None = None
+
+
+class MedHalScoreMetadata(MedHalReadingMetadata):
+    """What a labelled score keeps: the reading, the gold answer and the authors' reading.
+
+    Attributes:
+        label: True for a factual statement (None: a predict-only score).
+        paper_predicted: The authors' reading of the reply (its first yes/no word).
+        paper_pair: Whether the authors compare this statement's explanations.
+        paper_explanation_similarity: Their similarity of the gold and the reply's explanation.
+        gold_explanation: The dataset's explanation.
+        explanation_similarity: Our similarity of the two explanations.
+        item: The source item (None in older logs: the sample id stands for it).
+    """
+
+    label: bool | None = None
+    paper_predicted: bool | None = None
+    paper_pair: bool = False
+    paper_explanation_similarity: float | None = None
+    gold_explanation: str | None = None
+    explanation_similarity: float | None = None
+    item: str | None = None
 
 
 def _explanation(text: str, cues: Cues, factual: bool) -> str | None:

@@ -5,14 +5,16 @@ the person answered."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from inspect_ai.log import EvalSample
 
-from medhalbench.medhallu._verdicts import DetectionLabel
+from medhalbench.medhallu._dataset import MedHalluSampleMetadata
+from medhalbench.medhallu._task import MedHalluSettings
+from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
 from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
-from medhalbench.results import sample_score
+from medhalbench.results import RunRecord, sample_score
 from medhalbench.statistics import binary_f1
 
 FACTUAL, HALLUCINATED, NOT_SURE = "factual", "hallucinated", "not sure"
@@ -30,19 +32,20 @@ def _prompt(sample: EvalSample) -> str:
     return next((m.text for m in reversed(messages) if m.role == "user"), str(sample.input))
 
 
-def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
+def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
     """A sample's reader (or extractor) item and, where its reply was read, its detector
     item."""
     score = sample_score(sample)
-    metadata = (score.metadata if score else None) or {}
+    scored = MedHalluScoreMetadata.model_validate((score.metadata if score else None) or {})
+    kept = sample.metadata_as(MedHalluSampleMetadata)
     reply = sample.output.completion if sample.output else ""
-    prediction = str(metadata.get("prediction") or "unparseable")
-    read_by = metadata.get("read_by")
-    label = DetectionLabel(int(metadata.get("label", sample.metadata.get("label", 0))))
+    read_by = scored.read_by
+    label = DetectionLabel(scored.label if scored.label is not None else kept.label)
     gold = label.name.lower()
-    not_sure = bool(arguments.get("not_sure"))
-    reading = _READ.get(prediction, UNREADABLE)
+    not_sure = record.settings_as(MedHalluSettings).not_sure
+    reading = _READ.get(scored.prediction, UNREADABLE)
     reason = str(score.explanation or "") if score else ""
+    answer = "(not kept in this log)" if kept.answer is None else kept.answer
     role: MedHalluAuditRole = "extractor" if read_by == "extractor" else "reader"
     found = [
         AuditItem(
@@ -73,8 +76,8 @@ def items(sample: EvalSample, arguments: Mapping[str, Any]) -> list[AuditItem]:
                     (FACTUAL, HALLUCINATED), reading,
                 ),),
                 shown=(
-                    ("Question", str(sample.metadata.get("question", ""))),
-                    ("Answer judged", str(sample.metadata.get("answer", "(not kept in this log)"))),
+                    ("Question", kept.question),
+                    ("Answer judged", answer),
                     ("What the detector was shown", _prompt(sample)),
                 ),
                 revealed=(("Detector's reply", reply), ("Dataset's label", gold)),

@@ -16,7 +16,7 @@ from medhalbench.medhallu._report import (
     medhallu_tables,
 )
 from medhalbench.medhallu._scorer import detection_verdict
-from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu._task import MedHalluSettings, medhallu
 from medhalbench.medhallu.build._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 from medhalbench.registry import (
     EXTRACTOR,
@@ -69,7 +69,9 @@ medhallu_benchmark = Benchmark(
     ),
     task=medhallu,
     scorer=detection_verdict,
-    headline=headline_figures,
+    headline=lambda scores, record: headline_figures(
+        scores, not_sure=record.settings_as(MedHalluSettings).not_sure
+    ),
     paired_correctness=True,
     roles=(EXTRACTOR,),
     summary=medhallu_summary,

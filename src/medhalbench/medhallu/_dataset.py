@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
-from pydantic import Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from medhalbench._errors import DataError
 from medhalbench.arguments import ArgumentError
@@ -273,6 +273,35 @@ def retrieved_knowledge(
     ]
 
 
+class MedHalluSampleMetadata(BaseModel):
+    """What a detection sample keeps: its row, the answer judged and its label.
+
+    Attributes:
+        row_id: The row (its PubMed id, else its place); None: the sample id stands for it.
+        answer_kind: `ground_truth` or `hallucinated`.
+        label: The true label (0 factual, 1 hallucinated).
+        difficulty: The row's difficulty.
+        category: The row's hallucination type.
+        question: The question.
+        answer: The answer judged (None in logs that did not keep it).
+        knowledge_passages: The retrieved passages given as knowledge (grounded runs only).
+        gold_in_knowledge: Whether the row's own abstract is among them (grounded runs only;
+            None also where the row has no PubMed id).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    row_id: str | None = None
+    answer_kind: str | None = None
+    label: int
+    difficulty: str = ""
+    category: str | None = None
+    question: str = ""
+    answer: str | None = None
+    knowledge_passages: list[dict[str, Any]] | None = None
+    gold_in_knowledge: bool | None = None
+
+
 Pairing = Literal["both", "random"]
 
 
@@ -344,14 +373,15 @@ def detection_samples(
                         ),
                     ],
                     target=str(int(label)),
-                    metadata={
-                        "row_id": row_id,
-                        "answer_kind": kind,
-                        "label": int(label),
-                        "difficulty": record.difficulty,
-                        "category": record.category,
-                        "question": record.question,
-                        "answer": answer,
+                    # Unset knowledge keys stay out: only a grounded run's samples have them.
+                    metadata=MedHalluSampleMetadata(
+                        row_id=row_id,
+                        answer_kind=kind,
+                        label=int(label),
+                        difficulty=record.difficulty,
+                        category=record.category,
+                        question=record.question,
+                        answer=answer,
                         **(
                             {
                                 "knowledge_passages": retrieved[index].passages,
@@ -360,7 +390,7 @@ def detection_samples(
                             if retrieved
                             else {}
                         ),
-                    },
+                    ).model_dump(exclude_unset=True),
                 )
                 for kind, answer, label in answers
             ]

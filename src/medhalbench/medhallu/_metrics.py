@@ -4,14 +4,13 @@ figures when verdict probabilities were kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from medhalbench.medhallu._dataset import DIFFICULTIES
-from medhalbench.medhallu._verdicts import DetectionLabel
+from medhalbench.medhallu._dataset import DIFFICULTIES, MedHalluSampleMetadata
+from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     Figure,
@@ -21,7 +20,6 @@ from medhalbench.statistics import (
     share_figure,
 )
 
-UNPARSEABLE = "unparseable"
 PREDICTION_NAMES = {
     DetectionLabel.FACTUAL: "factual",
     DetectionLabel.HALLUCINATED: "hallucinated",
@@ -186,17 +184,19 @@ def detection_scores(
 
 def outcome_from_score(sample_score: SampleScore) -> DetectionOutcome:
     """Rebuild a detection outcome from a scored sample (score and sample metadata)."""
-    metadata = sample_score.sample_metadata or {}
-    score = sample_score.score.metadata or {}
-    paper = score.get("paper_prediction")
+    sample = sample_score.sample_metadata_as(MedHalluSampleMetadata)
+    if sample is None:  # inspect passes it; only a score made by hand may lack it
+        raise ValueError("a MedHallu score needs its sample's metadata (the label)")
+    score = MedHalluScoreMetadata.model_validate(sample_score.score.metadata or {})
+    paper = score.paper_prediction
     return DetectionOutcome(
-        label=DetectionLabel(int(metadata["label"])),
-        prediction=_BY_NAME.get(str(score.get("prediction", UNPARSEABLE))),
-        difficulty=str(metadata.get("difficulty", "")),
-        row=str(metadata.get("row_id", sample_score.sample_id)),
-        paper_prediction=DetectionLabel(int(paper)) if paper is not None else None,
-        probability=score.get("p_hallucinated"),
-        by_extractor=score.get("read_by") == "extractor",
+        label=DetectionLabel(sample.label),
+        prediction=_BY_NAME.get(score.prediction),
+        difficulty=sample.difficulty,
+        row=sample.row_id if sample.row_id is not None else str(sample_score.sample_id),
+        paper_prediction=DetectionLabel(paper) if paper is not None else None,
+        probability=score.p_hallucinated,
+        by_extractor=score.read_by == "extractor",
     )
 
 
@@ -206,10 +206,10 @@ HEADLINE = (
 )  # fmt: skip
 
 
-def headline_figures(scores: Sequence[SampleScore], settings: Mapping[str, Any]) -> list[Figure]:
-    """The figures a comparison of two runs reports (over rows; `settings`: the run's)."""
+def headline_figures(scores: Sequence[SampleScore], *, not_sure: bool) -> list[Figure]:
+    """The figures a comparison of two runs reports (over rows; `not_sure`: whether the run
+    allowed not sure)."""
     outcomes = [outcome_from_score(s) for s in scores]
-    not_sure = bool(settings.get("not_sure"))
     return [f for f in detection_figures(outcomes, not_sure=not_sure) if f.name in HEADLINE]
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from medhalbench.evidence import evidence_phrase
 from medhalbench.medhallu._dataset import DIFFICULTIES
+from medhalbench.medhallu._task import MedHalluSettings
 from medhalbench.results import (
     AUROC_UNDEFINED,
     F1_UNDEFINED,
@@ -20,6 +19,7 @@ from medhalbench.results import (
     FigureRow,
     PublishedRow,
     ResultTable,
+    RunRecord,
     RunResult,
     bar_of,
     figure_rows,
@@ -77,32 +77,28 @@ _MEDHALLU_FIGURES = [
 ]  # fmt: skip
 
 
-def difficulties(settings: Mapping[str, Any]) -> str:
+def difficulties(settings: MedHalluSettings) -> str:
     """The difficulties a run kept ("all" when it kept every row)."""
-    kept = settings.get("difficulty")
-    return ",".join(map(str, kept)) if isinstance(kept, list) and kept else str(kept or "all")
+    return ",".join(settings.difficulty or []) or "all"
 
 
-def knowledge(settings: Mapping[str, Any]) -> str:
+def knowledge(settings: MedHalluSettings) -> str:
     """The knowledge the detector was given: none, the gold abstract, or retrieved passages."""
-    retrieved = evidence_phrase(settings)
-    if retrieved and settings.get("knowledge"):
+    retrieved = settings.grounding.phrase()
+    if retrieved and settings.knowledge:
         return f"knowledge retrieved ({retrieved})"
-    return f"knowledge {yes_no(settings.get('knowledge'))}"
+    return f"knowledge {yes_no(settings.knowledge)}"
 
 
-def medhallu_settings(settings: Mapping[str, Any]) -> list[str]:
+def medhallu_settings(record: RunRecord) -> list[str]:
     """What distinguishes a MedHallu run: difficulty, knowledge (none, gold or retrieved),
     not sure, structured (not for outputs written elsewhere, where nothing was generated)."""
+    settings = record.settings_as(MedHalluSettings)
     return [
         f"difficulty {difficulties(settings)}",
         knowledge(settings),
-        f"not sure {yes_no(settings.get('not_sure'))}",
-        *(
-            []
-            if settings.get("responses")
-            else [f"structured {yes_no(settings.get('structured'))}"]
-        ),
+        f"not sure {yes_no(settings.not_sure)}",
+        *([f"structured {yes_no(settings.structured)}"] if record.generated else []),
     ]
 
 
@@ -132,20 +128,21 @@ def detection_table(
     )
 
     def cells(run: RunResult) -> list[list[Cell]]:
-        s = run.settings
+        s = run.record.settings_as(MedHalluSettings)
         return [
             [
                 run.model, differs[run.log], run.judges, run.dataset, difficulties(s),
-                yes_no(s.get("knowledge")), yes_no(s.get("not_sure")), yes_no(s.get("structured")),
-                prompt_files(s),
+                yes_no(s.knowledge), yes_no(s.not_sure), yes_no(s.structured),
+                prompt_files(run.record),
                 *(_figure(run, name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
             ]
         ]  # fmt: skip
 
     def published_cells(row: PublishedRow) -> list[Cell]:
+        s = row.settings_as(MedHalluSettings)
         return [
             f"{row.model} (published)", None, "as published", "MedHallu", "all",
-            row.settings["knowledge"], row.settings["not_sure"], "no", "the paper's",
+            yes_no(s.knowledge), yes_no(s.not_sure), "no", "the paper's",
             *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
             row.source,
         ]  # fmt: skip
@@ -187,7 +184,7 @@ def medhallu_summary(run: RunResult) -> ResultTable:
         "MedHallu",
         run,
         [
-            *medhallu_settings(run.settings),
+            *medhallu_settings(run.record),
             sample_counts(run),
         ],
     )

@@ -7,9 +7,11 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from medhalbench.judging import extract_verdict, verdict_probability
-from medhalbench.medhallu._metrics import PREDICTION_NAMES, UNPARSEABLE, detection_metrics
+from medhalbench.medhallu._metrics import PREDICTION_NAMES, detection_metrics
 from medhalbench.medhallu._verdicts import (
+    UNPARSEABLE,
     DetectionLabel,
+    MedHalluScoreMetadata,
     paper_detection_reading,
     parse_detection_verdict,
 )
@@ -58,13 +60,13 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
             value=int(label is not None and int(label) == int(target.text)),
             answer=str(int(label)) if label is not None else None,
             explanation=reason,
-            metadata={
-                "label": int(target.text),
-                "prediction": PREDICTION_NAMES[label] if label is not None else UNPARSEABLE,
-                "read_by": read_by,
-                "paper_prediction": int(paper_detection_reading(reply)),
-                "p_hallucinated": verdict_probability(logprobs, _DIGITS, "1", "0"),
-            },
+            metadata=MedHalluScoreMetadata(
+                label=int(target.text),
+                prediction=PREDICTION_NAMES[label] if label is not None else UNPARSEABLE,
+                read_by=read_by,
+                paper_prediction=int(paper_detection_reading(reply)),
+                p_hallucinated=verdict_probability(logprobs, _DIGITS, "1", "0"),
+            ).model_dump(),
         )
 
     return score

@@ -23,6 +23,7 @@ from medhalbench.medhallu._dataset import (
     DetectorOutput,
     Difficulty,
     MedHalluConfig,
+    MedHalluSampleMetadata,
     Pairing,
     check_evidence,
     detection_samples,
@@ -73,6 +74,11 @@ def detection_schema(not_sure: bool) -> ResponseSchema:
     )
 
 
+def _texts(kept: MedHalluSampleMetadata) -> tuple[str | None, str | None]:
+    """A sample's question and answer as an output written elsewhere names them."""
+    return text_key(kept.question), text_key(kept.answer)
+
+
 def detector_outputs(
     samples: MemoryDataset, responses: str, *, not_sure: bool
 ) -> tuple[list[Sample], int]:
@@ -103,9 +109,7 @@ def detector_outputs(
         outputs,
         lambda s: (
             str(s.id),
-            (text_key(s.metadata["question"]), text_key(s.metadata["answer"]))
-            if s.metadata
-            else None,
+            _texts(s.metadata_as(MedHalluSampleMetadata)) if s.metadata else None,
         ),
         path=responses,
     )

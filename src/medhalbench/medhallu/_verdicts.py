@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from pydantic import BaseModel, ConfigDict
+
 from medhalbench.judging import (
     Reading,
     Stance,
@@ -30,6 +32,31 @@ class DetectionLabel(IntEnum):
     FACTUAL = 0
     HALLUCINATED = 1
     NOT_SURE = 2
+
+
+UNPARSEABLE = "unparseable"
+"""The prediction's name where no verdict could be read."""
+
+
+class MedHalluScoreMetadata(BaseModel):
+    """What a detection score keeps.
+
+    Attributes:
+        label: The true label (None in older logs: the sample's stands for it).
+        prediction: Our reading's name: `factual`, `hallucinated`, `not_sure` or
+            `unparseable`.
+        read_by: Who read the verdict: `strict`, `extractor`, or None.
+        paper_prediction: The authors' reading of the same reply (0/1/2).
+        p_hallucinated: P(hallucinated) at the verdict token, where log-probabilities were kept.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    label: int | None = None
+    prediction: str = UNPARSEABLE
+    read_by: str | None = None
+    paper_prediction: int | None = None
+    p_hallucinated: float | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from medhalbench._errors import DataError
 from medhalbench.arguments import ArgumentError, Range, construct
 from medhalbench.data import read_settings_file
 from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
-from medhalbench.results import MAIN_ROLE, Column, ResultTable
+from medhalbench.results import MAIN_ROLE, Column, PlannedRole, ResultTable, TokenEstimate
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,14 @@ class Plan:
     roles: list[RoleEstimate]
     unit: str = "samples"
 
-    def as_metadata(self) -> dict[str, Any]:
-        """The plan as JSON-ready task metadata (the report sets it beside the actual usage)."""
-        return {
-            "items": self.items,
-            "unit": self.unit,
-            "tokenizer": TOKENIZER_NAME,
-            "roles": [asdict(r) for r in self.roles],
-        }
+    def kept(self) -> TokenEstimate:
+        """The plan as a run's log keeps it (the report sets it beside the actual usage)."""
+        return TokenEstimate(
+            items=self.items,
+            unit=self.unit,
+            tokenizer=TOKENIZER_NAME,
+            roles=[PlannedRole.model_validate(asdict(r)) for r in self.roles],
+        )
 
 
 def task_plan(task: Task, model: str | None = None) -> RoleEstimate:

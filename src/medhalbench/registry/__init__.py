@@ -12,6 +12,7 @@ from medhalbench.registry._audit import (
     JudgeAudit,
 )
 from medhalbench.registry._benchmark import (
+    DATASET,
     EXAMPLE_DATASET,
     EXTRACTOR,
     Benchmark,
@@ -49,6 +50,7 @@ __all__ = [
     "UNREADABLE",
     "JudgeAudit",
     "ENTRY_POINT_GROUP",
+    "DATASET",
     "EXAMPLE_DATASET",
     "EXTRACTOR",
     "Benchmark",

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from inspect_ai.log import EvalSample
+
+from medhalbench.results import RunRecord
 
 AuditRole = str
 """Who made the judgement audited: each benchmark declares its own roles (`JudgeAudit.roles`,
@@ -98,7 +99,7 @@ class JudgeAudit:
     Attributes:
         roles: Each audited role, in the order tables list them, and what it judges, for
             headings ("the verdict read from each detector's reply").
-        items: The judged items of one sample of a log, given the run's task arguments.
+        items: The judged items of one sample of a log, given the run's settings.
         figure: The name of the figure `recompute` gives.
         figure_role: The role whose items the figure is recomputed on.
         recompute: The figure on some items of `figure_role`: as the run computed it, and
@@ -108,7 +109,7 @@ class JudgeAudit:
     """
 
     roles: Mapping[AuditRole, str]
-    items: Callable[[EvalSample, Mapping[str, Any]], list[AuditItem]]
+    items: Callable[[EvalSample, RunRecord], list[AuditItem]]
     figure: str
     figure_role: AuditRole
     recompute: Callable[[Sequence[AuditItem], Sequence[str | None]], tuple[float, float]]

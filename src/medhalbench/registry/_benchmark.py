@@ -4,6 +4,7 @@ command line is derived from these; nothing here knows how options are spelt."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -20,11 +21,14 @@ from medhalbench._errors import MedhalbenchError
 from medhalbench.arguments import ArgumentError, check_arguments
 from medhalbench.planning import Plan, RoleEstimate, task_plan
 from medhalbench.registry._audit import JudgeAudit
-from medhalbench.results import PublishedRow, ResultTable, RunResult, read_published
+from medhalbench.results import PublishedRow, ResultTable, RunRecord, RunResult, read_published
+from medhalbench.settings import RunData
 from medhalbench.statistics import Figure
 
 EXAMPLE_DATASET = "example"
 """The `dataset` value that names a benchmark's packaged example."""
+DATASET = next(f.name for f in dataclasses.fields(RunData) if f.name == "dataset")
+"""The setting that names a run's data (every benchmark's, `RunData`)."""
 
 
 def registered_name(function: Callable[..., Any]) -> str:
@@ -252,7 +256,7 @@ class Unit:
     p_false: float | None = None
 
 
-def _no_settings(settings: Mapping[str, Any]) -> list[str]:
+def _no_settings(record: RunRecord) -> list[str]:
     return []
 
 
@@ -300,11 +304,11 @@ class Benchmark:
     paper: str
     task: Callable[..., Task]
     scorer: Callable[..., Any]
-    headline: Callable[[Sequence[SampleScore], Mapping[str, Any]], list[Figure]]
+    headline: Callable[[Sequence[SampleScore], RunRecord], list[Figure]]
     summary: Callable[[RunResult], ResultTable]
     tables: Callable[[Sequence[RunResult], Sequence[PublishedRow]], list[ResultTable]]
     key_figure: KeyFigure
-    describe: Callable[[Mapping[str, Any]], list[str]] = _no_settings
+    describe: Callable[[RunRecord], list[str]] = _no_settings
     charts: Callable[[Sequence[RunResult]], list[str]] = lambda runs: []
     paired_correctness: bool = False
     roles: tuple[Role, ...] = ()
@@ -341,8 +345,8 @@ class Benchmark:
             ArgumentError: An argument the task does not take, a required one missing, or a
                 value an argument does not take.
         """
-        if arguments.get("dataset") == EXAMPLE_DATASET and self.example is not None:
-            arguments = {**arguments, "dataset": self.example}
+        if self.example is not None and arguments.get(DATASET) == EXAMPLE_DATASET:
+            arguments = {**arguments, DATASET: self.example}
         try:
             checked = check_arguments(self.task, arguments)
         except ArgumentError as ex:

@@ -54,7 +54,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
             # from another folder).
             paths = [a.name for a in arguments if a.path is not None]
             full = {a.name: setting_value(record, a) for a in arguments}
-            made.metadata[INPUTS] = input_record(full, paths)
+            made.metadata[INPUTS] = input_record(full, paths).model_dump(mode="json")
             return made
 
         # inspect reads a task's options from its signature (`-T`, logs' task_args).

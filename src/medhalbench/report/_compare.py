@@ -22,7 +22,7 @@ from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._multiple import holm
 from medhalbench.report._settings import settings_of
 from medhalbench.report._summary import run_names
-from medhalbench.results import Column, Estimate, ResultTable, run_result, run_settings
+from medhalbench.results import Column, Estimate, ResultTable, run_record, run_result
 from medhalbench.statistics import (
     DEFAULT_RESAMPLES,
     McNemar,
@@ -128,9 +128,9 @@ def compare_logs(
         raise DataError(
             "the two logs share no scored sample (they must be runs on the same samples)"
         )
-    settings = run_settings(a)
-    figures_a = entry.headline([scores_a[k][0] for k in keys], settings)
-    figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], settings)}
+    record = run_record(a)
+    figures_a = entry.headline([scores_a[k][0] for k in keys], record)
+    figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], record)}
     paired = [
         paired_difference(f, figures_b[f.name], resamples=resamples, seed=seed)
         for f in figures_a

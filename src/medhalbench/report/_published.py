@@ -28,9 +28,8 @@ def same_model(published: str, model: str) -> bool:
 def in_setting(row: PublishedRow, run: RunResult) -> bool:
     """Whether a published row is of the run's setting (each setting the row names and the
     run has, equal as text)."""
-    return all(
-        setting_text(run.settings[k]) == v for k, v in row.settings.items() if k in run.settings
-    )
+    shown = run.settings
+    return all(setting_text(shown[k]) == v for k, v in row.settings.items() if k in shown)
 
 
 def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow | None:

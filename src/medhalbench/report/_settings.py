@@ -22,7 +22,10 @@ from medhalbench.arguments import Argument, Meaning, arguments_of
 from medhalbench.registry import benchmark
 from medhalbench.results import RunResult, setting_text
 
-COUNTS = frozenset({"rows", "limit"})
+ROWS = "rows"
+"""The rows a task took, where it counts them (`RunFacts.rows`): they stand for its samples
+in a log that lists no sample ids."""
+COUNTS = frozenset({ROWS, "limit"})
 """Selection settings that say only how many samples a run took. A run is named by the number
 of samples it scored instead: a file of outputs written elsewhere that answers 10 of a
 dataset's 400 rows scored 20 samples, whatever the dataset holds."""
@@ -112,13 +115,16 @@ def settings_of(run: RunResult) -> RunSettings:
     # orders or draws the samples), and the data by its fingerprint.
     # The rows a task took, where it counts them, stand for its samples in a log that lists
     # no sample ids.
-    names = [*selection_settings(run.system), *(["rows"] if "rows" in run.settings else [])]
-    selection = {k: _text(k, run.arguments.get(k, run.settings.get(k))) for k in names}
-    written = run.settings.get("responses") or run.arguments.get("responses")
-    if written and "responses_fingerprint" not in run.settings:
+    record = run.record
+    shown = {**record.shown, FINGERPRINT: record.facts.dataset_fingerprint}
+    if record.facts.rows is not None:
+        shown[ROWS] = record.facts.rows
+    names = [*selection_settings(run.system), *([ROWS] if ROWS in shown else [])]
+    selection = {k: _text(k, shown.get(k)) for k in names}
+    written = record.data.responses
+    if written and record.facts.responses_fingerprint is None:
         # A task that fingerprints the outputs in the dataset's place: the dataset's own.
-        dataset = run.arguments.get("dataset") or run.settings.get("dataset")
-        selection[FINGERPRINT] = str(_fingerprint(str(dataset)))
+        selection[FINGERPRINT] = str(_fingerprint(str(record.data.dataset)))
     samples = dict(selection)
     if run.sample_ids:
         # The samples it scored decide, not the settings that selected them.
@@ -126,15 +132,15 @@ def settings_of(run: RunResult) -> RunSettings:
         selection = {k: v for k, v in selection.items() if k not in COUNTS}
         selection["samples"] = str(len(set(run.sample_ids)))
     condition, replies = {}, {}
-    for name in run.arguments:
+    for name in record.arguments:
         kind = meaning(run.system, name)
         if kind not in ("condition", "judging", "replies"):
             continue  # the samples, outputs written elsewhere, or how a run ran (`run`)
         whole = qualified(run.system, name)
-        if whole is not None and run.arguments.get(whole) is None:
+        if whole is not None and shown.get(whole) is None:
             continue  # a qualifier of a setting the run left unset
         # What was sent (the run's effective settings) where the run records it.
-        value = _text(name, run.settings.get(name, run.arguments[name]))
+        value = _text(name, shown[name])
         if kind == "replies":
             if not written:
                 replies[name] = value

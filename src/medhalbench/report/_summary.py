@@ -62,7 +62,7 @@ def _samples(runs: Sequence[RunResult], settings: Sequence[RunSettings]) -> list
     are told apart by their samples' digest."""
     named = []
     for run, s in zip(runs, settings, strict=True):
-        dataset = Path(str(run.arguments.get("dataset") or run.settings.get("dataset"))).name
+        dataset = Path(str(run.record.data.dataset)).name
         named.append(
             {
                 "data": dataset,
@@ -149,7 +149,7 @@ def _common(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
     replies were made left out)."""
     generated = {name.replace("_", " ") for name in reply_settings(entry.name)}
     described = [
-        [p for p in entry.describe(r.settings) if not any(p.startswith(g) for g in generated)]
+        [p for p in entry.describe(r.record) if not any(p.startswith(g) for g in generated)]
         for r in runs
     ]
     return [p for p in described[0] if all(p in d for d in described)]

@@ -11,22 +11,29 @@ from medhalbench.results._charts import (
 )
 from medhalbench.results._logs import local_path, log_paths
 from medhalbench.results._published import PublishedRow, read_published
-from medhalbench.results._runs import (
+from medhalbench.results._record import (
     GENERATION_SETTINGS,
+    EvidenceSearched,
+    PlannedRole,
+    RunFacts,
+    RunRecord,
+    Sent,
+    TokenEstimate,
+    flat_settings,
+)
+from medhalbench.results._runs import (
     MAIN_ROLE,
     Estimate,
     RunResult,
     benchmark_name,
-    flat_settings,
     log_metrics,
     log_roles,
     role_usage,
     run_labels,
+    run_record,
     run_result,
-    run_settings,
     sample_score,
     varying_settings,
-    with_generation,
 )
 from medhalbench.results._tables import (
     AUROC_UNDEFINED,
@@ -55,9 +62,14 @@ from medhalbench.results._tables import (
 
 __all__ = [
     "GENERATION_SETTINGS",
-    "run_settings",
+    "EvidenceSearched",
+    "PlannedRole",
+    "RunFacts",
+    "RunRecord",
+    "Sent",
+    "TokenEstimate",
     "flat_settings",
-    "with_generation",
+    "run_record",
     "local_path",
     "log_paths",
     "AUROC_UNDEFINED",

@@ -6,6 +6,11 @@ import csv
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TypeVar
+
+from medhalbench.arguments import read_record
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,11 @@ class PublishedRow:
     settings: dict[str, str]
     metrics: dict[str, float]
     source: str
+
+    def settings_as(self, kind: type[S]) -> S:
+        """The row's settings as a record of `kind` (a benchmark's settings record: yes/no
+        read as flags; settings the row does not name keep the record's defaults)."""
+        return read_record(kind, self.settings, where=f"the published row of {self.model}")
 
 
 def read_published(source: Traversable | Path, *, system: str, paper: str) -> list[PublishedRow]:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 
 from medhalbench.arguments import SETTINGS_KEY
+from medhalbench.results._record import RunRecord
 from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
 
 
@@ -69,14 +69,13 @@ class RunResult:
         system: The benchmark's registry name (`medhallu`, `dahl`, `medhal`, ...).
         model: The model under test.
         metrics: Every metric by name (intervals as `<name>_ci_low` / `<name>_ci_high`).
-        settings: The task's metadata (dataset, knowledge, temperature, ...).
+        record: Its settings, typed (see `RunRecord`).
         log: The log file.
         status: The log's status.
         usage: Input and output tokens by role (`model`: the model under test) of the calls
             the run made (answers served from inspect's cache cost nothing and are not
             counted).
         roles: The model of each role besides the model under test (`splitter`, ...).
-        arguments: The task's arguments as the run was given them.
         sample_ids: The ids of the samples the run scored, as its log lists them (empty
             where a log does not): what decides whether two runs judged the same samples,
             whatever selected them (a limit, a file of outputs written elsewhere).
@@ -85,12 +84,11 @@ class RunResult:
     system: str
     model: str
     metrics: dict[str, float]
-    settings: dict[str, Any]
+    record: RunRecord
     log: str
     status: str
     usage: dict[str, tuple[int, int]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
-    arguments: dict[str, Any] = field(default_factory=dict)
     sample_ids: tuple[str, ...] = ()
 
     @property
@@ -115,8 +113,20 @@ class RunResult:
 
     @property
     def dataset(self) -> str:
-        """The dataset's file name (or hub id)."""
-        return Path(str(self.settings.get("responses") or self.settings.get("dataset", ""))).name
+        """The file name (or hub id) of the data judged: outputs written elsewhere, or the
+        dataset."""
+        data = self.record.data
+        return Path(str(data.responses or data.dataset or "")).name
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The settings by name as tables show them (`RunRecord.shown`)."""
+        return self.record.shown
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The settings record's values by name, as the task was given them."""
+        return self.record.arguments
 
     def prefixed(self, prefix: str) -> list[str]:
         """The distinct second parts of metric names `<prefix>/<part>/...` or `<prefix>/<part>`."""
@@ -125,22 +135,20 @@ class RunResult:
 
 
 def varying_settings(
-    runs: Sequence[RunResult], describe: Callable[[Mapping[str, Any]], list[str]]
+    runs: Sequence[RunResult], describe: Callable[[RunRecord], list[str]]
 ) -> list[str]:
     """What sets each run apart from the others shown with it: its settings (from
     `describe`) and judges that are not the same in every run, joined by " · " ("" for a
     run like every other)."""
     items = [
-        [*(f"{role} {name}" for role, name in run.roles.items()), *describe(run.settings)]
+        [*(f"{role} {name}" for role, name in run.roles.items()), *describe(run.record)]
         for run in runs
     ]
     varying = {item for listed in items for item in listed if any(item not in o for o in items)}
     return [" · ".join(i for i in listed if i in varying) for listed in items]
 
 
-def run_labels(
-    runs: Sequence[RunResult], describe: Callable[[Mapping[str, Any]], list[str]]
-) -> list[str]:
+def run_labels(runs: Sequence[RunResult], describe: Callable[[RunRecord], list[str]]) -> list[str]:
     """Names for runs shown together: the model, then what sets the run apart from the
     others (`varying_settings`); identical reruns are numbered."""
     labels = [
@@ -161,50 +169,14 @@ def benchmark_name(task: str) -> str:
     return task.split("/")[-1]
 
 
-GENERATION_SETTINGS = ("temperature", "max_tokens", "top_p", "seed")
-"""The generation settings a run's settings report, as inspect's effective config of the run
-says they were sent (None where the replies were written elsewhere: nothing was generated)."""
-
-
-def run_settings(log: EvalLog) -> dict[str, Any]:
-    """A run's settings: the task's recorded arguments and what it computed (its metadata),
-    with the generation settings that were sent (inspect's effective `GenerateConfig`,
-    whichever route set them: a task default, `-T`, our options or inspect's)."""
-    return with_generation(log.eval.metadata or {}, log.plan.config)
-
-
-def flat_settings(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """A task's metadata with its settings record (`SETTINGS_KEY`) laid out by setting name,
-    its groups' settings beside the others (a log written before the record, with the
-    settings at the top, as it is)."""
-    found = dict(metadata)
-    record = found.pop(SETTINGS_KEY, None)
-    if isinstance(record, Mapping):
-        for name, value in record.items():
-            # No setting's value is a mapping: one that is, is a group of settings.
-            found.update(value if isinstance(value, Mapping) else {name: value})
-    return found
-
-
-def with_generation(metadata: Mapping[str, Any], config: GenerateConfig) -> dict[str, Any]:
-    """A task's recorded settings with the generation settings of a config (a run's
-    effective one, or a task's own for its plan), as `run_settings` gives them."""
-    settings = flat_settings(metadata)
-    generated = settings.get("responses") is None
-    for name in GENERATION_SETTINGS:
-        sent = getattr(config, name, None) if generated else None
-        # A task's `seed` orders and draws its samples: the seed sent with calls is apart.
-        key = "reply_seed" if name == "seed" else name
-        if sent is not None or name in ("temperature", "max_tokens"):
-            settings[key] = sent
-    return settings
-
-
-def _arguments(log: EvalLog) -> dict[str, Any]:
-    record = (log.eval.metadata or {}).get(SETTINGS_KEY)
-    if not isinstance(record, Mapping):  # a log written before the record
-        return dict(log.eval.task_args or {})
-    return {k: v for k, v in flat_settings({SETTINGS_KEY: record}).items()}
+def run_record(log: EvalLog) -> RunRecord:
+    """A run's settings, typed: its task's settings record, the generation settings its calls
+    were sent with (inspect's effective `GenerateConfig`, whichever route set them: a task
+    default, `-T`, our options or inspect's) and what its task computed."""
+    metadata = log.eval.metadata or {}
+    if SETTINGS_KEY not in metadata:  # a log written before the record: its task's arguments
+        metadata = {**metadata, SETTINGS_KEY: dict(log.eval.task_args or {})}
+    return RunRecord.of(metadata, log.plan.config)
 
 
 def run_result(log: EvalLog) -> RunResult:
@@ -213,13 +185,11 @@ def run_result(log: EvalLog) -> RunResult:
         system=benchmark_name(log.eval.task),
         model=log.eval.model,
         metrics=log_metrics(log),
-        settings=run_settings(log),
+        record=run_record(log),
         log=log.location,
         status=log.status,
         usage=role_usage(log),
         roles=log_roles(log),
-        # The settings the task was made with (its record), not inspect's copy of the call.
-        arguments=_arguments(log),
         sample_ids=tuple(str(i) for i in log.eval.dataset.sample_ids or ()),
     )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from medhalbench.results._published import PublishedRow
+from medhalbench.results._record import RunRecord
 from medhalbench.results._runs import MARK_NOTES, Estimate, RunResult
 
 UNDEFINED = "–"
@@ -150,11 +151,9 @@ def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
     return str(value)
 
 
-def prompt_files(settings: dict[str, object]) -> str:
+def prompt_files(record: RunRecord) -> str:
     """The prompt files a run replaced the packaged prompts with ("packaged" when none)."""
-    listed = settings.get("prompt_files")
-    files = [str(f) for f in (listed if isinstance(listed, list) else []) if f]
-    return ", ".join(Path(f).name for f in files) or "packaged"
+    return ", ".join(Path(f).name for f in record.facts.prompt_files if f) or "packaged"
 
 
 def yes_no(value: object) -> str:
@@ -237,7 +236,7 @@ FigureRow = tuple[str, str | None, str | None, str]
 def run_title(title: str, run: RunResult, details: list[str]) -> str:
     """A run summary's title: benchmark, model, each role's model, dataset, what
     distinguishes the run, prompts."""
-    prompts = f"prompts {prompt_files(run.settings)}"
+    prompts = f"prompts {prompt_files(run.record)}"
     roles = [f"{role} {name}" for role, name in run.roles.items()]
     return f"{title}: {run.model} · " + " · ".join([*roles, run.dataset, *details, prompts])
 
@@ -246,7 +245,7 @@ def sample_counts(run: RunResult) -> str:
     """How many samples a run scored, could not read, read through the extractor, and
     (outputs written elsewhere) could not match to the dataset."""
     extracted = run.metrics.get("read_by_extractor", 0)
-    unmatched = run.settings.get("outputs_not_in_dataset", 0)
+    unmatched = run.record.facts.outputs_not_in_dataset
     return (
         f"{run.metrics.get('samples', 0):.0f} samples, "
         f"{run.metrics.get('unparseable', 0):.0f} unparseable"
@@ -282,7 +281,7 @@ def _explained(figure: Estimate | None, reason: str) -> Estimate | None:
 def token_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultTable | None:
     """Each run's planned calls and tokens per role beside the tokens its calls used (None
     when no run kept a plan), each run named by its label (`labels`, by log)."""
-    planned = [r for r in runs if isinstance(r.settings.get("token_estimate"), dict)]
+    planned = [r for r in runs if r.record.facts.token_estimate is not None]
     if not planned:
         return None
     table = ResultTable(
@@ -303,12 +302,13 @@ def token_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultT
     )
     for run in planned:
         name = labels[run.log]
-        for role in run.settings["token_estimate"].get("roles", []):
-            used = run.usage.get(role["role"])
+        estimate = run.record.facts.token_estimate
+        for role in estimate.roles if estimate else []:
+            used = run.usage.get(role.role)
             table.add(
                 [
-                    name, role["role"], float(role["calls"]), float(role["input_tokens"]),
-                    float(used[0]) if used else math.nan, float(role["output_tokens"]),
+                    name, role.role, float(role.calls), float(role.input_tokens),
+                    float(used[0]) if used else math.nan, float(role.output_tokens),
                     float(used[1]) if used else math.nan,
                 ]
             )  # fmt: skip

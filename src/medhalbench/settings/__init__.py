@@ -9,6 +9,7 @@ from medhalbench.settings._shared import (
     Generation,
     Grounding,
     Outputs,
+    RunData,
     SampleLimit,
     SampleSeed,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "Generation",
     "Grounding",
     "Outputs",
+    "RunData",
     "SampleLimit",
     "SampleSeed",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 from medhalbench.arguments import Count, DataSource, InputFile, Means, Qualifies, Temperature
@@ -50,3 +51,27 @@ class Grounding:
     evidence: Annotated[DataSource | None, Means("condition")] = None
     evidence_k: Annotated[Count, Means("condition"), Qualifies("evidence")] = DEFAULT_EVIDENCE_K
     evidence_rerank: Annotated[bool, Means("condition"), Qualifies("evidence")] = False
+
+    def phrase(self) -> str | None:
+        """The evidence as titles and plans name it (`med-index, k 5, re-ranked`); None for
+        a closed-book run."""
+        if not self.evidence:
+            return None
+        # The folder's or file's name; a plug-in's address (`es:pubmed`) as given, up to a
+        # URL's last part (never its credentials).
+        name = Path(self.evidence.rstrip("/")).name or self.evidence
+        return f"{name}, k {self.evidence_k}{', re-ranked' if self.evidence_rerank else ''}"
+
+
+@dataclass(frozen=True)
+class RunData:
+    """The data a run judged, as every benchmark's settings declare it (a view of them that
+    code shared by the benchmarks reads).
+
+    Attributes:
+        dataset: The dataset (a file, a folder or a hub id).
+        responses: Outputs written elsewhere, scored instead of generating (None: generated).
+    """
+
+    dataset: str | None = None
+    responses: str | None = None

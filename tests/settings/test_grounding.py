@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from medhalbench.evidence import evidence_phrase
+from medhalbench.settings import Grounding
 
 
 @pytest.mark.parametrize(
@@ -25,4 +25,4 @@ from medhalbench.evidence import evidence_phrase
 def test_a_runs_evidence_is_named_by_source_k_and_reranking(
     settings: dict[str, object], expected: str | None
 ) -> None:
-    assert evidence_phrase(settings) == expected
+    assert Grounding(**settings).phrase() == expected  # type: ignore[arg-type]

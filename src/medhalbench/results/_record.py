@@ -1,0 +1,201 @@
+"""A run's settings read back typed, in one place: the settings record its task was made with,
+the generation settings its calls were sent with, and what the task computed beside them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import pydantic
+from inspect_ai.model import GenerateConfig
+
+from medhalbench._provenance import INPUTS, InputsRead
+from medhalbench.arguments import SETTINGS_KEY, read_record
+from medhalbench.settings import RunData
+
+S = TypeVar("S")
+
+GENERATION_SETTINGS = ("temperature", "max_tokens", "top_p", "seed")
+"""The generation settings a run's settings report, as inspect's effective config of the run
+says they were sent (None where the replies were written elsewhere: nothing was generated)."""
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The generation settings a run's calls to the model under test were sent with:
+    inspect's effective config, whichever route set them (a task default, `-T`, our options
+    or inspect's `--temperature`). None where the replies were written elsewhere (nothing
+    was generated) or where a setting was left to the provider.
+
+    Attributes:
+        temperature: Sampling temperature.
+        max_tokens: Length limit of a reply, in tokens.
+        top_p: Nucleus sampling share.
+        reply_seed: The seed sent with calls (apart from a task's `seed`, which orders and
+            draws its samples).
+    """
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    reply_seed: int | None = None
+
+    @classmethod
+    def of(cls, config: GenerateConfig, *, generated: bool) -> Sent:
+        """What a config sends (nothing when the replies were not generated)."""
+        if not generated:
+            return cls()
+        return cls(config.temperature, config.max_tokens, config.top_p, config.seed)
+
+    def by_name(self) -> dict[str, Any]:
+        """The settings by name as tables show them (temperature and max tokens always,
+        the others where set)."""
+        values = {"temperature": self.temperature, "max_tokens": self.max_tokens}
+        if self.top_p is not None:
+            values["top_p"] = self.top_p
+        if self.reply_seed is not None:
+            values["reply_seed"] = self.reply_seed
+        return values
+
+
+class PlannedRole(pydantic.BaseModel, frozen=True, extra="ignore"):
+    """One role's planned calls and tokens, as a run's log keeps its plan."""
+
+    role: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+class TokenEstimate(pydantic.BaseModel, frozen=True, extra="ignore"):
+    """A run's plan as its log keeps it, for the report to set the tokens used beside it."""
+
+    items: int
+    unit: str
+    tokenizer: str
+    roles: list[PlannedRole]
+
+
+class EvidenceSearched(pydantic.BaseModel, frozen=True, extra="ignore"):
+    """The evidence a run searched: the retriever and the content hash of its corpora."""
+
+    retriever: str | None = None
+    fingerprint: str | None = None
+
+
+class RunFacts(pydantic.BaseModel):
+    """What a task computed and keeps in its log's metadata beside its settings record: each
+    benchmark sets the facts it has (the others keep their defaults).
+
+    Attributes:
+        dataset_fingerprint: The content hash of the dataset (or of the outputs scored, for
+            a task that fingerprints them in its place).
+        responses_fingerprint: The content hash of outputs written elsewhere.
+        prompt_files: The files that replaced packaged prompts.
+        prompts: The hash of each prompt the run sent, by its name.
+        outputs_not_in_dataset: Outputs written elsewhere matching no sample (left out).
+        questions_not_in_dataset: DAHL answers to questions the dataset lacks (uncategorised).
+        rows: The rows a task took (MedHallu), where it counts them.
+        embedder: The model of an explanation similarity (MedHal; None: off).
+        evidence_index: The evidence searched (None: closed-book).
+        token_estimate: The run's plan, where it was kept.
+        inputs: What the run read (folder, fingerprints), for a retry to tell what changed.
+    """
+
+    dataset_fingerprint: str | None = None
+    responses_fingerprint: str | None = None
+    prompt_files: list[str] = pydantic.Field(default_factory=list)
+    prompts: dict[str, str] = pydantic.Field(default_factory=dict)
+    outputs_not_in_dataset: int = 0
+    questions_not_in_dataset: int = 0
+    rows: int | None = None
+    embedder: str | None = None
+    evidence_index: EvidenceSearched | None = None
+    token_estimate: TokenEstimate | None = None
+    inputs: InputsRead | None = pydantic.Field(default=None, alias=INPUTS)
+
+    model_config = pydantic.ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+
+    @classmethod
+    def of(cls, metadata: Mapping[str, Any] | None) -> RunFacts:
+        """The facts a task's metadata holds; a fact of an unexpected shape (a log of another
+        version) is left at its default rather than stopping the reading of the log."""
+        found = dict(metadata or {})
+        try:
+            return cls.model_validate(found)
+        except pydantic.ValidationError as ex:
+            bad = {str(error["loc"][0]) for error in ex.errors() if error["loc"]}
+            return cls.model_validate({k: v for k, v in found.items() if k not in bad})
+
+    def stored(self) -> dict[str, Any]:
+        """The facts as a task's metadata keeps them (the facts a task set)."""
+        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+def flat_settings(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A task's settings record (`SETTINGS_KEY` of its metadata) laid out by setting name, its
+    groups' settings beside the others (a log written before the record kept its settings at
+    the top of its metadata: those)."""
+    record = metadata.get(SETTINGS_KEY)
+    if not isinstance(record, Mapping):
+        return {k: v for k, v in metadata.items() if k not in RunFacts.model_fields}
+    found: dict[str, Any] = {}
+    for name, value in record.items():
+        # No setting's value is a mapping: one that is, is a group of settings.
+        found.update(value if isinstance(value, Mapping) else {name: value})
+    return found
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A run's settings, typed: read from a log (`of_log`) or from a task about to run
+    (`of_task`), the one place either is read.
+
+    Attributes:
+        arguments: The settings record's values by setting name (its groups' settings beside
+            the others), as the task was given them: for tables that list settings by name.
+            Read a benchmark's own settings typed with `settings_as`.
+        sent: The generation settings the calls were sent with.
+        facts: What the task computed.
+    """
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    sent: Sent = field(default_factory=Sent)
+    facts: RunFacts = field(default_factory=RunFacts)
+
+    @classmethod
+    def of(cls, metadata: Mapping[str, Any] | None, config: GenerateConfig) -> RunRecord:
+        """A run's settings from its task's metadata and the generation config sent."""
+        arguments = flat_settings(metadata or {})
+        data = read_record(RunData, arguments)
+        return cls(
+            arguments=arguments,
+            sent=Sent.of(config, generated=data.responses is None),
+            facts=RunFacts.of(metadata),
+        )
+
+    def settings_as(self, kind: type[S]) -> S:
+        """The settings as a record of `kind`: a benchmark's settings record, or a view
+        declaring some of them (`RunData`); settings a log lacks keep the record's defaults.
+
+        Raises:
+            DataError: A value does not fit its declared type.
+        """
+        return read_record(kind, self.arguments)
+
+    @property
+    def data(self) -> RunData:
+        """The data the run judged: its dataset and outputs written elsewhere."""
+        return self.settings_as(RunData)
+
+    @property
+    def generated(self) -> bool:
+        """Whether the model under test made the replies (not written elsewhere)."""
+        return self.data.responses is None
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The settings by name as tables show them: the record's, with the generation
+        settings as sent in place of the record's."""
+        return {**self.arguments, **self.sent.by_name()}
