@@ -10,32 +10,23 @@ its interval) must cost under 10% of a cached rerun.
 
 from __future__ import annotations
 
-import argparse
 import os
 import tempfile
-import time
 from pathlib import Path
 
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.scorer import SampleScore
 
-from helpers_port import free_port
+from helpers_port import measured, options, stub_at
 from medhalbench.medhallu import medhallu
 from medhalbench.medhallu._metrics import detection_scores, outcome_from_score
-from stub_server import serve
 from workloads import eval_kwargs, write_workloads
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--resamples", type=int, default=1000)
-    args = parser.parse_args()
-    port = free_port()
-    server = serve(port, 0.0)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    with tempfile.TemporaryDirectory() as tmp:
+    args = options(__doc__, samples=2000, resamples=1000)
+    with stub_at(0.0) as base_url, tempfile.TemporaryDirectory() as tmp:
         os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
         files = write_workloads(Path(tmp), args.samples)
         times = {}
@@ -46,9 +37,9 @@ def main() -> None:
             ("rerun, bootstrap", args.resamples),
         ):
             task = medhallu(dataset=str(files["medhallu"]), bootstrap=resamples)
-            start = time.perf_counter()
-            [log] = eval(task, log_dir=tmp, cache=True, **eval_kwargs("medhallu", base_url, 50))
-            times[name] = time.perf_counter() - start
+            with measured() as measure:
+                [log] = eval(task, log_dir=tmp, cache=True, **eval_kwargs("medhallu", base_url, 50))
+            times[name] = measure.seconds
             assert log.status == "success", log.error
             logs[name] = log
         full = read_eval_log(logs["rerun, bootstrap"].location)
@@ -59,13 +50,11 @@ def main() -> None:
             for s in full.samples or []
         ]
         outcomes = [outcome_from_score(s) for s in scores]
-        start = time.perf_counter()
-        detection_scores(outcomes, resamples=0)
-        figures_only = time.perf_counter() - start
-        start = time.perf_counter()
-        figures = detection_scores(outcomes, resamples=args.resamples)
-        with_intervals = time.perf_counter() - start
-    server.shutdown()
+        with measured() as alone:
+            detection_scores(outcomes, resamples=0)
+        with measured() as with_bootstrap:
+            figures = detection_scores(outcomes, resamples=args.resamples)
+    figures_only, with_intervals = alone.seconds, with_bootstrap.seconds
     bootstrap = with_intervals - figures_only
     intervals = sum(k.endswith("_ci_low") for k in figures)
     print(

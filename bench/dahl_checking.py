@@ -10,19 +10,16 @@ concurrency (calls x delay / concurrency).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import tempfile
-import time
 from pathlib import Path
 
 from inspect_ai import eval
 from inspect_ai.model import Model
 
-from helpers_port import free_port
+from helpers_port import measured, options, stub_at
 from medhalbench.dahl import dahl
-from stub_server import StubHandler, serve
 from workloads import stub_model
 
 UNITS_PER_RESPONSE = 4
@@ -32,28 +29,19 @@ def run(responses: Path, base_url: str, connections: int, log_dir: str) -> tuple
     def role() -> Model:
         return stub_model(base_url, connections)
 
-    before = StubHandler.requests
-    start = time.perf_counter()
-    [log] = eval(
-        dahl(dataset="github", responses=str(responses), cache=False),
-        model="none/none", model_roles={"splitter": role(), "checker": role()},
-        log_dir=log_dir, display="none", max_samples=1000,
-    )  # fmt: skip
-    elapsed = time.perf_counter() - start
+    with measured() as measure:
+        [log] = eval(
+            dahl(dataset="github", responses=str(responses), cache=False, paper_protocol=False),
+            model="none/none", model_roles={"splitter": role(), "checker": role()},
+            log_dir=log_dir, display="none", max_samples=1000,
+        )  # fmt: skip
     assert log.status == "success", log.error
-    return elapsed, StubHandler.requests - before
+    return measure.seconds, measure.calls
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--responses", type=int, default=20)
-    parser.add_argument("--delay", type=float, default=0.2)
-    parser.add_argument("--connections", type=int, default=10)
-    args = parser.parse_args()
-    port = free_port()
-    server = serve(port, args.delay)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    with tempfile.TemporaryDirectory() as tmp:
+    args = options(__doc__, responses=20, delay=0.2, connections=10)
+    with stub_at(args.delay) as base_url, tempfile.TemporaryDirectory() as tmp:
         responses = Path(tmp) / "responses.jsonl"
         responses.write_text(
             "".join(
@@ -70,7 +58,6 @@ def main() -> None:
         )
         sequential, calls = run(responses, base_url, 1, tmp)
         concurrent, calls_c = run(responses, base_url, args.connections, tmp)
-    server.shutdown()
     assert calls == calls_c == args.responses * (1 + UNITS_PER_RESPONSE)
     ideal_sequential = calls * args.delay
     ideal_concurrent = calls * args.delay / args.connections

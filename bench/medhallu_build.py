@@ -9,23 +9,20 @@ Prints wall time, model calls and questions/s side by side, and the ratio.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
 import tempfile
-import time
 from pathlib import Path
 
 from inspect_ai.model import Model
 from inspect_ai.util._concurrency import init_concurrency
 
-from helpers_port import free_port
+from helpers_port import measured, options, stub_at
 from medhalbench.data import load_pubmedqa
 from medhalbench.embeddings import Embedder
 from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
 from medhalbench.nli import LLMNLI
-from stub_server import StubHandler, serve
 from workloads import stub_model
 
 
@@ -62,9 +59,7 @@ def run(
     # inspect keeps one connection semaphore per provider key for the process (an eval
     # resets them, calls outside an eval do not): reset so this run gets its own limit.
     init_concurrency()
-    before = StubHandler.requests
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out, measured() as build:
         asyncio.run(
             build_medhallu(
                 load_pubmedqa(source),
@@ -75,26 +70,18 @@ def run(
                 show_progress=False,
             )
         )
-        elapsed = time.perf_counter() - start
-    return elapsed, StubHandler.requests - before
+    return build.seconds, build.calls
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--questions", type=int, default=12)
-    parser.add_argument("--delay", type=float, default=0.2)
-    parser.add_argument("--concurrency", type=int, default=8)
-    args = parser.parse_args()
-    port = free_port()
-    server = serve(port, args.delay)
+    args = options(__doc__, questions=12, delay=0.2, concurrency=8)
     embedder = Embedder()
-    with tempfile.TemporaryDirectory() as tmp:
+    with stub_at(args.delay) as base_url, tempfile.TemporaryDirectory() as tmp:
         source = pubmedqa(Path(tmp) / "ori_pqal.json", args.questions)
-        sequential, calls_1 = run(source, f"http://127.0.0.1:{port}/v1", 1, 1, embedder)
+        sequential, calls_1 = run(source, base_url, 1, 1, embedder)
         concurrent, calls_n = run(
-            source, f"http://127.0.0.1:{port}/v1", args.concurrency, args.concurrency * 4, embedder
+            source, base_url, args.concurrency, args.concurrency * 4, embedder
         )
-    server.shutdown()
     print(
         f"questions={args.questions} delay={args.delay}s concurrency={args.concurrency} cores={os.cpu_count()}"
     )

@@ -7,15 +7,13 @@ medhalbench and inspect, so the task's own share can be read off.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from helpers_port import free_port
-from stub_server import serve
+from helpers_port import options, stub_at
 
 CHILD = """
 import sys, resource
@@ -34,28 +32,23 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=1000)
-    args = parser.parse_args()
-    port = free_port()
-    server = serve(port, 0.0)
+    args = options(__doc__, samples=1000)
     bench = str(Path(__file__).resolve().parent)
     print(f"samples={args.samples} cores={os.cpu_count()}")
-    with tempfile.TemporaryDirectory() as tmp:
+    with stub_at(0.0) as base_url, tempfile.TemporaryDirectory() as tmp:
         for system in ("baseline", "medhallu", "dahl", "medhal"):
             code = CHILD.format(
                 bench=bench,
                 system=system,
                 folder=tmp,
                 samples=args.samples,
-                base_url=f"http://127.0.0.1:{port}/v1",
+                base_url=base_url,
             )
             result = subprocess.run(
                 [sys.executable, "-c", code], capture_output=True, text=True, check=True
             )
             peak_mb = int(result.stdout.strip().splitlines()[-1]) / 1024
             print(f"{system:9} peak RSS {peak_mb:7.1f} MB")
-    server.shutdown()
 
 
 if __name__ == "__main__":

@@ -7,17 +7,14 @@ limit set by delay and concurrency (N calls x delay / C) and beside one call at 
 
 from __future__ import annotations
 
-import argparse
 import os
 import tempfile
-import time
 from pathlib import Path
 
 from inspect_ai import eval
 from inspect_ai.util._concurrency import init_concurrency
 
-from helpers_port import free_port
-from stub_server import StubHandler, serve
+from helpers_port import measured, options, stub_at
 from workloads import CALLS_PER_SAMPLE, eval_kwargs, task_for, write_workloads
 
 
@@ -25,35 +22,26 @@ def timed(
     system: str, files: dict[str, Path], base_url: str, connections: int, log_dir: str
 ) -> tuple[float, int]:
     init_concurrency()
-    before = StubHandler.requests
-    start = time.perf_counter()
-    [log] = eval(
-        task_for(system, files),
-        log_dir=log_dir,
-        cache=False,
-        **eval_kwargs(system, base_url, connections),
-    )
-    elapsed = time.perf_counter() - start
+    with measured() as measure:
+        [log] = eval(
+            task_for(system, files),
+            log_dir=log_dir,
+            cache=False,
+            **eval_kwargs(system, base_url, connections),
+        )
     assert log.status == "success", log.error
-    return elapsed, StubHandler.requests - before
+    return measure.seconds, measure.calls
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--delay", type=float, default=0.1)
-    parser.add_argument("--connections", type=int, default=10)
-    args = parser.parse_args()
-    port = free_port()
-    server = serve(port, args.delay)
-    base_url = f"http://127.0.0.1:{port}/v1"
+    args = options(__doc__, samples=200, delay=0.1, connections=10)
     print(
         f"samples={args.samples} delay={args.delay}s connections={args.connections} cores={os.cpu_count()}"
     )
     print(
         f"{'task':9} {'calls':>6} {'concurrent s':>13} {'samples/s':>10} {'limit s':>8} {'vs limit':>9} {'1-at-a-time s':>14} {'speed-up':>9}"
     )
-    with tempfile.TemporaryDirectory() as tmp:
+    with stub_at(args.delay) as base_url, tempfile.TemporaryDirectory() as tmp:
         files = write_workloads(Path(tmp), args.samples)
         # Warm up (imports, HTTP client, first eval) so no task pays the one-off costs.
         timed("medhal", write_workloads(Path(tmp) / "warmup", 4), base_url, args.connections, tmp)
@@ -66,7 +54,6 @@ def main() -> None:
                 f"{system:9} {calls:6d} {concurrent:13.2f} {args.samples / concurrent:10.1f} {limit:8.2f} {limit / concurrent:9.2f} "
                 f"{sequential:14.2f} {sequential / concurrent:8.2f}x"
             )
-    server.shutdown()
 
 
 if __name__ == "__main__":

@@ -242,13 +242,8 @@ class StubHandler(BaseHTTPRequestHandler):
             return False
         StubHandler.faults_served[kind] = StubHandler.faults_served.get(kind, 0) + 1
         if kind == "429":
-            self.send_response(429)
-            self.send_header("Retry-After", "1")
-            self.send_header("Content-Type", "application/json")
             body = b'{"error": {"message": "rate limited", "type": "rate_limit"}}'
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self._send_bytes(429, body, headers={"Retry-After": "1"})
         elif kind == "500":
             self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
         elif kind == "timeout":
@@ -257,12 +252,8 @@ class StubHandler(BaseHTTPRequestHandler):
         elif kind == "drop":
             self.close_connection = True
             self.connection.shutdown(2)
-        elif kind == "truncated":
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", "400")
-            self.end_headers()
-            self.wfile.write(b'{"id": "x", "object": "chat.completion", "choi')
+        elif kind == "truncated":  # the connection closed 400 bytes short of the length sent
+            self._send_bytes(200, b'{"id": "x", "object": "chat.completion", "choi', length=400)
             self.close_connection = True
         elif kind == "echokey":  # an error that repeats the caller's credentials
             key = self.headers.get("Authorization", "").removeprefix("Bearer ")
@@ -272,12 +263,7 @@ class StubHandler(BaseHTTPRequestHandler):
         elif kind in ("key401", "keyansi", "keyreply", "keywrap", "keyheader"):
             self._echo_key(kind)
         elif kind == "cutjson":  # a body cut short, sent whole
-            body = b'{"id":"x","choices":['
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self._send_bytes(200, b'{"id":"x","choices":[')
         elif kind == "nochoices":
             self._send(200, {"id": "x", "object": "chat.completion", "model": "stub"})
         elif kind == "emptychoices":
@@ -309,11 +295,7 @@ class StubHandler(BaseHTTPRequestHandler):
             )  # fmt: skip
         elif kind == "nonjson":
             body = b"<html><body>502 Bad Gateway</body></html>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self._send_bytes(200, body, content_type="text/html")
         return True
 
     def _echo_key(self, kind: Fault) -> None:
@@ -344,23 +326,30 @@ class StubHandler(BaseHTTPRequestHandler):
                 for item in body.get("output", []):
                     for part in item.get("content", []):
                         part["text"] = f"As your proxy I used the key {quoted}. {part['text']}"
-            data = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            if kind == "keyheader":
-                self.send_header("X-Upstream-Key", key)
-            self.end_headers()
-            self.wfile.write(data)
+            headers = {"X-Upstream-Key": key} if kind == "keyheader" else {}
+            self._send_bytes(200, json.dumps(body).encode(), headers=headers)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
     def _send(self, status: int, body: dict[str, Any]) -> None:
-        data = json.dumps(body).encode()
+        self._send_bytes(status, json.dumps(body).encode())
+
+    def _send_bytes(
+        self,
+        status: int,
+        data: bytes,
+        content_type: str = "application/json",
+        *,
+        length: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """Reply with `data`, its Content-Length stated (`length`, where it should lie)."""
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data) if length is None else length))
         self.end_headers()
         self.wfile.write(data)
 
@@ -370,12 +359,7 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send(200, _batches.retrieve(parts[-1]))
             return
         if len(parts) >= 3 and parts[-3] == "files" and parts[-1] == "content":
-            data = _batches.files[parts[-2]]
-            self.send_response(200)
-            self.send_header("Content-Type", "application/octet-stream")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self._send_bytes(200, _batches.files[parts[-2]], "application/octet-stream")
             return
         if self.path.rstrip("/").endswith("/models"):
             self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})

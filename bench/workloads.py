@@ -70,7 +70,10 @@ def task_for(system: str, files: dict[str, Path], cache: bool = False) -> Task:
     if system == "medhallu":
         return medhallu(dataset=str(files["medhallu"]))
     if system == "dahl":
-        return dahl(dataset="github", responses=str(files["dahl"]), cache=cache)
+        # Our pipeline only: the paper protocol would split and check each answer again.
+        return dahl(
+            dataset="github", responses=str(files["dahl"]), cache=cache, paper_protocol=False
+        )
     return medhal(dataset=str(files["medhal"]), split="train")
 
 

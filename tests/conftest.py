@@ -52,6 +52,18 @@ def shared_data() -> Path:
 
 
 @pytest.fixture
+def offline_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The Hugging Face Hub offline (HF_HUB_OFFLINE=1), with no reachability remembered from
+    before the test, nor left for the tests after it."""
+    from medhalbench.data import _hub
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    _hub.hub_reachable.cache_clear()
+    yield
+    _hub.hub_reachable.cache_clear()
+
+
+@pytest.fixture
 def sample_path() -> str:
     """The packaged illustrative MedHallu sample (12 rows we wrote)."""
     from medhalbench.examples import illustrative

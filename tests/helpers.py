@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import json
 import socket
+import subprocess
+import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
 from medhalbench.arguments import SETTINGS_KEY
@@ -140,3 +145,121 @@ def record_of(settings: Mapping[str, Any]) -> RunRecord:
         temperature=given.get("temperature"), max_tokens=given.get("max_tokens")
     )
     return RunRecord.of({**settings, SETTINGS_KEY: given}, config)
+
+
+class ScheduledStub:
+    """The stub server (bench/stub_server.py) on 127.0.0.1 with a fault schedule: `schedule(n)`
+    decides the n-th chat request's fault ("ok" for none), and may be changed while it runs;
+    `seen` counts the requests it was asked about."""
+
+    def __init__(
+        self, schedule: Callable[[int], str], *, delay: float = 0.0, port: int | None = None
+    ) -> None:
+        from stub_server import serve
+
+        self.schedule = schedule
+        self.seen = 0
+        self.lock = threading.Lock()
+        self.port = port or free_port()
+        self.server = serve(self.port, delay, fault=self._fault)
+        self.server.block_on_close = False
+
+    def _fault(self, _: int) -> str:
+        with self.lock:
+            self.seen += 1
+            return self.schedule(self.seen)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a JSON lines file."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file with a header, by column name."""
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> Path:
+    """Writes `rows` to `path` as JSON lines; returns `path`."""
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def medhallu_verdicts(path: Path, rows: Iterable[Mapping[str, Any]]) -> Path:
+    """A detector's outputs written elsewhere, at `path`: the right verdict on both samples
+    (ground truth and hallucinated) of each MedHallu row."""
+    return write_jsonl(
+        path,
+        (
+            {"id": f"{r['pubid']}-{kind}", "verdict": int(kind == "hallucinated")}
+            for r in rows
+            for kind in ("ground_truth", "hallucinated")
+        ),
+    )
+
+
+def dahl_replies(answers: Mapping[str, str], check: Callable[[str], str]) -> Callable[[str], str]:
+    """A scripted model's replies to DAHL's prompts: `answers[question]` to a question, one
+    unit per sentence to the splitter, and `check(statement)` to the checker."""
+
+    def reply(prompt: str) -> str:
+        if "one fact" in prompt:
+            text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
+            return "\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
+        if "true or false" in prompt.lower():
+            return check(prompt.split("Statement:")[-1])
+        return next(a for q, a in answers.items() if q in prompt)
+
+    return reply
+
+
+def dahl_run(
+    questions: Iterable[str],
+    reply: Callable[[str], str],
+    folder: Path,
+    *,
+    category: str = "x",
+    **settings: Any,
+) -> EvalLog:
+    """DAHL's run on `questions` (each of `category`, written to a CSV in `folder`), one
+    scripted model answering, splitting and checking by `reply`; its log is in `folder`."""
+    from inspect_ai import eval as inspect_eval
+
+    from medhalbench.dahl import dahl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "questions.csv"
+    path.write_text("question,category\n" + "".join(f"{q},{category}\n" for q in questions))
+    model = scripted_model(reply)
+    [log] = inspect_eval(
+        dahl(dataset=str(path), **settings),
+        model=model,
+        model_roles={"splitter": model, "checker": model},
+        log_dir=str(folder),
+        display="none",
+    )
+    return log
+
+
+def start_audit(log: Path, *args: str) -> tuple[subprocess.Popen[str], str | None]:
+    """`medhalbench audit LOG ARGS` in a process of its own, and the first line it printed
+    within 120 s (None where it printed none)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "medhalbench.cli", "audit", str(log), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()))  # type: ignore[union-attr]
+    reader.start()
+    reader.join(120)
+    return process, lines[0] if lines else None

@@ -49,6 +49,16 @@ class Style:
     extractable: bool = False
 
 
+def refusal(family: str, text: str) -> Style:
+    """A family that declines to judge, whatever it meant: no reader takes a verdict from it."""
+    return Style(family, "refusal", lambda _: text, readable=False)
+
+
+def idiom(family: str, write: Callable[[str], str]) -> Style:
+    """A family that answers in an idiom: only the extractor takes the verdict from it."""
+    return Style(family, "idiom", write, readable=False, extractable=True)
+
+
 # ---- MedHallu detection: 0 factual, 1 hallucinated -------------------------------------
 
 _DETECTION_WORD = {"0": "factual", "1": "hallucinated"}
@@ -79,12 +89,8 @@ DETECTION_STYLES = [
     Style("qwen2.5", "language_zh", lambda v: f"答案：{v}（{'该回答与摘要一致' if v == '0' else '该回答存在幻觉'}）"),
     Style("mistral", "language_fr", lambda v: f"Réponse : {v} ({'factuelle' if v == '0' else 'hallucinée'})"),
     Style("gemma-2", "negation", lambda v: "The answer is not hallucinated." if v == "0" else "The answer is not factual."),
-    Style("llama-2", "refusal", lambda v: "I'm sorry, but I can't provide medical judgments.", readable=False),
-    Style(
-        "phi-3", "idiom",
-        lambda v: "Looks solid to me." if v == "0" else "Nah, I don't buy it.",
-        readable=False, extractable=True,
-    ),
+    refusal("llama-2", "I'm sorry, but I can't provide medical judgments."),
+    idiom("phi-3", lambda v: "Looks solid to me." if v == "0" else "Nah, I don't buy it."),
     Style("openbiollm", "verdict_list", lambda v: f"{v}\n{'1' if v == '0' else '0'}", readable=False),
 ]  # fmt: skip
 
@@ -99,12 +105,8 @@ TRUTH_STYLES = [
     Style("mistral", "language_es", lambda v: {"true": "Verdadero.", "false": "Falso.", "unknown": "No lo sé."}[v]),
     Style("qwen2.5", "language_zh", lambda v: {"true": "正确。", "false": "错误。", "unknown": "不确定。"}[v]),
     Style("gemma-2", "heading", lambda v: f"## Answer\n\n{v.capitalize()}\n\n## Reason\nChecked against the guideline."),
-    Style("llama-2", "refusal", lambda v: "As an AI model I do not give medical opinions.", readable=False),
-    Style(
-        "phi-3", "idiom",
-        lambda v: {"true": "That tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v],
-        readable=False, extractable=True,
-    ),
+    refusal("llama-2", "As an AI model I do not give medical opinions."),
+    idiom("phi-3", lambda v: {"true": "That tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v]),
 ]  # fmt: skip
 
 # ---- MedHal: YES (factual) or NO, with an explanation -------------------------------------
@@ -117,12 +119,8 @@ FACTUAL_STYLES = [
     Style("llama-3.2-3b", "self_correction", lambda v: f"Factual: {'NO' if v == 'yes' else 'YES'}. Wait, re-reading the context: Factual: {v.upper()}"),
     Style("mistral", "language_es", lambda v: "Factual: SÍ" if v == "yes" else "Factual: NO\nExplicación: El contexto dice otra cosa."),
     Style("qwen2.5", "language_zh", lambda v: "事实性：是" if v == "yes" else "事实性：否\n解释：与上下文不符。"),
-    Style("llama-2", "refusal", lambda v: "I cannot evaluate clinical statements.", readable=False),
-    Style(
-        "phi-3", "idiom",
-        lambda v: "I'm happy with it." if v == "yes" else "That's off the mark, the context disagrees.",
-        readable=False, extractable=True,
-    ),
+    refusal("llama-2", "I cannot evaluate clinical statements."),
+    idiom("phi-3", lambda v: "I'm happy with it." if v == "yes" else "That's off the mark, the context disagrees."),
 ]  # fmt: skip
 
 

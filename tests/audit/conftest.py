@@ -3,12 +3,12 @@ verdicts known), each in its own folder."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from helpers import dahl_replies, dahl_run, read_jsonl, write_jsonl
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 
@@ -26,15 +26,16 @@ def _eval(args: list[str], folder: Path) -> Path:
 @pytest.fixture
 def medhal_log(tmp_path: Path) -> Path:
     """A MedHal log of eight replies: factual, then not factual, in turn."""
-    rows = [json.loads(line) for line in Path(MEDHAL).read_text().splitlines()]
-    replies = tmp_path / "replies.jsonl"
-    replies.write_text(
-        "".join(
-            json.dumps({"id": r["id"], "reply": "Factual: NO\nExplanation: wrong dose."
-                        if i % 2 else "Factual: YES"}) + "\n"
-            for i, r in enumerate(rows)
-        )
-    )  # fmt: skip
+    replies = write_jsonl(
+        tmp_path / "replies.jsonl",
+        (
+            {
+                "id": r["id"],
+                "reply": "Factual: NO\nExplanation: wrong dose." if i % 2 else "Factual: YES",
+            }
+            for i, r in enumerate(read_jsonl(MEDHAL))
+        ),
+    )
     return _eval(
         ["medhal", "--dataset", MEDHAL, "--split", "train", "--responses", str(replies),
          "--embedder", "none"],
@@ -45,16 +46,14 @@ def medhal_log(tmp_path: Path) -> Path:
 @pytest.fixture
 def medhallu_log(tmp_path: Path) -> Path:
     """A MedHallu log whose replies say factual or hallucinated in turn."""
-    rows = [json.loads(line) for line in Path(MEDHALLU).read_text().splitlines()]
-    replies = tmp_path / "detector.jsonl"
-    replies.write_text(
-        "".join(
-            json.dumps({"id": f"{r['pubid']}-{kind}",
-                        "reply": "1 - hallucinated" if (i + j) % 2 else "**0**"}) + "\n"
-            for i, r in enumerate(rows)
+    replies = write_jsonl(
+        tmp_path / "detector.jsonl",
+        (
+            {"id": f"{r['pubid']}-{kind}", "reply": "1 - hallucinated" if (i + j) % 2 else "**0**"}
+            for i, r in enumerate(read_jsonl(MEDHALLU))
             for j, kind in enumerate(("ground_truth", "hallucinated"))
-        )
-    )  # fmt: skip
+        ),
+    )
     return _eval(
         ["medhallu", "--dataset", MEDHALLU, "--responses", str(replies)], tmp_path / "medhallu"
     )
@@ -67,33 +66,12 @@ DAHL_ANSWERS = {
 DAHL_CHECKS = {"antibiotic": "False.", "raises": "Hmm, partly true?", "COX-2": "**True** [1]"}
 
 
-def dahl_reply(prompt: str) -> str:
-    """A model answering DAHL's questions, splitting and checking (replies in varied styles)."""
-    if "one fact" in prompt:
-        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
-        return "\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
-    if "true or false" in prompt.lower():
-        unit = prompt.split("Statement:")[-1]
-        return next((r for cue, r in DAHL_CHECKS.items() if cue in unit), "True")
-    return next(a for q, a in DAHL_ANSWERS.items() if q in prompt)
-
-
 @pytest.fixture
 def dahl_log(tmp_path: Path) -> Path:
     """A DAHL log of two answers split into five units, checked in several styles."""
-    from inspect_ai import eval as inspect_eval
-
-    from helpers import scripted_model
-    from medhalbench.dahl import dahl
-
-    questions = tmp_path / "questions.csv"
-    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in DAHL_ANSWERS))
-    model = scripted_model(dahl_reply)
-    [log] = inspect_eval(
-        dahl(dataset=str(questions), paper_protocol=False),
-        model=model,
-        model_roles={"splitter": model, "checker": model},
-        log_dir=str(tmp_path / "dahl"),
-        display="none",
+    reply = dahl_replies(
+        DAHL_ANSWERS,
+        lambda unit: next((r for cue, r in DAHL_CHECKS.items() if cue in unit), "True"),
     )
+    log = dahl_run(DAHL_ANSWERS, reply, tmp_path / "dahl", paper_protocol=False)
     return Path(log.location)

@@ -10,8 +10,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from sklearn.metrics import cohen_kappa_score
 
-from helpers import free_port
+from helpers import free_port, start_audit
 from medhalbench.audit import answers_path, audit_tables, audited_logs, draw
 from medhalbench.cli import cli
 
@@ -30,19 +28,13 @@ def start(
     log: Path, port: int, *, items: int = ITEMS, seed: int = SEED
 ) -> tuple[subprocess.Popen[str], str]:
     """The page's server, and the address it prints (token included) once it listens."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "medhalbench.cli", "audit", str(log), "--annotator", "alice",
-         "--port", str(port), "--items", str(items), "--seed", str(seed)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()))  # type: ignore[union-attr]
-    reader.start()
-    reader.join(120)
-    found = re.search(rf"http://127\.0\.0\.1:{port}/[\w-]+", lines[0]) if lines else None
+    process, line = start_audit(
+        log, "--annotator", "alice", "--port", str(port), "--items", str(items), "--seed", str(seed)
+    )
+    found = re.search(rf"http://127\.0\.0\.1:{port}/[\w-]+", line) if line else None
     if found is None:
         process.kill()
-        pytest.fail(f"the audit page did not start in 120 s: {lines} {process.communicate()}")
+        pytest.fail(f"the audit page did not start in 120 s: {line!r} {process.communicate()}")
     return process, found.group()
 
 

@@ -10,9 +10,6 @@ import html.parser
 import json
 import re
 import socket
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from helpers import start_audit
 from medhalbench.audit import AuditSession, answers_path, audited_logs, read_answers
 from medhalbench.audit import _server as server_module
 from medhalbench.audit._server import MAX_BODY_BYTES, MAX_NOTE_CHARS, PageGuard, audit_app
@@ -507,17 +505,9 @@ def test_oversized_headers_and_a_foreign_host_on_the_wire(live: Any) -> None:
 
 
 def test_the_address_answers_as_soon_as_it_is_printed(medhal_log: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "medhalbench.cli", "audit", str(medhal_log), "--port", "0",
-         "--annotator", "bob"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()))  # type: ignore[union-attr]
-    reader.start()
-    reader.join(120)
+    process, line = start_audit(medhal_log, "--port", "0", "--annotator", "bob")
     try:
-        assert lines and (url := re.search(r"http://127\.0\.0\.1:(\d+)(/[\w-]+/)", lines[0])), lines
+        assert line and (url := re.search(r"http://127\.0\.0\.1:(\d+)(/[\w-]+/)", line)), line
         port, base = int(url.group(1)), url.group(2)
         # At once, no waiting: the line is printed only once the server listens.
         with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:

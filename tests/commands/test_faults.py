@@ -13,42 +13,17 @@ from click.testing import CliRunner
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 
-from helpers import free_port, log_metrics
+from helpers import ScheduledStub, free_port, log_metrics
 from medhalbench.cli import cli
 from medhalbench.dahl import dahl
 from medhalbench.examples import illustrative
 from medhalbench.medhal import medhal
 from medhalbench.medhallu import medhallu
-from stub_server import StubHandler, serve
+from stub_server import StubHandler
 
 SECRET = "sk-planted-secret-7f3a"
 MODEL = "openai-api/stub/stub"
 FAULTS = ["429", "500", "drop", "truncated", "nonjson", "timeout"]
-
-
-class FaultServer:
-    """The stub server with a fault schedule; counts the requests it saw."""
-
-    def __init__(self, schedule: Callable[[int], str], port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.seen = 0
-        self.lock = threading.Lock()
-        self.schedule = schedule
-        self.server = serve(self.port, 0.0, fault=self._fault)
-        self.server.block_on_close = False
-
-    def _fault(self, _: int) -> str:
-        with self.lock:
-            self.seen += 1
-            return self.schedule(self.seen)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +71,7 @@ def assert_no_secret(folder: Path) -> None:
 def test_every_fault_kind_is_retried_and_the_task_completes(
     system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server = FaultServer(first_faults(FAULTS))
+    server = ScheduledStub(first_faults(FAULTS))
     monkeypatch.setenv("STUB_BASE_URL", server.base_url)  # for the roles, named by string
     try:
         task, n = tasks(tmp_path)[system]
@@ -123,7 +98,7 @@ def test_every_fault_kind_is_retried_and_the_task_completes(
 
 def test_server_dies_mid_run_then_retry_finishes_only_the_remainder(tmp_path: Path) -> None:
     port = free_port()
-    first = FaultServer(lambda n: "ok", port=port)
+    first = ScheduledStub(lambda n: "ok", port=port)
 
     def die(n: int) -> str:
         if n == 5:
@@ -142,7 +117,7 @@ def test_server_dies_mid_run_then_retry_finishes_only_the_remainder(tmp_path: Pa
     )
     done = [s for s in (read_eval_log(log.location).samples or []) if s.scores and not s.error]
     assert 0 < len(done) < 12
-    second = FaultServer(lambda n: "ok", port=port)
+    second = ScheduledStub(lambda n: "ok", port=port)
     try:
         result = CliRunner().invoke(
             cli,
@@ -174,7 +149,7 @@ def test_builder_stops_clearly_and_a_rerun_finishes_the_rest(tmp_path: Path) -> 
         )
     )
     port = free_port()
-    server = FaultServer(lambda n: "ok" if n <= 2 else "500", port=port)
+    server = ScheduledStub(lambda n: "ok" if n <= 2 else "500", port=port)
     out = tmp_path / "out"
     command = ["build", "dahl", "--papers", str(papers), "--out", str(out), "--generator", MODEL,
                "--model-base-url", f"http://127.0.0.1:{port}/v1", "--max-retries", "1", "--timeout", "10", "--concurrency", "1", "--no-cache"]  # fmt: skip
@@ -192,7 +167,7 @@ def test_builder_stops_clearly_and_a_rerun_finishes_the_rest(tmp_path: Path) -> 
         json.loads(line)["paper_id"] for line in (out / "papers.jsonl").read_text().splitlines()
     ]
     assert done == ["p0", "p1"]
-    server = FaultServer(lambda n: "ok", port=port)
+    server = ScheduledStub(lambda n: "ok", port=port)
     try:
         result = CliRunner().invoke(cli, command, catch_exceptions=False)
     finally:
@@ -205,7 +180,7 @@ def test_builder_stops_clearly_and_a_rerun_finishes_the_rest(tmp_path: Path) -> 
 
 
 def test_report_never_holds_the_key(tmp_path: Path) -> None:
-    server = FaultServer(lambda n: "ok")
+    server = ScheduledStub(lambda n: "ok")
     try:
         eval(
             medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=1),

@@ -17,21 +17,19 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import inspect_ai.log  # noqa: F401 - zipfile reads the logs' zstd members once it is imported
 import pytest
 
-from helpers import free_port
+from helpers import ScheduledStub, free_port
 from medhalbench._secrets import _ANSI, FRAGMENT_LENGTH
 from medhalbench.examples import illustrative
-from stub_server import serve
 
 pytestmark = pytest.mark.slow
 
@@ -44,31 +42,6 @@ ECHOES = ["keyreply", "keyansi", "keyheader", "keywrap", "echokey", "ok"]
 
 def fragments(secret: str) -> set[str]:
     return {secret[i : i + FRAGMENT_LENGTH] for i in range(len(secret) - FRAGMENT_LENGTH + 1)}
-
-
-class Server:
-    """The stub server with a schedule that can be changed while it runs."""
-
-    def __init__(self, schedule: Callable[[int], str], delay: float = 0.0) -> None:
-        self.schedule = schedule
-        self.seen = 0
-        self.lock = threading.Lock()
-        self.port = free_port()
-        self.server = serve(self.port, delay, fault=self._fault)
-        self.server.block_on_close = False
-
-    def _fault(self, _: int) -> str:
-        with self.lock:
-            self.seen += 1
-            return self.schedule(self.seen)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @dataclass
@@ -156,9 +129,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     env.pop("PYTEST_CURRENT_TEST", None)
     session = Session(root, env)
     write_inputs(session.work)
-    echo = Server(echoing)
-    refusing = Server(lambda n: "key401")
-    slow = Server(echoing, delay=0.5)
+    echo = ScheduledStub(echoing)
+    refusing = ScheduledStub(lambda n: "key401")
+    slow = ScheduledStub(echoing, delay=0.5)
     try:
         run_every_command(session, echo, refusing, slow)
         yield session
@@ -174,22 +147,24 @@ def eval_args(benchmark: str, url: str, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
-def run_every_command(session: Session, echo: Server, refusing: Server, slow: Server) -> None:
+def run_every_command(
+    session: Session, echo: ScheduledStub, refusing: ScheduledStub, slow: ScheduledStub
+) -> None:
     medhal = illustrative("medhal_illustrative.jsonl")
     # eval x 3, through inspect's full display (tracebacks and all), cache on.
     session.run(
-        *eval_args("medhallu", echo.url, "--dataset", "example", "--limit", "2"),
+        *eval_args("medhallu", echo.base_url, "--dataset", "example", "--limit", "2"),
         "--display", "full",
     )  # fmt: skip
     session.run(
-        *eval_args("dahl", echo.url, "--dataset", "example", "--limit", "2", "--splitter",
+        *eval_args("dahl", echo.base_url, "--dataset", "example", "--limit", "2", "--splitter",
                    MODEL, "--checker", MODEL),
         ok=(0, 1),
     )  # fmt: skip
-    session.run(*eval_args("medhal", echo.url, "--dataset", medhal, "--split", "train"))
+    session.run(*eval_args("medhal", echo.base_url, "--dataset", medhal, "--split", "train"))
     # A run the server refuses with a 401 quoting the key; retried once the key is "fixed".
     failed = session.run(
-        *eval_args("medhallu", refusing.url, "--dataset", "example", "--limit", "2",
+        *eval_args("medhallu", refusing.base_url, "--dataset", "example", "--limit", "2",
                    "--log-dir", "refused"),
         "--display", "full", ok=(1, 2),
     )  # fmt: skip
@@ -200,7 +175,7 @@ def run_every_command(session: Session, echo: Server, refusing: Server, slow: Se
     killed_dir = session.work / "killed"
     process = subprocess.Popen(
         [sys.executable, "-m", "medhalbench.cli",
-         *eval_args("medhallu", slow.url, "--dataset", "example", "--limit", "4",
+         *eval_args("medhallu", slow.base_url, "--dataset", "example", "--limit", "4",
                     "--log-dir", str(killed_dir), "--max-connections", "1")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=session.work,
         env=session.env,
@@ -218,7 +193,7 @@ def run_every_command(session: Session, echo: Server, refusing: Server, slow: Se
     no_env = {k: v for k, v in session.env.items() if k != "STUB_API_KEY"}
     refusing.schedule = lambda n: "500" if n % 3 == 0 else "keyreply"
     failed = session.run(
-        *eval_args("medhallu", refusing.url, "--dataset", "example", "--limit", "4",
+        *eval_args("medhallu", refusing.base_url, "--dataset", "example", "--limit", "4",
                    "--log-dir", "model-args"),
         "-M", f"api_key={ARG_KEY}", "--max-retries", "0", "--no-cache", env=no_env, ok=(1, 2),
     )  # fmt: skip
@@ -231,7 +206,7 @@ def run_every_command(session: Session, echo: Server, refusing: Server, slow: Se
     suite = session.work / "suite.yaml"
     suite.write_text(
         f"log_dir: {session.work / 'suite-logs'}\n"
-        f'settings: {{model_base_url: "{echo.url}", max_retries: 6}}\n'
+        f'settings: {{model_base_url: "{echo.base_url}", max_retries: 6}}\n'
         f"models:\n  - name: {MODEL}\n"
         "runs:\n  - benchmark: medhallu\n    args: {dataset: example, limit: 2}\n"
     )
@@ -249,22 +224,22 @@ def run_every_command(session: Session, echo: Server, refusing: Server, slow: Se
     # build x 3.
     session.run(
         "build", "dahl", "--papers", "papers.jsonl", "--out", "built/dahl", "--generator",
-        MODEL, "--model-base-url", echo.url, "--max-retries", "6", "--concurrency", "1",
+        MODEL, "--model-base-url", echo.base_url, "--max-retries", "6", "--concurrency", "1",
         ok=(0, 1),
     )  # fmt: skip
     session.run(
         "build", "medhallu", "--pubmedqa", "ori_pqal.json", "--out", "built/medhallu",
-        "--model", MODEL, "--nli", f"llm:{MODEL}", "--model-base-url", echo.url,
+        "--model", MODEL, "--nli", f"llm:{MODEL}", "--model-base-url", echo.base_url,
         "--max-retries", "6", "--attempts", "2", "--concurrency", "1",
         ok=(0, 1),
     )  # fmt: skip
     session.run(
         "build", "medhal", "--source", "medqa=medqa.jsonl", "--out", "built/medhal",
-        "--converter", MODEL, "--model-base-url", echo.url, "--max-retries", "6",
+        "--converter", MODEL, "--model-base-url", echo.base_url, "--max-retries", "6",
         ok=(0, 1),
     )  # fmt: skip
     # A key in a base URL: refused in one line, in a plan as in a run.
-    for url in (f"{echo.url}?api_key={KEY}", f"http://user:{KEY}@127.0.0.1:{echo.port}/v1"):
+    for url in (f"{echo.base_url}?api_key={KEY}", f"http://user:{KEY}@127.0.0.1:{echo.port}/v1"):
         refused = session.run(
             *eval_args("medhallu", url, "--dataset", "example", "--dry-run"), ok=(2,)
         )

@@ -5,12 +5,11 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
 from scipy import stats
 
-from helpers import scripted_model
+from helpers import dahl_replies, dahl_run
 from medhalbench import DataError
-from medhalbench.dahl import dahl, dahl_agreement, question_id
+from medhalbench.dahl import dahl_agreement, question_id
 
 ANSWERS = {
     "Q1?": "A TRUEFACT. B TRUEFACT. C FALSEFACT.",
@@ -20,26 +19,12 @@ ANSWERS = {
 }
 
 
-def reply(prompt: str) -> str:
-    if "one fact" in prompt:
-        text = prompt.split("TEXT:")[-1].split("SENTENCES:")[0]
-        return "\n".join(s.strip() + "." for s in text.strip().split(".") if s.strip())
-    if "true or false" in prompt.lower():
-        return "True" if "TRUEFACT" in prompt.split("Statement:")[-1] else "False"
-    return next(a for q, a in ANSWERS.items() if q in prompt)
+# Each sentence one unit; a unit is true where it says TRUEFACT.
+reply = dahl_replies(ANSWERS, lambda unit: "True" if "TRUEFACT" in unit else "False")
 
 
 def test_pearson_and_paired_t_match_scipy(tmp_path: Path) -> None:
-    questions = tmp_path / "q.csv"
-    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in ANSWERS))
-    model = scripted_model(reply)
-    [log] = eval(
-        dahl(dataset=str(questions)),
-        model=model,
-        model_roles={"splitter": model, "checker": model},
-        log_dir=str(tmp_path),
-        display="none",
-    )
+    log = dahl_run(ANSWERS, reply, tmp_path)
     human = [("Q1?", 2, 4), ("Q2?", 1, 2), ("Q3?", 4, 5), ("Q4?", 0, 3)]
     path = tmp_path / "human.csv"
     with path.open("w", newline="") as f:
@@ -77,16 +62,7 @@ def test_pearson_and_paired_t_match_scipy(tmp_path: Path) -> None:
 def test_audit_answers_on_checker_units_feed_the_agreement(tmp_path: Path) -> None:
     from medhalbench.audit import AuditAnswer, answers_path, audited_logs, save_answer
 
-    questions = tmp_path / "q.csv"
-    questions.write_text("question,category\n" + "".join(f"{q},x\n" for q in ANSWERS))
-    model = scripted_model(reply)
-    [log] = eval(
-        dahl(dataset=str(questions), paper_protocol=False),
-        model=model,
-        model_roles={"splitter": model, "checker": model},
-        log_dir=str(tmp_path),
-        display="none",
-    )
+    log = dahl_run(ANSWERS, reply, tmp_path, paper_protocol=False)
     [audited] = audited_logs([log.location])
     # Per atomic unit: a splitter item, a reader item (the checker's reply) and a checker item.
     checker = [i for i in audited.items if i.role == "checker"]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
 from pathlib import Path
 
 import pytest
 
-from helpers import scripted_model
+from helpers import read_csv, scripted_model
 from medhalbench.dahl import (
     build_dahl_questions,
     load_dahl_questions,
@@ -71,8 +70,7 @@ def test_questions_kept_dropped_and_counted(papers_jsonl: Path, tmp_path: Path) 
         "paper_reference": 1,
         "not_a_question": 1,
     }
-    with (out / "questions.csv").open() as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(out / "questions.csv")
     assert [(r["question"], r["category"], r["paper_id"]) for r in rows] == [
         ("What is the first-line treatment of stable angina?", "cardiology", "P1"),
         ("Which antibody was used in the assay?", "cardiology", "P1"),
@@ -80,8 +78,7 @@ def test_questions_kept_dropped_and_counted(papers_jsonl: Path, tmp_path: Path) 
         ("How does insulin lower blood glucose?", "other", "P2"),  # not a DAHL category
         ("What are the hallmarks of cancer?", "oncology", "P4"),
     ]
-    with (out / "dropped.csv").open() as f:
-        dropped = {r["question"]: r["rule"] for r in csv.DictReader(f)}
+    dropped = {r["question"]: r["rule"] for r in read_csv(out / "dropped.csv")}
     assert dropped == {
         "What did this study find about statins?": "demonstrative",
         "Which genes are mentioned as risk factors?": "paper_reference",
@@ -106,8 +103,7 @@ def test_paper_protocol_keeps_every_question_and_flags_for_review(
         "context_verb": 1,
         "was_were_participle": 1,
     }
-    with (out / "review.csv").open() as f:
-        flagged = {r["question"]: r["rule"] for r in csv.DictReader(f)}
+    flagged = {r["question"]: r["rule"] for r in read_csv(out / "review.csv")}
     assert flagged["Which antibody was used in the assay?"] == "was_were_participle"
     assert (out / "dropped.csv").read_text().count("\n") == 1  # the header alone
     lines = summary.summary()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from helpers import read_csv
 from medhalbench.cli import cli
 
 QUESTIONS = [
@@ -35,12 +36,12 @@ def test_filter_keeps_rows_and_names_each_drops_rule(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Questions: 6; kept 3" in result.output and "dropped 3 (50.00%)" in result.output
     assert "study_group: 'the control group': How was the control group selected?" in result.output
-    with (tmp_path / "kept.csv").open() as f:
-        kept = list(csv.DictReader(f))
+    kept = read_csv(tmp_path / "kept.csv")
     assert [r["question"] for r in kept] == [q for q, _ in QUESTIONS[:2]] + [QUESTIONS[4][0]]
     assert kept[0]["category"] == "pharmacology"  # every input column is kept
-    with (tmp_path / "kept.dropped.csv").open() as f:
-        dropped = {r["question"]: (r["rule"], r["matched"]) for r in csv.DictReader(f)}
+    dropped = {
+        r["question"]: (r["rule"], r["matched"]) for r in read_csv(tmp_path / "kept.dropped.csv")
+    }
     assert dropped[QUESTIONS[3][0]] == ("study_finding", "were observed")
     assert dropped[QUESTIONS[5][0]][0] == "not_a_question"
 

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import eval
 
 from authors_code import authors_dahl_score
-from helpers import log_metrics, scripted_model
+from helpers import dahl_run, log_metrics, scripted_model
 from medhalbench.dahl import dahl, dahl_scores, judge_response, normalise_units, parse_units
 
 # question -> (category, answer); each answer sentence names the verdict its unit will get.
@@ -206,14 +206,7 @@ def paper_reply(prompt: str) -> str:
 
 
 def test_the_paper_column_is_the_authors_pipeline_on_the_same_answers(tmp_path: Path) -> None:
-    path = tmp_path / "questions.csv"
-    path.write_text("question,category\n" + "".join(f"{q},cardiology\n" for q in PAPER_QUESTIONS))
-    model = scripted_model(paper_reply)
-    [log] = eval(
-        dahl(dataset=str(path), cache=False), model=model,
-        model_roles={"splitter": model, "checker": model}, log_dir=str(tmp_path / "logs"),
-        display="none",
-    )  # fmt: skip
+    log = dahl_run(PAPER_QUESTIONS, paper_reply, tmp_path, category="cardiology", cache=False)
     m = log_metrics(log)
     by_question = {
         s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples

@@ -145,14 +145,10 @@ def test_unknown_suffix(tmp_path: Path) -> None:
         load_medhallu(path)
 
 
-def test_hub_name_fails_fast_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    from medhalbench.data import _hub
-
-    _hub.hub_reachable.cache_clear()
+@pytest.mark.usefixtures("offline_hub")
+def test_hub_name_fails_fast_offline() -> None:
     with pytest.raises(ResourceUnavailableError, match="pass a local path"):
         load_medhallu("UTAustin-AIHealth/MedHallu")
-    _hub.hub_reachable.cache_clear()
 
 
 def test_pubmedqa_ori_layout(tmp_path: Path) -> None:

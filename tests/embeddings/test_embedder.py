@@ -38,14 +38,10 @@ def test_local_folder_by_path_is_the_same_model() -> None:
     assert np.allclose(a, b)
 
 
-def test_unknown_hub_name_offline_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from medhalbench.data import _hub
-
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    _hub.hub_reachable.cache_clear()
+@pytest.mark.usefixtures("offline_hub")
+def test_unknown_hub_name_offline_is_a_clear_error() -> None:
     with pytest.raises(ResourceUnavailableError, match="local path"):
         Embedder("sentence-transformers/all-mpnet-base-v2")
-    _hub.hub_reachable.cache_clear()
 
 
 def test_cosine_of_zero_vector() -> None:

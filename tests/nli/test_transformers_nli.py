@@ -89,15 +89,11 @@ def test_model_without_entailment_label_is_refused(tmp_path: Path) -> None:
         TransformersNLI(str(folder))
 
 
-def test_hub_name_offline_fails_fast(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("offline_hub")
+def test_hub_name_offline_fails_fast() -> None:
     import time
 
-    from medhalbench.data import _hub
-
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    _hub.hub_reachable.cache_clear()
     start = time.monotonic()
     with pytest.raises(ResourceUnavailableError, match="pass a local path"):
         TransformersNLI("microsoft/deberta-large-mnli")
     assert time.monotonic() - start < 30
-    _hub.hub_reachable.cache_clear()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 
-from helpers import hallucinated_answers, scripted_model
+from helpers import hallucinated_answers, medhallu_verdicts, read_jsonl, scripted_model
 from medhalbench.dahl import dahl
 from medhalbench.examples import illustrative
 from medhalbench.medhal import medhal
@@ -81,16 +81,8 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         display="none",
     )
     # A detector's verdicts written elsewhere, on the rows of the first MedHallu run.
-    rows = [json.loads(line) for line in open(illustrative("medhallu_illustrative.jsonl"))]
-    verdicts = folder / "detector.jsonl"
-    verdicts.write_text(
-        "".join(
-            json.dumps({"id": f"{r['pubid']}-{kind}", "verdict": int(kind == "hallucinated")})
-            + "\n"
-            for r in rows
-            for kind in ("ground_truth", "hallucinated")
-        )
-    )
+    rows = read_jsonl(illustrative("medhallu_illustrative.jsonl"))
+    verdicts = medhallu_verdicts(folder / "detector.jsonl", rows)
     logs += eval(
         medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), responses=str(verdicts)),
         model="system/acme-detector",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from medhalbench.report import write_report
@@ -38,23 +41,34 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
     assert browser_page.locator("#provenance tbody tr").count() == 6
 
 
-def test_at_1280_px_the_summary_comes_first_and_no_row_is_taller_than_a_few_lines(
-    browser_page, report_logs: Path, tmp_path: Path
-) -> None:
+@pytest.fixture
+def report_page(browser_page: Any, report_logs: Path, tmp_path: Path) -> Any:
+    """The report on the report logs, open in the browser."""
     [page_file] = write_report([report_logs], tmp_path / "report.html")
     browser_page.goto(page_file.as_uri())
-    first = browser_page.eval_on_selector("h2", "h => h.textContent")
+    return browser_page
+
+
+def _line_height(page: Any) -> float:
+    """The height of a line of text in a table cell, in pixels."""
+    return float(page.eval_on_selector("td", "td => parseFloat(getComputedStyle(td).lineHeight)"))
+
+
+def test_at_1280_px_the_summary_comes_first_and_no_row_is_taller_than_a_few_lines(
+    report_page: Any,
+) -> None:
+    first = report_page.eval_on_selector("h2", "h => h.textContent")
     assert first == "Summary"
-    for d in browser_page.locator("details").all():  # open every fold: measure all tables
+    for d in report_page.locator("details").all():  # open every fold: measure all tables
         d.evaluate("e => e.open = true")
-    line = browser_page.eval_on_selector("td", "td => parseFloat(getComputedStyle(td).lineHeight)")
-    heights = browser_page.eval_on_selector_all(
+    line = _line_height(report_page)
+    heights = report_page.eval_on_selector_all(
         "table",
         "ts => ts.map(t => [t.id, Math.max(...[...t.rows].map(r => r.getBoundingClientRect().height))])",
     )
     assert heights and all(h <= 6 * line for _, h in heights), (line, heights)
     # No word is broken: every text cell is at least as wide as its longest word.
-    squeezed = browser_page.eval_on_selector_all(
+    squeezed = report_page.eval_on_selector_all(
         "td.text",
         "cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)",
     )
@@ -68,15 +82,13 @@ def _chart(page, title: str) -> list[str]:
 
 
 def test_every_chart_shows_the_categories_and_series_of_the_data(
-    browser_page, report_logs: Path, tmp_path: Path
+    report_page: Any, report_logs: Path
 ) -> None:
     from medhalbench.report import collect, run_names
 
-    [page_file] = write_report([report_logs], tmp_path / "report.html")
-    browser_page.goto(page_file.as_uri())
     results = collect([report_logs])
     medhallu_runs = results.of("medhallu")
-    texts = _chart(browser_page, "MedHallu F1 by difficulty")
+    texts = _chart(report_page, "MedHallu F1 by difficulty")
     for label in run_names(medhallu_runs, title=False):  # every run, once, by its name
         assert texts.count(label) == 1
     assert [t for t in texts if t in ("easy", "medium", "hard")] == ["easy", "medium", "hard"]
@@ -90,23 +102,21 @@ def test_every_chart_shows_the_categories_and_series_of_the_data(
     assert any("95% intervals" in t and "paper protocol" in t for t in texts)
     dahl_runs = results.of("dahl")
     for run, label in zip(dahl_runs, run_names(dahl_runs, title=False), strict=True):
-        texts = _chart(browser_page, f"DAHL score by category: {label}")
+        texts = _chart(report_page, f"DAHL score by category: {label}")
         categories = run.prefixed("category")
         assert categories and [t for t in texts if t in categories] == categories  # once each
         for c in categories:
             n = int(run.metrics[f"category/{c}/scored"])
             assert f"{run.metrics[f'category/{c}']:.3f} (n={n})" in texts
-    curve = _chart(browser_page, "DAHL score by answering temperature")
+    curve = _chart(report_page, "DAHL score by answering temperature")
     assert "mockllm/model" in curve and {"0.2", "0.8"} <= set(curve)
 
 
 def test_at_1280_px_the_summary_shows_every_run_without_scrolling(
-    browser_page, summary_fits, report_logs: Path, tmp_path: Path
+    report_page: Any, summary_fits: Callable[[Any], None]
 ) -> None:
-    [page_file] = write_report([report_logs], tmp_path / "report.html")
-    browser_page.goto(page_file.as_uri())
-    summary_fits(browser_page)
-    figures = browser_page.eval_on_selector_all(
+    summary_fits(report_page)
+    figures = report_page.eval_on_selector_all(
         "#section-summary table:not([id$='_paper']) td.num",
         "cells => cells.filter(c => c.innerText.trim()).length",
     )
@@ -114,26 +124,24 @@ def test_at_1280_px_the_summary_shows_every_run_without_scrolling(
 
 
 def test_the_page_is_compact_headline_tables_open_and_the_details_folded(
-    browser_page, report_logs: Path, tmp_path: Path
+    report_page: Any,
 ) -> None:
-    [page_file] = write_report([report_logs], tmp_path / "report.html")
-    browser_page.goto(page_file.as_uri())
     # The summary's rows are one line each: an interval beside its figure, not under it.
-    line = browser_page.eval_on_selector("td", "td => parseFloat(getComputedStyle(td).lineHeight)")
-    heights = browser_page.eval_on_selector_all(
+    line = _line_height(report_page)
+    heights = report_page.eval_on_selector_all(
         "#section-summary table:not([id$='_paper']) tbody tr",
         "rows => rows.map(r => r.getBoundingClientRect().height)",
     )
     assert heights and max(heights) <= 1.6 * line, (line, heights)
     # The comparisons at a glance are shown; charts, each comparison's every figure and
     # the provenance table are folded until opened (as are calibration and token tables).
-    assert browser_page.locator("#comparisons_medhallu").is_visible()
+    assert report_page.locator("#comparisons_medhallu").is_visible()
     for folded in ("svg", "#compare_medhallu_1", "#compare_dahl_1", "#provenance"):
-        found = browser_page.locator(folded)
+        found = report_page.locator(folded)
         assert found.count() and not found.first.is_visible(), folded
-    browser_page.locator("summary", has_text="Charts: MedHallu F1 by difficulty").click()
-    assert browser_page.locator('svg[aria-label="MedHallu F1 by difficulty"]').is_visible()
+    report_page.locator("summary", has_text="Charts: MedHallu F1 by difficulty").click()
+    assert report_page.locator('svg[aria-label="MedHallu F1 by difficulty"]').is_visible()
     # 5,309 pixels before the page was made compact, 3,118 after (Chromium, 1280 wide).
-    browser_page.reload()
-    height = browser_page.evaluate("document.documentElement.scrollHeight")
+    report_page.reload()
+    height = report_page.evaluate("document.documentElement.scrollHeight")
     assert height <= 4000, height
