@@ -7,7 +7,7 @@ from typing import get_args
 
 import click
 
-from medhalbench.commands import console, examples_epilog, print_table
+from medhalbench.commands import console, examples_epilog, format_option, print_table
 from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
 from medhalbench.statistics import DEFAULT_RESAMPLES
 
@@ -31,12 +31,9 @@ from medhalbench.statistics import DEFAULT_RESAMPLES
     help="Resamples of the paired bootstrap and of the permutation test.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(get_args(ComparisonFormat)),
+@format_option(
+    get_args(ComparisonFormat),
     default="text",
-    show_default=True,
     help="text: a table for the terminal; csv, markdown, json: for analysis and papers.",
 )
 @click.option(

@@ -10,6 +10,7 @@ from medhalbench.commands import (
     display_param,
     eval_command,
     examples_epilog,
+    flag,
     retry_runs,
 )
 
@@ -34,12 +35,11 @@ def eval_group() -> None:
             default=None,
             help="Where to write the resumed logs (default: beside each old one).",
         ),
-        click.Option(
-            ["--force"],
-            is_flag=True,
-            help="Run again a log that already finished, or one whose data, prompts or "
-            "templates changed since (every sample then runs again on the files as they are "
-            "now). Default: refused.",
+        flag(
+            "--force",
+            "Run again a log that already finished, or one whose data, prompts or templates "
+            "changed since (every sample then runs again on the files as they are now). "
+            "Default: refused.",
         ),
         click.Option(
             ["-M", "model_args"],

@@ -10,7 +10,14 @@ from typing import Any
 import click
 
 from medhalbench.arguments import ArgumentError, construct
-from medhalbench.commands import click_params, console, examples_epilog, options_of, take_values
+from medhalbench.commands import (
+    click_params,
+    console,
+    examples_epilog,
+    flag,
+    options_of,
+    take_values,
+)
 from medhalbench.evidence import IndexSettings
 
 _SETTINGS = options_of(IndexSettings)
@@ -37,7 +44,7 @@ def _folder_size(folder: Path) -> int:
             help="The index folder to write (it appears when the build is complete).",
         ),
         *click_params(_SETTINGS),
-        click.Option(["--overwrite"], is_flag=True, help="Replace an index already in --out."),
+        flag("--overwrite", "Replace an index already in --out."),
         click.Option(
             ["--progress/--no-progress"],
             default=True,

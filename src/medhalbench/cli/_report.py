@@ -6,7 +6,7 @@ from typing import get_args
 
 import click
 
-from medhalbench.commands import console, examples_epilog
+from medhalbench.commands import console, examples_epilog, format_option
 from medhalbench.report import SUFFIXES, ReportFormat, write_report
 
 
@@ -29,13 +29,7 @@ from medhalbench.report import SUFFIXES, ReportFormat, write_report
     help="Output file (for csv: the stem of one file per table). Left out, `report` with "
     "the format's suffix (report.json, report.tex, ...).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(get_args(ReportFormat)),
-    default="html",
-    show_default=True,
-)
+@format_option(get_args(ReportFormat), default="html")
 @click.option(
     "--published/--no-published",
     default=True,

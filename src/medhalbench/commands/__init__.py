@@ -41,6 +41,8 @@ from medhalbench.commands._options import (
     connection_params,
     display_param,
     eval_model_params,
+    flag,
+    format_option,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
@@ -93,6 +95,8 @@ __all__ = [
     "eval_model_params",
     "fail",
     "fail_on_unfinished",
+    "flag",
+    "format_option",
     "interruptible",
     "keep_plan",
     "options_of",

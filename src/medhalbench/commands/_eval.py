@@ -19,7 +19,7 @@ from medhalbench.commands._derive import (
 )
 from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._models import parse_model_args
-from medhalbench.commands._options import eval_model_params
+from medhalbench.commands._options import eval_model_params, flag
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
 from medhalbench.commands._tables import print_table, show_results
@@ -164,16 +164,8 @@ def eval_command(entry: Benchmark) -> click.Command:
             multiple=True,
             help="Task argument NAME=VALUE, as `inspect eval -T` takes it (repeat for several).",
         ),
-        click.Option(
-            ["--wide"],
-            is_flag=True,
-            help="One wide table of every figure (default: one narrow table per run).",
-        ),
-        click.Option(
-            ["--published"],
-            is_flag=True,
-            help="With --wide: add the paper's published figures as reference rows.",
-        ),
+        flag("--wide", "One wide table of every figure (default: one narrow table per run)."),
+        flag("--published", "With --wide: add the paper's published figures as reference rows."),
         *eval_model_params(entry.roles),
         *([_system_option()] if RESPONSES in by_name else []),
     ]

@@ -3,8 +3,8 @@ connection (derived from `ConnectionSettings`), roles, logs, plans and display."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal, get_args
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar, get_args
 
 import click
 
@@ -23,6 +23,8 @@ from medhalbench.registry import Role
 Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
 DISPLAYS: tuple[str, ...] = get_args(Display)
 DEFAULT_LOG_DIR = "logs"
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
+"""What a click option decorates (as click's own decorators type it)."""
 
 
 class InputFile(click.ParamType):
@@ -56,6 +58,25 @@ def checked_model_names(ctx: click.Context, param: click.Parameter, value: Any) 
     return value
 
 
+def flag(name: str, help: str) -> click.Option:
+    """An on/off option, off unless given (`--dry-run`)."""
+    return click.Option([name], is_flag=True, help=help)
+
+
+def format_option(
+    formats: Sequence[str], *, default: str, help: str | None = None
+) -> Callable[[FC], FC]:
+    """`--format` (the parameter `fmt`): one of `formats`, `default` when not given."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(formats),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
 def connection_params(*, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
     """`--max-connections`, `--max-retries`, `--timeout`, ... from `ConnectionSettings`."""
     return click_params(options_of(ConnectionSettings, leave_out=leave_out))
@@ -74,10 +95,9 @@ def display_param() -> click.Parameter:
 def plan_params() -> list[click.Parameter]:
     """`--dry-run` and `--prices`."""
     return [
-        click.Option(
-            ["--dry-run"],
-            is_flag=True,
-            help="Load and check the data, then print the model calls and tokens per role (and the cost with --prices) without calling any model.",
+        flag(
+            "--dry-run",
+            "Load and check the data, then print the model calls and tokens per role (and the cost with --prices) without calling any model.",
         ),
         click.Option(
             ["--prices"],

@@ -20,8 +20,12 @@ DEFAULT_REPLY_TOKENS = 512
 """The embedded model's reply length when a task sets none."""
 
 
-def _context(via: Connection) -> int | None:
+def _context(name: str, via: Connection) -> int | None:
+    """The context (`-M n_ctx=N`) given to an embedded model; None for any other model, or
+    when none is given (the default fits)."""
     value = via.args.get("n_ctx")
+    if not normalise_model_name(name).startswith(EMBEDDED):
+        return None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -40,47 +44,6 @@ def _refuse(option: str, n_ctx: int, prompt: int, reply: int, what: str) -> None
         f"and up to {reply:,} of reply, a context of at least {prompt + reply:,} (give "
         "-M n_ctx=N, or leave it out for the default)"
     )
-
-
-def check_context(
-    tasks: Sequence[Task],
-    plans: Sequence[Plan],
-    models: Mapping[str, Connection],
-    roles: Mapping[str, tuple[str, Connection]],
-) -> None:
-    """Refuse an embedded model whose context cannot hold a prompt and its reply.
-
-    Args:
-        tasks: The tasks.
-        plans: Their plans (a judge's calls and tokens per call).
-        models: Each model under test with its connection.
-        roles: Each role's model name and connection.
-
-    Raises:
-        OptionError: Naming the option, the context given and the size needed.
-    """
-    for name, via in models.items():
-        n_ctx = _context(via)
-        if n_ctx is None or not normalise_model_name(name).startswith(EMBEDDED):
-            continue
-        for task in tasks:
-            prompt = longest_prompt(task)
-            reply = task.config.max_tokens or DEFAULT_REPLY_TOKENS
-            if prompt + reply > n_ctx:
-                _refuse("-M", n_ctx, prompt, reply, f"the longest prompt of {task.name}")
-    for role, (name, via) in roles.items():
-        n_ctx = _context(via)
-        if n_ctx is None or not normalise_model_name(name).startswith(EMBEDDED):
-            continue
-        for plan in plans:
-            for estimate in plan.roles:
-                if estimate.role != role or estimate.role == MAIN_ROLE or not estimate.calls:
-                    continue
-                # The plan knows a role's tokens in all: per call, on average.
-                prompt = estimate.input_tokens // estimate.calls
-                reply = estimate.output_tokens // estimate.calls
-                if prompt + reply > n_ctx:
-                    _refuse(f"--role-arg {role}:", n_ctx, prompt, reply, f"the {role}'s calls")
 
 
 def check_sample_ids(tasks: Sequence[Task]) -> None:
@@ -108,6 +71,39 @@ def check_before_work(
     models: Mapping[str, Connection],
     roles: Mapping[str, tuple[str, Connection]],
 ) -> None:
-    """`check_sample_ids` and `check_context`: what a dry run checks too."""
+    """Refuse, before any work (a dry run's too), a task whose samples share an id
+    (`check_sample_ids`) or an embedded model whose context cannot hold a prompt and its reply.
+
+    Args:
+        tasks: The tasks.
+        plans: Their plans (a judge's calls and tokens per call).
+        models: Each model under test with its connection.
+        roles: Each role's model name and connection.
+
+    Raises:
+        DataError: Naming the dataset and the first id given twice.
+        OptionError: Naming the option, the context given and the size needed.
+    """
     check_sample_ids(tasks)
-    check_context(tasks, plans, models, roles)
+    for name, via in models.items():
+        n_ctx = _context(name, via)
+        if n_ctx is None:
+            continue
+        for task in tasks:
+            prompt = longest_prompt(task)
+            reply = task.config.max_tokens or DEFAULT_REPLY_TOKENS
+            if prompt + reply > n_ctx:
+                _refuse("-M", n_ctx, prompt, reply, f"the longest prompt of {task.name}")
+    for role, (name, via) in roles.items():
+        n_ctx = _context(name, via)
+        if n_ctx is None:
+            continue
+        for plan in plans:
+            for estimate in plan.roles:
+                if estimate.role != role or estimate.role == MAIN_ROLE or not estimate.calls:
+                    continue
+                # The plan knows a role's tokens in all: per call, on average.
+                prompt = estimate.input_tokens // estimate.calls
+                reply = estimate.output_tokens // estimate.calls
+                if prompt + reply > n_ctx:
+                    _refuse(f"--role-arg {role}:", n_ctx, prompt, reply, f"the {role}'s calls")

@@ -324,7 +324,7 @@ def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
 
 def check_suite_contexts(suite: Suite, tasks: Sequence[SuiteTask], plans: Sequence[Plan]) -> None:
     """Refuse, before any work, an embedded model of the suite whose context (`n_ctx` in its
-    args) cannot hold its prompts and replies (see `check_context`).
+    args) cannot hold its prompts and replies (see `check_before_work`).
 
     Raises:
         DataError: Naming the suite's model and the size needed.

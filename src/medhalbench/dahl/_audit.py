@@ -16,13 +16,20 @@ from pydantic import Field, model_validator
 from medhalbench._errors import DataError
 from medhalbench.arguments import InputFile, LocalPath
 from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
-from medhalbench.dahl._dataset import QuestionRecord
-from medhalbench.dahl._metrics import AnswerRecord
+from medhalbench.dahl._dataset import DahlSampleMetadata
+from medhalbench.dahl._metrics import DahlScoreMetadata
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.evidence import logged_passages_text
-from medhalbench.registry import AuditItem, AuditQuestion, JudgeAudit, RoleModels, registered_name
+from medhalbench.registry import (
+    AuditItem,
+    AuditQuestion,
+    JudgeAudit,
+    RoleModels,
+    reading_roles,
+    registered_name,
+)
 from medhalbench.results import RunRecord, benchmark_name, sample_score
 
 EVIDENCE_HEADING = "Passages the checker was given"
@@ -39,9 +46,9 @@ def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
     """Each atomic unit's splitter item and, where it was checked, its reader (or
     extractor) item and, where the checker said true or false, its checker item."""
     score = sample_score(sample)
-    judged = AnswerRecord.model_validate((score.metadata if score else None) or {})
+    judged = DahlScoreMetadata.model_validate((score.metadata if score else None) or {})
     answer = judged.cleaned_response or (sample.output.completion if sample.output else "")
-    question = sample.metadata_as(QuestionRecord).question
+    question = sample.metadata_as(DahlSampleMetadata).question
     units, verdicts, replies = judged.units_text, judged.verdicts, judged.checker_replies
     read_by = judged.unit_read_by
     # A grounded run keeps each unit's passages: shown beside the unit, as the checker read them.
@@ -116,8 +123,7 @@ def recompute_precision(
 
 JUDGE_AUDIT = JudgeAudit(
     roles={
-        "reader": "the verdict the strict reader read from each checker's reply",
-        "extractor": "the verdict the extractor model read where the strict reader read none",
+        **reading_roles("each checker's reply"),
         "splitter": "each atomic unit the splitter wrote: stated in the answer, one fact, no repeat",
         "checker": "the checker's verdict on each atomic unit",
     },
@@ -267,12 +273,12 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     auto: dict[str, tuple[float, int]] = {}
     for sample in log.samples or []:
         score = sample.scores.get(registered_name(dahl_factuality)) if sample.scores else None
-        judged = AnswerRecord.model_validate((score.metadata if score else None) or {})
+        judged = DahlScoreMetadata.model_validate((score.metadata if score else None) or {})
         if judged.status != "scored" or judged.precision is None:
             continue
         value = (judged.precision, judged.units)
         auto[str(sample.id)] = value
-        auto[sample.metadata_as(QuestionRecord).question.strip()] = value
+        auto[sample.metadata_as(DahlSampleMetadata).question.strip()] = value
     pairs: list[tuple[float, float, int, int]] = []
     unmatched = 0
     audit = str(human_path).endswith(AUDIT_SUFFIX)

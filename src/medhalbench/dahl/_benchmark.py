@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from medhalbench import registry
 from medhalbench.dahl._audit import JUDGE_AUDIT, AgreementRequest, run_agreement
-from medhalbench.dahl._metrics import AnswerRecord, headline_figures
+from medhalbench.dahl._metrics import DahlScoreMetadata, headline_figures
 from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
     dahl_charts,
@@ -21,23 +22,11 @@ from medhalbench.dahl._task import dahl
 from medhalbench.dahl.build._build import DahlBuild, run_dahl_build
 from medhalbench.dahl.build._filters import FilterRequest, run_filter
 from medhalbench.examples import illustrative
-from medhalbench.registry import (
-    EXTRACTOR,
-    Benchmark,
-    Builder,
-    DemoRun,
-    DemoSettings,
-    KeyFigure,
-    Role,
-    Sweep,
-    Tool,
-    Unit,
-)
 
 EXAMPLE = illustrative("dahl_illustrative.csv")
 
 
-def dahl_demo(settings: DemoSettings) -> DemoRun:
+def dahl_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Answers to the example questions (or the user's), split and checked."""
     task = dahl(
         dataset=settings.data or EXAMPLE,
@@ -46,22 +35,23 @@ def dahl_demo(settings: DemoSettings) -> DemoRun:
         structured=settings.structured,
         probabilities=settings.structured,
     )
-    return DemoRun("DAHL: long-form factuality", [task])
+    return registry.DemoRun("DAHL: long-form factuality", [task])
 
 
-def dahl_units(metadata: Mapping[str, Any]) -> list[Unit]:
-    """The atomic units of one judged answer (an `AnswerRecord`), each with its verdict (and
+def dahl_units(metadata: Mapping[str, Any]) -> list[registry.Unit]:
+    """The atomic units of one judged answer (a `DahlScoreMetadata`), each with its verdict (and
     P(false))."""
-    answer = AnswerRecord.model_validate(metadata)
+    answer = DahlScoreMetadata.model_validate(metadata)
     texts = answer.units_text
     verdicts = answer.verdicts or [None] * len(texts)
     p_false = answer.p_false or [None] * len(texts)
     return [
-        Unit(text, verdict, p) for text, verdict, p in zip(texts, verdicts, p_false, strict=False)
+        registry.Unit(text, verdict, p)
+        for text, verdict, p in zip(texts, verdicts, p_false, strict=False)
     ]
 
 
-dahl_benchmark = Benchmark(
+dahl_benchmark = registry.Benchmark(
     position=2,
     title="DAHL",
     paper=(
@@ -74,34 +64,36 @@ dahl_benchmark = Benchmark(
     summary=dahl_summary,
     tables=dahl_tables,
     charts=dahl_charts,
-    key_figure=KeyFigure("score", "dahl_score", "paper_dahl_score"),
+    key_figure=registry.KeyFigure("score", "dahl_score", "paper_dahl_score"),
     describe=dahl_settings,
     audit=JUDGE_AUDIT,
     units=dahl_units,
     roles=(
-        Role("splitter", "Model that splits answers into atomic units."),
-        Role(
+        registry.Role("splitter", "Model that splits answers into atomic units."),
+        registry.Role(
             "checker",
             "Model that judges each unit true/false (e.g. a search-grounded API such as "
             "perplexity/sonar).",
         ),
-        EXTRACTOR,
+        registry.EXTRACTOR,
     ),
-    sweep=Sweep("temperature", "--temperatures", dahl_sweep_table),
+    sweep=registry.Sweep("temperature", "--temperatures", dahl_sweep_table),
     plan=dahl_plan,
     plan_settings=DahlPlanSettings,
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=dahl_demo,
-    builder=Builder(
+    builder=registry.Builder(
         settings=DahlBuild,
-        roles=(Role("generator", "Model that writes the category and questions."),),
+        roles=(registry.Role("generator", "Model that writes the category and questions."),),
         run=run_dahl_build,
         plan=plan_dahl_build,
         output=lambda request: request.out,
     ),
     tools=(
-        Tool(("dahl", "agreement"), AgreementRequest, run_agreement, group_help="DAHL utilities."),
-        Tool(("dahl", "filter"), FilterRequest, run_filter, group_help="DAHL utilities."),
+        registry.Tool(
+            ("dahl", "agreement"), AgreementRequest, run_agreement, group_help="DAHL utilities."
+        ),
+        registry.Tool(("dahl", "filter"), FilterRequest, run_filter, group_help="DAHL utilities."),
     ),
 )

@@ -50,7 +50,7 @@ class DahlResponse(Record):
         return str(value).strip().lower() if value not in (None, "") else None
 
 
-class QuestionRecord(BaseModel):
+class DahlSampleMetadata(BaseModel):
     """What a DAHL sample's metadata holds.
 
     Attributes:

@@ -198,7 +198,7 @@ def dahl_figures(judged: Sequence[JudgedResponse], questions: Sequence[Hashable]
     return figures
 
 
-class AnswerRecord(pydantic.BaseModel):
+class DahlScoreMetadata(pydantic.BaseModel):
     """One answer's judgement as its score's metadata keeps it (a list of them, one per epoch,
     under `epochs` for a run of several epochs): what the scorer writes and every reader of
     a DAHL log reads (metrics, units, audit).
@@ -274,12 +274,12 @@ class AnswerRecord(pydantic.BaseModel):
     paper_unit_passages: list[list[dict[str, Any]]] | None = None
 
     @classmethod
-    def of(cls, result: ResponseScore, **details: Any) -> AnswerRecord:
+    def of(cls, result: ResponseScore, **details: Any) -> DahlScoreMetadata:
         """An answer's record from our judgement and what else the scorer keeps (each by its
         field's name)."""
         unknown = set(details) - set(cls.model_fields)
         if unknown:  # a misspelt detail would be dropped silently on reading
-            raise TypeError(f"not a field of AnswerRecord: {', '.join(sorted(unknown))}")
+            raise TypeError(f"not a field of DahlScoreMetadata: {', '.join(sorted(unknown))}")
         return cls(**asdict(result), precision=result.precision, **details)
 
     @property
@@ -297,11 +297,11 @@ class AnswerRecord(pydantic.BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-def answer_records(score: Score) -> list[AnswerRecord]:
+def answers_of(score: Score) -> list[DahlScoreMetadata]:
     """The record of each answer behind a sample's score (one per epoch)."""
     metadata = score.metadata or {}
     kept = metadata[EPOCHS] if EPOCHS in metadata else [metadata]
-    return [AnswerRecord.model_validate(m) for m in kept]
+    return [DahlScoreMetadata.model_validate(m) for m in kept]
 
 
 def dahl_scores(
@@ -355,7 +355,7 @@ def dahl_epochs() -> ScoreReducer:
     the metadata lists each epoch's judgement, so that the metric counts every response."""
 
     def reduce(scores: list[Score]) -> Score:
-        answers = [a for s in scores for a in answer_records(s)]
+        answers = [a for s in scores for a in answers_of(s)]
         precisions = [a.precision for a in answers if a.precision is not None]
         value = math.fsum(precisions) / len(precisions) if precisions else 0.0
         return Score(
@@ -371,7 +371,7 @@ def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[JudgedResponse
     """Every response behind the scores (one per epoch) and its question."""
     responses, questions = [], []
     for sample_score in scores:
-        for answer in answer_records(sample_score.score):
+        for answer in answers_of(sample_score.score):
             responses.append(answer.judged)
             questions.append(sample_score.sample_id)
     return responses, questions
@@ -394,7 +394,7 @@ def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         responses, questions = judged_responses(scores)
-        answers = [a for s in scores for a in answer_records(s.score)]
+        answers = [a for s in scores for a in answers_of(s.score)]
         changes = {
             "removed_declines": float(sum(a.removed_declines for a in answers)),
             "units_markdown_stripped": float(sum(a.units_markdown_stripped for a in answers)),

@@ -12,7 +12,7 @@ from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import Positive, read_record
-from medhalbench.dahl._dataset import DAHL_CATEGORIES, QuestionRecord
+from medhalbench.dahl._dataset import DAHL_CATEGORIES, DahlSampleMetadata
 from medhalbench.dahl._scorer import (
     GROUNDED_PROMPT,
     SPLITTER_MAX_TOKENS,
@@ -67,7 +67,7 @@ def dahl_plan(
     record = RunRecord.of(task.metadata, task.config)
     settings = record.settings_as(DahlSettings)
     if not record.generated:
-        records = [QuestionRecord.model_validate(s.metadata or {}) for s in samples]
+        records = [DahlSampleMetadata.model_validate(s.metadata or {}) for s in samples]
         responses = [r.response or "" for r in records]
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:

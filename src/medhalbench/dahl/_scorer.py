@@ -25,9 +25,9 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import MedhalbenchError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.arguments import ArgumentError
-from medhalbench.dahl._dataset import QuestionRecord
+from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._metrics import (
-    AnswerRecord,
+    DahlScoreMetadata,
     ResponseScore,
     dahl_metrics,
     excluded_response,
@@ -171,7 +171,7 @@ def _score(result: ResponseScore, **details: object) -> Score:
             if result.status == "scored"
             else f"left out of the DAHL score: {result.status}"
         ),
-        metadata=AnswerRecord.of(result, **details).stored(),
+        metadata=DahlScoreMetadata.of(result, **details).stored(),
     )
 
 
@@ -374,7 +374,7 @@ def dahl_factuality(
         }
 
     async def score(state: TaskState, target: Target) -> Score:
-        asked = state.metadata_as(QuestionRecord)
+        asked = state.metadata_as(DahlSampleMetadata)
         question, category = asked.question, asked.category
         response = state.output.completion if state.output else ""
         stop_reason = state.output.stop_reason if state.output else None

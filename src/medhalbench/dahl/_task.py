@@ -19,7 +19,7 @@ from medhalbench.arguments import Count, DataSource, Fraction, InputFile, Means,
 from medhalbench.dahl._dataset import (
     DahlQuestion,
     DahlResponse,
-    QuestionRecord,
+    DahlSampleMetadata,
     load_dahl_questions,
 )
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
@@ -69,8 +69,8 @@ def _unique(samples: list[Sample]) -> list[Sample]:
     return samples
 
 
-def _asked(sample: Sample) -> QuestionRecord:
-    return QuestionRecord.model_validate(sample.metadata or {})
+def _asked(sample: Sample) -> DahlSampleMetadata:
+    return DahlSampleMetadata.model_validate(sample.metadata or {})
 
 
 def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
@@ -80,7 +80,7 @@ def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
             Sample(
                 id=question_id(q.question),
                 input=q.question,
-                metadata=QuestionRecord(
+                metadata=DahlSampleMetadata(
                     question=q.question, category=q.category, paper_id=q.paper_id
                 ).stored(),
             )
@@ -99,7 +99,7 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
             Sample(
                 id=r.id or question_id(r.question),
                 input=r.question,
-                metadata=QuestionRecord(
+                metadata=DahlSampleMetadata(
                     question=r.question, category=category, response=r.response
                 ).stored(),
             )

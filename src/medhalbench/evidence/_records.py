@@ -67,13 +67,8 @@ class RetrievedPassage:
 
     def as_metadata(self) -> dict[str, Any]:
         """The passage and its scores as one flat, JSON-ready record (for logs)."""
-        return {
-            "rank": self.rank,
-            "score": self.score,
-            "bm25": self.bm25,
-            "dense": self.dense,
-            **asdict(self.passage),
-        }
+        scores = {name: getattr(self, name) for name in ("rank", "score", "bm25", "dense")}
+        return scores | asdict(self.passage)
 
     @classmethod
     def from_metadata(cls, record: Mapping[str, Any]) -> RetrievedPassage:

@@ -34,71 +34,76 @@ class FrameColumn:
     meaning: str
 
 
-RUN = [
-    FrameColumn("benchmark", "string", "the benchmark (`medhallu`, `dahl`, `medhal`)"),
-    FrameColumn("model", "string", "the model under test (`system/NAME`: outputs written elsewhere)"),
-    FrameColumn("run", "string", "the run's name in the report (benchmark, model, how its replies were made, judges, condition)"),
-    FrameColumn("log", "string", "the log file"),
-    FrameColumn("created", "datetime64[ns, UTC]", "when the run started"),
-]  # fmt: skip
+def _columns(table: str) -> list[FrameColumn]:
+    """Columns from a text table, one a line: name, dtype and meaning, set apart by two or
+    more spaces (a name or a dtype may hold single ones: `datetime64[ns, UTC]`)."""
+    rows = (re.split(r" {2,}", line.strip(), maxsplit=2) for line in table.strip().splitlines())
+    return [FrameColumn(name, dtype, meaning) for name, dtype, meaning in rows]
+
+
+# Text tables rather than a constructor call a column: they read as the README's tables do.
+RUN = _columns("""
+    benchmark  string               the benchmark (`medhallu`, `dahl`, `medhal`)
+    model      string               the model under test (`system/NAME`: outputs written elsewhere)
+    run        string               the run's name in the report (benchmark, model, how its replies were made, judges, condition)
+    log        string               the log file
+    created    datetime64[ns, UTC]  when the run started
+""")
 """The columns every frame starts with (`load_runs`; the others leave out `created`)."""
 
-RUNS = [
-    *RUN,
-    FrameColumn("<role>_model", "string", "each judge role's model (`splitter_model`, `checker_model`, `extractor_model`, ...)"),
-    FrameColumn("<setting>", "boolean | Int64 | float64 | string", "each task setting by its argument's name, as sent (generation settings: inspect's effective config); lists comma-joined; <NA>: not set"),
-    FrameColumn("<figure>", "float64", "each figure by its metric name (`f1`, `hard_f1`, `paper_f1`, `dahl_score`, `category/<name>`, `source/<name>/f1`, ...); NaN: undefined"),
-    FrameColumn("<figure>_ci_low, <figure>_ci_high", "float64", "its 95% bootstrap interval; NaN: none or undefined"),
-    FrameColumn("<count>", "Int64", "counts (`samples`, `unparseable`, `scored`, `excluded_*`, `*_samples`, `not_sure_replies`, ...)"),
-]  # fmt: skip
+RUNS = RUN + _columns("""
+    <role>_model                       string                              each judge role's model (`splitter_model`, `checker_model`, `extractor_model`, ...)
+    <setting>                          boolean | Int64 | float64 | string  each task setting by its argument's name, as sent (generation settings: inspect's effective config); lists comma-joined; <NA>: not set
+    <figure>                           float64                             each figure by its metric name (`f1`, `hard_f1`, `paper_f1`, `dahl_score`, `category/<name>`, `source/<name>/f1`, ...); NaN: undefined
+    <figure>_ci_low, <figure>_ci_high  float64                             its 95% bootstrap interval; NaN: none or undefined
+    <count>                            Int64                               counts (`samples`, `unparseable`, `scored`, `excluded_*`, `*_samples`, `not_sure_replies`, ...)
+""")
 
-SAMPLES = [
-    *RUN[:4],
-    FrameColumn("id", "string", "the sample's id"),
-    FrameColumn("epoch", "Int64", "the epoch (1 unless `--epochs`)"),
-    FrameColumn("question", "string", "the question (MedHallu, DAHL)"),
-    FrameColumn("answer", "string", "the answer judged (MedHallu)"),
-    FrameColumn("answer_kind", "string", "`ground_truth` or `hallucinated` (MedHallu)"),
-    FrameColumn("statement", "string", "the statement judged (MedHal)"),
-    FrameColumn("context", "string", "its context, where one is given (MedHal)"),
-    FrameColumn("difficulty", "string", "`easy`, `medium` or `hard` (MedHallu)"),
-    FrameColumn("hallucination_category", "string", "the kind of hallucination of the answer (MedHallu)"),
-    FrameColumn("category", "string", "the question's category (DAHL)"),
-    FrameColumn("source", "string", "the statement's source dataset or task (MedHal)"),
-    FrameColumn("is_hallucinated", "boolean", "the gold label: the answer is hallucinated (MedHallu) or the statement is not factual (MedHal); <NA> for DAHL"),
-    FrameColumn("is_factual", "boolean", "the opposite of `is_hallucinated`"),
-    FrameColumn("reply", "string", "the reply (or output written elsewhere) as written"),
-    FrameColumn("verdict", "string", "the verdict read from it in the benchmark's words (MedHallu `factual`, `hallucinated`, `not sure`; MedHal `factual`, `non-factual`); <NA>: unreadable, and for DAHL (see `load_units`)"),
-    FrameColumn("predicted_factual", "boolean", "the verdict as factual or not; <NA>: unreadable or not sure"),
-    FrameColumn("correct", "boolean", "the verdict matches the gold label (an unreadable reply is not correct); <NA> for DAHL"),
-    FrameColumn("paper_verdict", "string", "the verdict by the paper's own reading of the reply, in the same words; <NA>: it reads none"),
-    FrameColumn("read_by", "string", "who read the verdict: `strict` (our reader) or `extractor`; <NA>: unread"),
-    FrameColumn("score", "float64", "1 right, 0 wrong (DAHL: the answer's factual precision, NaN when excluded)"),
-    FrameColumn("p_hallucinated", "float64", "P(hallucinated) from the verdict token (MedHallu, `--probabilities`)"),
-    FrameColumn("p_non_factual", "float64", "P(non-factual) from the verdict token (MedHal, `--probabilities`)"),
-    FrameColumn("explanation", "string", "the explanation read from the reply (MedHal)"),
-    FrameColumn("gold_explanation", "string", "the dataset's explanation (MedHal)"),
-    FrameColumn("status", "string", "`scored` or why the answer was left out (DAHL)"),
-    FrameColumn("units", "Int64", "atomic units of the answer (DAHL)"),
-    FrameColumn("true_units", "Int64", "units judged true (DAHL)"),
-    FrameColumn("false_units", "Int64", "units judged false (DAHL)"),
-    FrameColumn("unknown_units", "Int64", "units judged neither (DAHL)"),
-    FrameColumn("given_output", "string", "the output written elsewhere (`--responses`)"),
-    FrameColumn("<field>", "Int64 | float64 | boolean | string", "the scorer's other per-sample fields by name (cleaning counts, similarities, ...)"),
-]  # fmt: skip
+SAMPLES = RUN[:4] + _columns("""
+    id                      string                              the sample's id
+    epoch                   Int64                               the epoch (1 unless `--epochs`)
+    question                string                              the question (MedHallu, DAHL)
+    answer                  string                              the answer judged (MedHallu)
+    answer_kind             string                              `ground_truth` or `hallucinated` (MedHallu)
+    statement               string                              the statement judged (MedHal)
+    context                 string                              its context, where one is given (MedHal)
+    difficulty              string                              `easy`, `medium` or `hard` (MedHallu)
+    hallucination_category  string                              the kind of hallucination of the answer (MedHallu)
+    category                string                              the question's category (DAHL)
+    source                  string                              the statement's source dataset or task (MedHal)
+    is_hallucinated         boolean                             the gold label: the answer is hallucinated (MedHallu) or the statement is not factual (MedHal); <NA> for DAHL
+    is_factual              boolean                             the opposite of `is_hallucinated`
+    reply                   string                              the reply (or output written elsewhere) as written
+    verdict                 string                              the verdict read from it in the benchmark's words (MedHallu `factual`, `hallucinated`, `not sure`; MedHal `factual`, `non-factual`); <NA>: unreadable, and for DAHL (see `load_units`)
+    predicted_factual       boolean                             the verdict as factual or not; <NA>: unreadable or not sure
+    correct                 boolean                             the verdict matches the gold label (an unreadable reply is not correct); <NA> for DAHL
+    paper_verdict           string                              the verdict by the paper's own reading of the reply, in the same words; <NA>: it reads none
+    read_by                 string                              who read the verdict: `strict` (our reader) or `extractor`; <NA>: unread
+    score                   float64                             1 right, 0 wrong (DAHL: the answer's factual precision, NaN when excluded)
+    p_hallucinated          float64                             P(hallucinated) from the verdict token (MedHallu, `--probabilities`)
+    p_non_factual           float64                             P(non-factual) from the verdict token (MedHal, `--probabilities`)
+    explanation             string                              the explanation read from the reply (MedHal)
+    gold_explanation        string                              the dataset's explanation (MedHal)
+    status                  string                              `scored` or why the answer was left out (DAHL)
+    units                   Int64                               atomic units of the answer (DAHL)
+    true_units              Int64                               units judged true (DAHL)
+    false_units             Int64                               units judged false (DAHL)
+    unknown_units           Int64                               units judged neither (DAHL)
+    given_output            string                              the output written elsewhere (`--responses`)
+    <field>                 Int64 | float64 | boolean | string  the scorer's other per-sample fields by name (cleaning counts, similarities, ...)
+""")
 
-UNITS = [
-    *RUN[:4],
-    FrameColumn("id", "string", "the DAHL sample's id"),
-    FrameColumn("epoch", "Int64", "the epoch"),
-    FrameColumn("question", "string", "the question"),
-    FrameColumn("category", "string", "the question's category"),
-    FrameColumn("unit", "Int64", "the unit's position in the answer (from 1)"),
-    FrameColumn("text", "string", "the unit as judged"),
-    FrameColumn("verdict", "string", "`true`, `false` or `unknown`; <NA>: the checker's reply could not be read"),
-    FrameColumn("is_true", "boolean", "the verdict as true or false; <NA>: unknown or unreadable"),
-    FrameColumn("p_false", "float64", "P(false) where the checker gave log-probabilities"),
-]  # fmt: skip
+UNITS = RUN[:4] + _columns("""
+    id        string   the DAHL sample's id
+    epoch     Int64    the epoch
+    question  string   the question
+    category  string   the question's category
+    unit      Int64    the unit's position in the answer (from 1)
+    text      string   the unit as judged
+    verdict   string   `true`, `false` or `unknown`; <NA>: the checker's reply could not be read
+    is_true   boolean  the verdict as true or false; <NA>: unknown or unreadable
+    p_false   float64  P(false) where the checker gave log-probabilities
+""")
 
 RENAMED = {
     "medhallu": {"category": "hallucination_category"},

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml
 
@@ -28,6 +28,11 @@ WORD_KINDS: tuple[WordKind, ...] = ("truth", "correctness", "factuality", "hallu
 WORDS_FILE = "verdict_words.yaml"
 # Letters, digits and the combining marks of Indic scripts (Python's \w leaves those out).
 WORD_CHAR = r"[\w\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]"
+_SAME_NAMED = (
+    "unsure", "partial", "not_wholly", "hedges", "faults", "subjects", "fillers", "refusals",
+    "frames", "conditionals", "alternatives", "corrections", "doubt",
+)  # fmt: skip
+"""The `Vocabulary` patterns compiled from the file's section of the same name."""
 
 
 @dataclass(frozen=True)
@@ -204,32 +209,16 @@ def build_vocabulary(raw: Mapping[str, Any]) -> Vocabulary:
         meanings=meanings,
         yes=section("yes_words"),
         no=section("no_words"),
-        unsure=section("unsure"),
-        partial=section("partial"),
-        not_wholly=section("not_wholly"),
-        hedges=section("hedges"),
         negation=section("negation_before"),
         negation_after=re.compile(rf"^(?:{after})", re.IGNORECASE),
-        faults=section("faults"),
         evidence={"holds": section("evidence", "holds"), "fails": section("evidence", "fails")},
-        labels={
-            "neutral": section("labels", "neutral"),
-            "holds": section("labels", "holds"),
-            "fails": section("labels", "fails"),
-        },
+        labels={sense: section("labels", sense) for sense in get_args(LabelSense)},
         final_labels=section("labels", "final"),
         initial_labels=section("labels", "initial"),
         explanation_labels=section("labels", "explanation"),
-        subjects=section("subjects"),
-        fillers=section("fillers"),
-        refusals=section("refusals"),
-        frames=section("frames"),
-        conditionals=section("conditionals"),
-        alternatives=section("alternatives"),
-        corrections=section("corrections"),
-        doubt=section("doubt"),
         affirm=_marks(raw, "affirm"),
         deny=_marks(raw, "deny"),
+        **{name: section(name) for name in _SAME_NAMED},
     )
 
 

@@ -12,7 +12,7 @@ from inspect_ai.log import EvalSample
 
 from medhalbench.medhal._dataset import MedHalSampleMetadata
 from medhalbench.medhal._verdicts import MedHalScoreMetadata
-from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit, reading_roles
 from medhalbench.results import RunRecord, sample_score
 from medhalbench.statistics import binary_f1
 
@@ -92,8 +92,7 @@ def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tu
 
 JUDGE_AUDIT = JudgeAudit(
     roles={
-        "reader": "the verdict the strict reader read from each reply",
-        "extractor": "the verdict the extractor model read where the strict reader read none",
+        **reading_roles("each reply"),
         "detector": "the model's verdict on each statement (the model under test)",
     },
     items=items,

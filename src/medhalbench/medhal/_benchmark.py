@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from medhalbench import registry
 from medhalbench.examples import illustrative
 from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._metrics import headline_figures
@@ -18,21 +19,11 @@ from medhalbench.medhal._scorer import factuality_verdict
 from medhalbench.medhal._task import medhal
 from medhalbench.medhal._train import TrainRequest, run_training
 from medhalbench.medhal.build._build import MedHalBuild, run_medhal_build
-from medhalbench.registry import (
-    EXTRACTOR,
-    Benchmark,
-    Builder,
-    DemoRun,
-    DemoSettings,
-    KeyFigure,
-    Role,
-    Tool,
-)
 
 EXAMPLE = illustrative("medhal_illustrative.jsonl")
 
 
-def medhal_demo(settings: DemoSettings) -> DemoRun:
+def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Judging the example statements (all in one `train` file) or the user's test split."""
     task = medhal(
         dataset=settings.data or EXAMPLE,
@@ -41,10 +32,10 @@ def medhal_demo(settings: DemoSettings) -> DemoRun:
         structured=settings.structured,
         probabilities=settings.structured,
     )
-    return DemoRun("MedHal: statement factuality", [task])
+    return registry.DemoRun("MedHal: statement factuality", [task])
 
 
-medhal_benchmark = Benchmark(
+medhal_benchmark = registry.Benchmark(
     position=3,
     title="MedHal",
     paper="Mehenni & Zouaq, MedHal: An Evaluation Dataset for Medical Hallucination Detection",
@@ -54,26 +45,26 @@ medhal_benchmark = Benchmark(
     paired_correctness=True,
     summary=medhal_summary,
     tables=medhal_tables,
-    key_figure=KeyFigure("F1", "f1", "format_matching_f1"),
+    key_figure=registry.KeyFigure("F1", "f1", "format_matching_f1"),
     describe=medhal_settings,
     audit=JUDGE_AUDIT,
     outputs=write_predictions,
-    roles=(EXTRACTOR,),
+    roles=(registry.EXTRACTOR,),
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhal_demo,
-    builder=Builder(
+    builder=registry.Builder(
         settings=MedHalBuild,
         roles=(
-            Role("converter", "Model that writes statements."),
-            Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False),
+            registry.Role("converter", "Model that writes statements."),
+            registry.Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False),
         ),
         run=run_medhal_build,
         plan=plan_medhal_build,
         output=lambda request: request.out,
     ),
     tools=(
-        Tool(
+        registry.Tool(
             ("medhal", "train"),
             TrainRequest,
             run_training,

@@ -210,14 +210,8 @@ def medhal_summary(run: RunResult) -> ResultTable:
     table = figure_rows(run, rows)
     if note := paper_failure_note(run):
         table.notes.append(note)
-    table.title = run_title(
-        "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)",
-        run,
-        [
-            *medhal_settings(run.record),
-            sample_counts(run),
-        ],
-    )
+    title = "MedHal (ours: non-factual = positive; paper: factual = positive, replies with a yes/no word)"
+    table.title = run_title(title, run, [*medhal_settings(run.record), sample_counts(run)])
     return table
 
 

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalSample
 from medhalbench.medhallu._dataset import MedHalluSampleMetadata
 from medhalbench.medhallu._task import MedHalluSettings
 from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
-from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit
+from medhalbench.registry import UNREADABLE, AuditItem, AuditQuestion, JudgeAudit, reading_roles
 from medhalbench.results import RunRecord, sample_score
 from medhalbench.statistics import binary_f1
 
@@ -100,8 +100,7 @@ def recompute_f1(items: Sequence[AuditItem], people: Sequence[str | None]) -> tu
 
 JUDGE_AUDIT = JudgeAudit(
     roles={
-        "reader": "the verdict the strict reader read from each detector's reply",
-        "extractor": "the verdict the extractor model read where the strict reader read none",
+        **reading_roles("each detector's reply"),
         "detector": "the detector's verdict on each answer (the model under test)",
     },
     items=items,

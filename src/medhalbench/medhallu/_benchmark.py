@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from medhalbench import registry
 from medhalbench.examples import illustrative
 from medhalbench.medhallu._audit import JUDGE_AUDIT
 from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
@@ -18,34 +19,24 @@ from medhalbench.medhallu._report import (
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import MedHalluSettings, medhallu
 from medhalbench.medhallu.build._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
-from medhalbench.registry import (
-    EXTRACTOR,
-    Benchmark,
-    Builder,
-    DemoRun,
-    DemoSettings,
-    KeyFigure,
-    Role,
-    Tool,
-)
 
 EXAMPLE = illustrative("medhallu_illustrative.jsonl")
 
-GENERATOR = Role("generator", "Model that writes hallucinated answers.")
-DISCRIMINATOR = Role(
+GENERATOR = registry.Role("generator", "Model that writes hallucinated answers.")
+DISCRIMINATOR = registry.Role(
     "discriminator",
     "Discriminator model; several make the ensemble whose votes set the difficulty.",
     many=True,
 )
-REFINER = Role("refiner", "Model that critiques failed candidates.")
-NLI_JUDGE = Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False)
+REFINER = registry.Role("refiner", "Model that critiques failed candidates.")
+NLI_JUDGE = registry.Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False)
 
 
-def medhallu_demo(settings: DemoSettings) -> DemoRun:
+def medhallu_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Detection without and with knowledge on the example rows (or the user's)."""
     data = settings.data or EXAMPLE
     shaped = settings.structured
-    return DemoRun(
+    return registry.DemoRun(
         "MedHallu: hallucination detection",
         [
             medhallu(dataset=data, limit=settings.limit, structured=shaped, probabilities=shaped),
@@ -60,7 +51,7 @@ def medhallu_demo(settings: DemoSettings) -> DemoRun:
     )
 
 
-medhallu_benchmark = Benchmark(
+medhallu_benchmark = registry.Benchmark(
     position=1,
     title="MedHallu",
     paper=(
@@ -73,19 +64,19 @@ medhallu_benchmark = Benchmark(
         scores, not_sure=record.settings_as(MedHalluSettings).not_sure
     ),
     paired_correctness=True,
-    roles=(EXTRACTOR,),
+    roles=(registry.EXTRACTOR,),
     summary=medhallu_summary,
     tables=medhallu_tables,
     charts=medhallu_charts,
     # Knowledge and not-sure change the prompt, not the rows: runs that differ in them are
     # the paper's contrasts.
-    key_figure=KeyFigure("F1", "f1", "paper_f1"),
+    key_figure=registry.KeyFigure("F1", "f1", "paper_f1"),
     describe=medhallu_settings,
     audit=JUDGE_AUDIT,
     published_csv=resources.files(__package__).joinpath("published.csv"),
     example=EXAMPLE,
     demo=medhallu_demo,
-    builder=Builder(
+    builder=registry.Builder(
         settings=MedHalluBuild,
         roles=(GENERATOR, DISCRIMINATOR, REFINER, NLI_JUDGE),
         run=run_medhallu_build,
@@ -93,8 +84,8 @@ medhallu_benchmark = Benchmark(
         output=lambda request: request.out,
     ),
     tools=(
-        Tool(("merge",), Merge, run_merge),
-        Tool(
+        registry.Tool(("merge",), Merge, run_merge),
+        registry.Tool(
             ("analyze", "clusters"),
             ClusterRequest,
             run_cluster_analysis,

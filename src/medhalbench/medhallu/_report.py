@@ -180,14 +180,7 @@ def _summary_rows(run: RunResult) -> list[FigureRow]:
 def medhallu_summary(run: RunResult) -> ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
     table = figure_rows(run, _summary_rows(run))
-    table.title = run_title(
-        "MedHallu",
-        run,
-        [
-            *medhallu_settings(run.record),
-            sample_counts(run),
-        ],
-    )
+    table.title = run_title("MedHallu", run, [*medhallu_settings(run.record), sample_counts(run)])
     return table
 
 

@@ -19,7 +19,6 @@ from inspect_ai.model import (
     GenerateConfig,
     Logprob,
     Logprobs,
-    ModelAPI,
     ModelCall,
     ModelOutput,
     ModelUsage,
@@ -38,6 +37,7 @@ from medhalbench.models._engine import (
     engine,
 )
 from medhalbench.models._gguf import resolve_gguf
+from medhalbench.models._provider import ProviderAPI
 
 DEFAULT_MAX_TOKENS = 512
 DEFAULT_SEED = 0
@@ -117,7 +117,7 @@ _STOP_REASONS = {"stop": "stop", "length": "max_tokens"}
 
 
 @modelapi(name="embedded")
-class EmbeddedModelAPI(ModelAPI):
+class EmbeddedModelAPI(ProviderAPI):
     """Runs a GGUF chat model in-process on llama.cpp's server engine (xllamacpp).
 
     Replies repeat exactly: they do not depend on which calls run at once or on the prompt
@@ -131,17 +131,13 @@ class EmbeddedModelAPI(ModelAPI):
     `seed` (used when the generate config sets none, default 0).
     """
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        config = config if config is not None else GenerateConfig()
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
-        self.settings, self.default_seed = embedded_settings(model_name, model_args)
+    settings: EngineSettings
+    default_seed: int
+
+    def take_model_args(self, config: GenerateConfig, model_args: dict[str, Any]) -> None:
+        """The engine's settings and the default seed from the `-M` args; the connection
+        limit from `parallel`."""
+        self.settings, self.default_seed = embedded_settings(self.model_name, model_args)
         # inspect's adaptive concurrency would send 20-100 calls at once to an engine that
         # serves `parallel`; the rest would wait inside the sample's working time. A model
         # config that names its connection limit takes inspect's static path instead.

@@ -3,18 +3,11 @@ log, the tables and the report say which system wrote them; it never generates."
 
 from __future__ import annotations
 
-from typing import Any
-
-from inspect_ai.model import (
-    ChatMessage,
-    GenerateConfig,
-    ModelAPI,
-    ModelOutput,
-    modelapi,
-)
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench.models._provider import ProviderAPI
 
 SYSTEM_PROVIDER = "system"
 """The provider of every `system/NAME` model."""
@@ -27,23 +20,9 @@ def writes_nothing(model: str) -> bool:
 
 
 @modelapi(name=SYSTEM_PROVIDER)
-class SystemModelAPI(ModelAPI):
-    """The system that wrote outputs given to a benchmark: a name, never called."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(
-            model_name=model_name,
-            base_url=base_url,
-            api_key=api_key,
-            config=config or GenerateConfig(),
-        )
+class SystemModelAPI(ProviderAPI):
+    """The system that wrote outputs given to a benchmark: a name, never called (`-M` args,
+    such as a key given for the whole run, are accepted and unused)."""
 
     async def generate(
         self,

@@ -10,6 +10,7 @@ from medhalbench.registry._audit import (
     AuditQuestion,
     AuditRole,
     JudgeAudit,
+    reading_roles,
 )
 from medhalbench.registry._benchmark import (
     DATASET,
@@ -41,6 +42,7 @@ from medhalbench.registry._registry import (
 from medhalbench.registry._task import benchmark_task
 
 __all__ = [
+    "reading_roles",
     "AUDIT_EXTRACTOR",
     "AUDIT_READER",
     "AuditItem",

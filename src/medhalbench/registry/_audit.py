@@ -92,6 +92,15 @@ class AuditItem:
         return next((q for q in self.questions if q.key == key), None)
 
 
+def reading_roles(replies: str) -> dict[AuditRole, str]:
+    """The audited roles of a verdict reader, what each reads from `replies` ("each
+    checker's reply"): the strict reader, and the extractor where the reader read none."""
+    return {
+        AUDIT_READER: f"the verdict the strict reader read from {replies}",
+        AUDIT_EXTRACTOR: "the verdict the extractor model read where the strict reader read none",
+    }
+
+
 @dataclass(frozen=True)
 class JudgeAudit:
     """How a benchmark's judges are audited.

@@ -9,10 +9,11 @@ totals. Resampling clusters with replacement keeps the samples of one cluster to
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 from scipy import stats
@@ -121,6 +122,29 @@ def _check_resamples(resamples: int) -> None:
         raise ValueError(f"{resamples:,} bootstrap resamples: at most {MAX_RESAMPLES:,}")
 
 
+@contextlib.contextmanager
+def _undefined_quietly() -> Iterator[None]:
+    """numpy's and scipy's warnings silenced: a resample where a figure is undefined (0/0)
+    is expected, and the interval leaves it out."""
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _distribution(
+    statistic: Callable[..., Any], clusters: int, *, resamples: int, seed: int, vectorized: bool
+) -> np.ndarray:
+    """scipy's bootstrap distribution of `statistic` over the indices of `clusters` drawn
+    with replacement (every figure with the same seed draws the same sets of clusters)."""
+    with _undefined_quietly():
+        result = stats.bootstrap(
+            (np.arange(clusters),), statistic, n_resamples=resamples, vectorized=vectorized,
+            method="percentile", confidence_level=CONFIDENCE, rng=np.random.default_rng(seed),
+            batch=_batch(clusters),
+        )  # fmt: skip
+    return np.asarray(result.bootstrap_distribution)
+
+
 def _percentile_interval(distribution: np.ndarray) -> tuple[float, float]:
     """The percentile interval over the resamples where the figure is defined (scipy's own
     interval is NaN as soon as one resample is undefined, e.g. a small category with no
@@ -171,14 +195,9 @@ def bootstrap_intervals(
                 ]
             )
 
-        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = stats.bootstrap(
-                (np.arange(clusters),), all_figures, n_resamples=resamples, vectorized=True,
-                method="percentile", confidence_level=CONFIDENCE, rng=np.random.default_rng(seed),
-                batch=_batch(clusters),
-            )  # fmt: skip
-        distributions = np.atleast_2d(result.bootstrap_distribution)
+        distributions = np.atleast_2d(
+            _distribution(all_figures, clusters, resamples=resamples, seed=seed, vectorized=True)
+        )
         for f, distribution in zip(joint, distributions, strict=True):
             intervals[f.name] = _percentile_interval(distribution)
     for f in (f for f in figures if not f.vectorized):
@@ -186,14 +205,10 @@ def bootstrap_intervals(
         def one(index: np.ndarray, figure: Figure = f) -> float:
             return float(figure.statistic(_totals(figure.components, index)))
 
-        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = stats.bootstrap(
-                (np.arange(clusters),), one, n_resamples=resamples, vectorized=False,
-                method="percentile", confidence_level=CONFIDENCE, rng=np.random.default_rng(seed),
-                batch=_batch(clusters),
-            )  # fmt: skip
-        intervals[f.name] = _percentile_interval(result.bootstrap_distribution)
+        distribution = _distribution(
+            one, clusters, resamples=resamples, seed=seed, vectorized=False
+        )
+        intervals[f.name] = _percentile_interval(distribution)
     return intervals
 
 
@@ -282,8 +297,7 @@ def paired_difference(
                 a.statistic(_totals(stacked, y))
             )
 
-        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _undefined_quietly():
             test = stats.permutation_test(
                 (np.arange(clusters), np.arange(clusters) + clusters), swapped,
                 permutation_type="samples", vectorized=joint.vectorized, n_resamples=resamples,
