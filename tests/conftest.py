@@ -45,6 +45,16 @@ def _isolated_inspect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         os.environ["INSPECT_CACHE_DIR"] = old
 
 
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The embedded model name of a tiny random llama GGUF (`tiny_model.py`), written once per
+    test process: the real engine and provider in milliseconds a call, for pipeline tests."""
+    from tiny_model import write_tiny_model
+
+    path = write_tiny_model(tmp_path_factory.mktemp("tiny-model") / "tiny.gguf")
+    return f"embedded/{path}"
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """The real data folder; skips the test when it is absent (e.g. a user's fresh clone)."""
