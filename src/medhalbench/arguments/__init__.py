@@ -42,7 +42,6 @@ from medhalbench.arguments._record import (
     SETTINGS_KEY,
     read_record,
     setting_value,
-    settings_arguments,
     settings_meaning,
     stored,
 )
@@ -54,7 +53,6 @@ __all__ = [
     "Means",
     "Qualifies",
     "read_record",
-    "settings_arguments",
     "setting_value",
     "settings_meaning",
     "stored",

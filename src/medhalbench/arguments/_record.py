@@ -65,11 +65,6 @@ def settings_meaning(cls: type) -> dict[str, Meaning]:
     return {a.name: a.means or "condition" for a in arguments_of(cls)}
 
 
-def settings_arguments(cls: type) -> dict[str, Argument]:
-    """A record's settings by name (internal ones, never given on a command line, left out)."""
-    return {a.name: a for a in arguments_of(cls)}
-
-
 def setting_value(record: object, argument: Argument) -> Any:
     """A setting's value in a record (in its group, for a grouped one)."""
     holder = getattr(record, argument.group) if argument.group else record

@@ -12,7 +12,6 @@ from medhalbench.results._charts import (
 from medhalbench.results._logs import local_path, log_paths
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._record import (
-    GENERATION_SETTINGS,
     EvidenceSearched,
     PlannedRole,
     RunFacts,
@@ -61,7 +60,6 @@ from medhalbench.results._tables import (
 )
 
 __all__ = [
-    "GENERATION_SETTINGS",
     "EvidenceSearched",
     "PlannedRole",
     "RunFacts",

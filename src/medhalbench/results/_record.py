@@ -16,10 +16,6 @@ from medhalbench.settings import RunData
 
 S = TypeVar("S")
 
-GENERATION_SETTINGS = ("temperature", "max_tokens", "top_p", "seed")
-"""The generation settings a run's settings report, as inspect's effective config of the run
-says they were sent (None where the replies were written elsewhere: nothing was generated)."""
-
 
 @dataclass(frozen=True)
 class Sent:
