@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-# In random order (pytest-randomly) on 3 workers, a README's commands on one (loadgroup); the
-# order's seed is printed first and MEDHALBENCH_TEST_SEED=N repeats it; the 15 slowest tests
-# are listed, so that a slow one is seen when it lands.
+# In random order (pytest-randomly) on one worker per core, the long tests (marked slow)
+# first, the tests that share a build (an xdist_group: a README's commands, the planted-key
+# session) on one worker (loadgroup); the order's seed is printed first and
+# MEDHALBENCH_TEST_SEED=N repeats it; the 15 slowest tests are listed, so that a slow one is
+# seen when it lands, and pytest's last line gives the total.
 seed="${MEDHALBENCH_TEST_SEED:-$RANDOM}"
 echo "test order: MEDHALBENCH_TEST_SEED=$seed ./scripts/test.sh repeats it"
-.venv/bin/python -m pytest -q -n "${MEDHALBENCH_TEST_WORKERS:-3}" --dist loadgroup \
+.venv/bin/python -m pytest -q -n "${MEDHALBENCH_TEST_WORKERS:-auto}" --dist loadgroup \
     --randomly-seed="$seed" --durations=15 "$@"

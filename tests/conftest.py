@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -32,6 +33,13 @@ from helpers import LocalServer, free_port  # noqa: E402
 from tests_data import shared_data_or_skip  # noqa: E402
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (marked slow) first, each part in the random order pytest-randomly gave
+    it: on few workers a long test started last would hold the whole run up."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_inspect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     # Tests must neither read nor fill the user's inspect cache.
@@ -53,6 +61,29 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> str:
 
     path = write_tiny_model(tmp_path_factory.mktemp("tiny-model") / "tiny.gguf")
     return f"embedded/{path}"
+
+
+@pytest.fixture(scope="session")
+def warm_cli() -> Iterator[list[str]]:
+    """The command line that runs `medhalbench ARGS` in a process of its own, forked from one
+    warm process that imported the CLI once (`warm_cli.py`): `[*warm_cli, ARGS...]` stands
+    where `[sys.executable, "-m", "medhalbench.cli", ARGS...]` would."""
+    program = str(Path(__file__).with_name("warm_cli.py"))
+    # A short folder of its own: a socket's path is limited to about 100 characters.
+    folder = Path(tempfile.mkdtemp(prefix="warm-cli-"))
+    address = str(folder / "cli.sock")
+    server = subprocess.Popen(
+        [sys.executable, program, "--serve", address], stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    try:
+        ready = server.stdout.readline()
+        assert ready == "ready\n", f"the warm CLI server did not start: {ready!r}"
+        yield [sys.executable, "-S", "-E", program, address]
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -82,12 +113,16 @@ def sample_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+def llama_server(
+    tiny_model: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalServer]:
+    """llama.cpp's server (`medhalbench serve`) on the tiny model: the real server, SDK and
+    provider path; tests whose point is what a reply says use the realistic server."""
     port = free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     command = [
-        sys.executable, "-m", "medhalbench.cli", "serve", "--port", str(port), "--alias", "smollm2",
-        "-M", "n_ctx=4096",
+        sys.executable, "-m", "medhalbench.cli", "serve", "--model", tiny_model, "--port", str(port),
+        "--alias", "tiny", "-M", "n_ctx=4096",
     ]  # fmt: skip
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -104,7 +139,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServ
                 if time.monotonic() > deadline:
                     pytest.fail(f"server did not start in 120 s:\n{log.read_text()[-2000:]}")
                 time.sleep(0.5)
-        yield LocalServer(base_url=base_url, model="smollm2")
+        yield LocalServer(base_url=base_url, model="tiny")
     finally:
         process.terminate()
         try:

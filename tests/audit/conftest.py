@@ -1,8 +1,10 @@
-"""Logs to audit: a MedHal and a MedHallu run on outputs written elsewhere (no model needed,
-verdicts known), each in its own folder."""
+"""Logs to audit: a MedHal, a MedHallu and a DAHL run on outputs written elsewhere (no model
+needed, verdicts known), each made once per test process and copied into each test's own
+folder (a test may write answers beside it)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,11 +25,16 @@ def _eval(args: list[str], folder: Path) -> Path:
     return log
 
 
-@pytest.fixture
-def medhal_log(tmp_path: Path) -> Path:
-    """A MedHal log of eight replies: factual, then not factual, in turn."""
+def _copied(log: Path, folder: Path) -> Path:
+    folder.mkdir()
+    return Path(shutil.copy(log, folder / log.name))
+
+
+@pytest.fixture(scope="session")
+def _medhal_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("audit-medhal")
     replies = write_jsonl(
-        tmp_path / "replies.jsonl",
+        folder / "replies.jsonl",
         (
             {
                 "id": r["id"],
@@ -39,15 +46,21 @@ def medhal_log(tmp_path: Path) -> Path:
     return _eval(
         ["medhal", "--dataset", MEDHAL, "--split", "train", "--responses", str(replies),
          "--embedder", "none"],
-        tmp_path / "medhal",
+        folder / "medhal",
     )  # fmt: skip
 
 
 @pytest.fixture
-def medhallu_log(tmp_path: Path) -> Path:
-    """A MedHallu log whose replies say factual or hallucinated in turn."""
+def medhal_log(_medhal_log: Path, tmp_path: Path) -> Path:
+    """A MedHal log of eight replies: factual, then not factual, in turn."""
+    return _copied(_medhal_log, tmp_path / "medhal")
+
+
+@pytest.fixture(scope="session")
+def _medhallu_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("audit-medhallu")
     replies = write_jsonl(
-        tmp_path / "detector.jsonl",
+        folder / "detector.jsonl",
         (
             {"id": f"{r['pubid']}-{kind}", "reply": "1 - hallucinated" if (i + j) % 2 else "**0**"}
             for i, r in enumerate(read_jsonl(MEDHALLU))
@@ -55,8 +68,14 @@ def medhallu_log(tmp_path: Path) -> Path:
         ),
     )
     return _eval(
-        ["medhallu", "--dataset", MEDHALLU, "--responses", str(replies)], tmp_path / "medhallu"
+        ["medhallu", "--dataset", MEDHALLU, "--responses", str(replies)], folder / "medhallu"
     )
+
+
+@pytest.fixture
+def medhallu_log(_medhallu_log: Path, tmp_path: Path) -> Path:
+    """A MedHallu log whose replies say factual or hallucinated in turn."""
+    return _copied(_medhallu_log, tmp_path / "medhallu")
 
 
 DAHL_ANSWERS = {
@@ -66,12 +85,18 @@ DAHL_ANSWERS = {
 DAHL_CHECKS = {"antibiotic": "False.", "raises": "Hmm, partly true?", "COX-2": "**True** [1]"}
 
 
-@pytest.fixture
-def dahl_log(tmp_path: Path) -> Path:
-    """A DAHL log of two answers split into five units, checked in several styles."""
+@pytest.fixture(scope="session")
+def _dahl_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     reply = dahl_replies(
         DAHL_ANSWERS,
         lambda unit: next((r for cue, r in DAHL_CHECKS.items() if cue in unit), "True"),
     )
-    log = dahl_run(DAHL_ANSWERS, reply, tmp_path / "dahl", paper_protocol=False)
+    folder = tmp_path_factory.mktemp("audit-dahl")
+    log = dahl_run(DAHL_ANSWERS, reply, folder / "dahl", paper_protocol=False)
     return Path(log.location)
+
+
+@pytest.fixture
+def dahl_log(_dahl_log: Path, tmp_path: Path) -> Path:
+    """A DAHL log of two answers split into five units, checked in several styles."""
+    return _copied(_dahl_log, tmp_path / "dahl")

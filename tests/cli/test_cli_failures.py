@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -54,21 +55,20 @@ def test_a_dying_server_ends_in_one_line_and_retry_finishes_the_log_in_place(
     )
     killer.start()
     log_dir = tmp_path / "logs"
-    started = time.monotonic()
     result = CliRunner().invoke(
         cli,
         ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"), "--model", MODEL,
          "--model-base-url", base_url, "--max-connections", "2", "--max-retries", "2",
          "--log-dir", str(log_dir), "--no-cache"],
     )  # fmt: skip
-    elapsed = time.monotonic() - started
     killer.join()
-    # --max-retries 2: backoff 3 s then 6 s (plus jitter) before giving up.
-    assert result.exit_code == 2 and elapsed < 60, (result.exit_code, elapsed)
+    # --max-retries 2: it gives up (the test runs' back-off is milliseconds: tests/_fast).
+    assert result.exit_code == 2, result.exit_code
     [line] = [x for x in result.stderr.splitlines() if x.strip()]
     [log] = logs_in(log_dir)
     assert line.startswith(f"error: {MODEL} at {base_url}: connection refused")
-    assert f"Finish it with: medhalbench retry {log.location.removeprefix('file://')}" in line
+    [named] = re.findall(r"Finish it with: medhalbench retry (\S+)$", line)
+    assert Path(named).resolve() == Path(log.location.removeprefix("file://")).resolve()
     assert "Traceback" not in result.output
     done = {s.id for s in log.samples or [] if s.error is None}
     assert 0 < len(done) < 24  # some samples finished before the server died
@@ -92,12 +92,12 @@ def test_a_dying_server_ends_in_one_line_and_retry_finishes_the_log_in_place(
     assert again.exit_code == 2 and "already finished (use --force" in again.stderr
 
 
-def test_ctrl_c_stops_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
+def test_ctrl_c_stops_at_once_and_says_how_to_resume(warm_cli: list[str], tmp_path: Path) -> None:
     port = free_port()
     server = serve(port, 1.0)
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "medhalbench.cli", "eval", "medhallu",
+            [*warm_cli, "eval", "medhallu",
              "--dataset", illustrative("medhallu_illustrative.jsonl"), "--model", MODEL,
              "--model-base-url", f"http://127.0.0.1:{port}/v1", "--max-connections", "2",
              "--display", "none", "--log-dir", str(tmp_path / "logs"), "--no-cache"],
@@ -110,14 +110,12 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(tmp_path: Path) -> None:
             time.sleep(0.2)
         time.sleep(3)
         process.send_signal(signal.SIGINT)
-        stopped = time.monotonic()
         _, err = process.communicate(timeout=60)
-        elapsed = time.monotonic() - stopped
     finally:
         server.shutdown()
         server.server_close()
-    # At once: well under the 20 s grace period after which a stop that hangs is ended.
-    assert process.returncode == 130 and elapsed < 15, (process.returncode, elapsed, err)
+    # At once: it wound down by itself, not ended by the watchdog of a stop that hangs.
+    assert process.returncode == 130 and "did not wind down" not in err, (process.returncode, err)
     assert "stopped by the user" in err and "medhalbench retry" in err and "Traceback" not in err
     [log] = logs_in(tmp_path / "logs")
     assert log.status == "cancelled"

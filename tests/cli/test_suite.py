@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -41,7 +40,9 @@ runs:
     return suite
 
 
-def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) -> None:
+def test_an_interrupted_suite_finishes_on_rerun_with_one_report(
+    warm_cli: list[str], tmp_path: Path
+) -> None:
     port = free_port()
     server = serve(port, 1.0)
     suite = write_suite(tmp_path, f"http://127.0.0.1:{port}/v1")
@@ -49,7 +50,7 @@ def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) 
     try:
         before = StubHandler.requests
         process = subprocess.Popen(
-            [sys.executable, "-m", "medhalbench.cli", "run", str(suite)],
+            [*warm_cli, "run", str(suite)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
         )  # fmt: skip
         # Start-up (the counter is shared by every stub in this process: wait at least as long
@@ -66,7 +67,7 @@ def test_an_interrupted_suite_finishes_on_rerun_with_one_report(tmp_path: Path) 
         assert f"run 'medhalbench run {suite}' again" in err and "Traceback" not in err
         assert 0 < first < 24
         rerun = subprocess.run(
-            [sys.executable, "-m", "medhalbench.cli", "run", str(suite)],
+            [*warm_cli, "run", str(suite)],
             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
         )  # fmt: skip
         second = StubHandler.requests - before - first

@@ -33,7 +33,9 @@ def test_a_stop_that_hangs_is_ended_after_the_grace_period() -> None:
     started = time.monotonic()
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=30)
-    assert process.returncode == 143 and time.monotonic() - started < 10
+    # Ended by the grace period's watchdog, not after the cancellation's 60 s hang (a bound
+    # of the scenario's own, whatever the machine's load).
+    assert process.returncode == 143 and time.monotonic() - started < 60
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: stopped by the user; run it again")
     assert "did not wind down within 1 s" in lines[0]

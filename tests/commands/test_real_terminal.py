@@ -27,6 +27,8 @@ pytestmark = pytest.mark.slow
 WIDTHS = [80, 120]
 ROWS = 40
 ENTRY_POINT = str(Path(sys.executable).with_name("medhalbench"))
+TINY = "embedded/tiny.gguf"
+"""The tiny model, as the working folder holds it (`tiny`): a short name that tables show whole."""
 MEDHALLU = illustrative("medhallu_illustrative.jsonl")
 DAHL = illustrative("dahl_illustrative.csv")
 
@@ -89,6 +91,13 @@ _SIZE_AND_COLOUR = {
 }
 
 
+@pytest.fixture
+def tiny(tiny_model: str, tmp_path: Path) -> str:
+    """The tiny model, linked into the test's folder (the commands' working folder)."""
+    (tmp_path / "tiny.gguf").symlink_to(tiny_model.removeprefix("embedded/"))
+    return TINY
+
+
 def _assert_clean(code: int, screen: str, columns: int) -> None:
     assert code == 0, screen
     assert "Traceback" not in screen and "error:" not in screen, screen
@@ -96,9 +105,11 @@ def _assert_clean(code: int, screen: str, columns: int) -> None:
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
-def test_eval_ends_cleanly_with_its_table(tmp_path: Path, columns: int) -> None:
+def test_eval_ends_cleanly_with_its_table(tiny: str, tmp_path: Path, columns: int) -> None:
     code, screen = in_terminal(
-        ["eval", "medhallu", "--dataset", MEDHALLU, "--limit", "2"], columns=columns, cwd=tmp_path
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--limit", "2", "--model", tiny],
+        columns=columns,
+        cwd=tmp_path,
     )
     _assert_clean(code, screen, columns)
     assert "4/4" in screen  # the bar, stopped at its count
@@ -106,43 +117,42 @@ def test_eval_ends_cleanly_with_its_table(tmp_path: Path, columns: int) -> None:
     assert "Open the per-sample logs with:" in screen
 
 
-@pytest.mark.parametrize("columns", WIDTHS)
+# The demo as a first run shows it (the embedded default, its closing lines) on the narrow
+# terminal; the wide one on the tiny model (the terminal, not the model, is the point).
+@pytest.mark.parametrize(("columns", "default"), [(80, True), (120, False)])
 def test_the_demo_ends_cleanly_with_every_table_and_its_closing_lines(
-    tmp_path: Path, columns: int
+    tiny: str, tmp_path: Path, columns: int, default: bool
 ) -> None:
-    code, screen = in_terminal(["demo", "--limit", "1"], columns=columns, cwd=tmp_path)
+    model = "embedded/smollm2" if default else tiny
+    chosen = [] if default else ["--model", tiny, "--judge", tiny]
+    code, screen = in_terminal(["demo", "--limit", "1", *chosen], columns=columns, cwd=tmp_path)
     _assert_clean(code, screen, columns)
     flat = " ".join(screen.split())
-    for title in (
-        "MedHallu: embedded/smollm2",
-        "DAHL: embedded/smollm2",
-        "MedHal (ours: non-factual = positive;",
-    ):
+    for title in (f"MedHallu: {model}", f"DAHL: {model}", "MedHal (ours: non-factual = positive;"):
         assert title in flat
     assert "report: report.html" in flat and (tmp_path / "report.html").is_file()
-    assert "its figures say nothing about model quality" in flat
+    assert ("its figures say nothing about model quality" in flat) == default
     assert "Demo finished in" in flat
     assert "temperature nan" not in flat  # the DAHL bar is titled with what it sends
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
-def test_a_suite_runs_to_its_report(tmp_path: Path, columns: int) -> None:
+def test_a_suite_runs_to_its_report(tiny: str, tmp_path: Path, columns: int) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(
-        "models:\n  - name: embedded/smollm2\n    roles: {splitter: embedded/smollm2, "
-        "checker: embedded/smollm2}\nruns:\n"
+        f"models:\n  - name: {tiny}\n    roles: {{splitter: {tiny}, checker: {tiny}}}\nruns:\n"
         f"  - benchmark: medhallu\n    args: {{dataset: {MEDHALLU}, limit: 1}}\n"
         f"  - benchmark: dahl\n    args: {{dataset: {DAHL}, limit: 1}}\n"
     )
     code, screen = in_terminal(["run", str(suite)], columns=columns, cwd=tmp_path)
     _assert_clean(code, screen, columns)
     flat = " ".join(screen.split())
-    assert "MedHallu: embedded/smollm2" in flat and "DAHL: embedded/smollm2" in flat
+    assert f"MedHallu: {tiny}" in flat and f"DAHL: {tiny}" in flat
     assert list(tmp_path.rglob("*.html")), "the suite's report"
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
-def test_a_build_ends_cleanly(tmp_path: Path, columns: int) -> None:
+def test_a_build_ends_cleanly(tiny: str, tmp_path: Path, columns: int) -> None:
     pubmedqa = tmp_path / "ori_pqal.json"
     pubmedqa.write_text(
         json.dumps(
@@ -160,7 +170,18 @@ def test_a_build_ends_cleanly(tmp_path: Path, columns: int) -> None:
     )
     out = tmp_path / "built"
     code, screen = in_terminal(
-        ["build", "medhallu", "--pubmedqa", str(pubmedqa), "--out", str(out), "--attempts", "1"],
+        [
+            "build",
+            "medhallu",
+            "--pubmedqa",
+            str(pubmedqa),
+            "--out",
+            str(out),
+            "--attempts",
+            "1",
+            "--model",
+            tiny,
+        ],  # fmt: skip
         columns=columns,
         cwd=tmp_path,
     )
@@ -170,9 +191,20 @@ def test_a_build_ends_cleanly(tmp_path: Path, columns: int) -> None:
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
-def test_retry_ends_cleanly_with_its_table(tmp_path: Path, columns: int) -> None:
+def test_retry_ends_cleanly_with_its_table(tiny: str, tmp_path: Path, columns: int) -> None:
     code, screen = in_terminal(
-        ["eval", "medhallu", "--dataset", MEDHALLU, "--limit", "1", "--display", "none"],
+        [
+            "eval",
+            "medhallu",
+            "--dataset",
+            MEDHALLU,
+            "--limit",
+            "1",
+            "--display",
+            "none",
+            "--model",
+            tiny,
+        ],  # fmt: skip
         columns=columns,
         cwd=tmp_path,
     )

@@ -202,7 +202,7 @@ def test_a_second_retry_of_a_log_says_who_resumes_it(run_folder: Path) -> None:
     assert os.path.exists(log)
 
 
-def test_an_interrupted_retry_is_itself_finished(run_folder: Path) -> None:
+def test_an_interrupted_retry_is_itself_finished(warm_cli: list[str], run_folder: Path) -> None:
     import signal
     import time
 
@@ -211,7 +211,7 @@ def test_an_interrupted_retry_is_itself_finished(run_folder: Path) -> None:
     slow = serve(port, 1.0)
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "medhalbench.cli", "retry", log, "--max-connections", "1"],
+            [*warm_cli, "retry", log, "--max-connections", "1"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         deadline = time.monotonic() + 120

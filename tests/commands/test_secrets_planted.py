@@ -31,7 +31,8 @@ from helpers import ScheduledStub, free_port
 from medhalbench._secrets import _ANSI, FRAGMENT_LENGTH
 from medhalbench.examples import illustrative
 
-pytestmark = pytest.mark.slow
+# One worker builds the session that every test here reads (--dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("secrets_planted")]
 
 KEY = "sk-proj-PLANTEDq8Zx41vN0cKe3xWm7TbR4u-7741"
 ARG_KEY = "sk-arg-PLANTED-given-with-M-5e6f7a8b9c"
@@ -50,6 +51,8 @@ class Session:
 
     root: Path
     env: dict[str, str]
+    program: list[str]
+    """How a command starts: the warm CLI (a process of its own, forked ready)."""
     printed: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -64,7 +67,7 @@ class Session:
         env: dict[str, str] | None = None,
     ) -> str:
         result = subprocess.run(
-            [sys.executable, "-m", "medhalbench.cli", *args],
+            [*self.program, *args],
             capture_output=True, text=True, cwd=self.work, env=env or self.env, timeout=timeout,
         )  # fmt: skip
         self.printed.append((" ".join(args[:2]), result.stdout + result.stderr))
@@ -110,7 +113,7 @@ def write_inputs(work: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+def session(warm_cli: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     root = tmp_path_factory.mktemp("planted")
     for name in ("work", "cache", "tmp", "data", "xdg-cache", "xdg-config"):
         (root / name).mkdir()
@@ -127,7 +130,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         "INSPECT_TRACEBACK_LOCALS": "1",  # tracebacks show the SDK's local variables
     }
     env.pop("PYTEST_CURRENT_TEST", None)
-    session = Session(root, env)
+    session = Session(root, env, warm_cli)
     write_inputs(session.work)
     echo = ScheduledStub(echoing)
     refusing = ScheduledStub(lambda n: "key401")
@@ -171,7 +174,8 @@ def run_every_command(
     [log] = re.findall(r"medhalbench retry (\S+\.eval)", failed)
     refusing.schedule = echoing
     session.run("retry", log, "--display", "full")
-    # A run killed mid-way (no chance to clean up), then retried.
+    # A run killed mid-way (no chance to clean up), then retried: a process of the installed
+    # package's own (a warm CLI's launcher would die alone).
     killed_dir = session.work / "killed"
     process = subprocess.Popen(
         [sys.executable, "-m", "medhalbench.cli",
@@ -249,7 +253,7 @@ def run_every_command(
 
 def audit_page(session: Session, log: str) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "medhalbench.cli", "audit", log, "--port", "0", "--items", "4"],
+        [*session.program, "audit", log, "--port", "0", "--items", "4"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=session.work,
         env=session.env,
     )  # fmt: skip
@@ -266,7 +270,7 @@ def audit_page(session: Session, log: str) -> None:
 def serve_briefly(session: Session) -> None:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "medhalbench.cli", "serve", "--port", str(port),
+        [*session.program, "serve", "--port", str(port),
          "--api-key", SERVE_KEY],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=session.work,
         env=session.env,

@@ -1,11 +1,14 @@
-"""DAHL end to end with real models: embedded, and every role over a local server."""
+"""DAHL end to end through the real engine (the tiny model: the pipeline, not the replies, is
+the point): embedded, and every role over llama.cpp's server."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import EvalLog
 
 from helpers import LocalServer, log_metrics
 from medhalbench.dahl import dahl
@@ -28,15 +31,18 @@ def assert_complete(log, n: int) -> None:
     assert m["responses"] == n and m["scored"] + m["excluded"] == n
 
 
-def test_embedded_model_in_every_role(tmp_path: Path) -> None:
+def in_every_role(model: str, folder: Path, **options: Any) -> EvalLog:
+    """Two DAHL questions with `model` answering, splitting and checking."""
     [log] = eval(
         dahl(dataset=QUESTIONS, limit=2, max_tokens=64),
-        model="embedded/smollm2",
-        model_roles={"splitter": "embedded/smollm2", "checker": "embedded/smollm2"},
-        log_dir=str(tmp_path),
-        display="none",
-    )
-    assert_complete(log, 2)
+        model=model, model_roles={"splitter": model, "checker": model}, log_dir=str(folder),
+        display="none", **options,
+    )  # fmt: skip
+    return log
+
+
+def test_embedded_model_in_every_role(tiny_model: str, tmp_path: Path) -> None:
+    assert_complete(in_every_role(tiny_model, tmp_path), 2)
 
 
 def test_every_role_through_openai_compatible_server(
@@ -44,23 +50,15 @@ def test_every_role_through_openai_compatible_server(
 ) -> None:
     monkeypatch.setenv("LOCAL_API_KEY", "sk-planted-secret-dahl")
     monkeypatch.setenv("LOCAL_BASE_URL", llama_server.base_url)
-    name = f"openai-api/local/{llama_server.model}"
-    [log] = eval(
-        dahl(dataset=QUESTIONS, limit=2, max_tokens=64),
-        model=name,
-        model_roles={"splitter": name, "checker": name},
-        log_dir=str(tmp_path),
-        log_format="json",
-        display="none",
-    )
+    log = in_every_role(f"openai-api/local/{llama_server.model}", tmp_path, log_format="json")
     assert_complete(log, 2)
     assert "sk-planted-secret-dahl" not in next(tmp_path.glob("*.json")).read_text()
 
 
-def test_real_questions_sample(shared_data: Path, tmp_path: Path) -> None:
+def test_real_questions_sample(tiny_model: str, shared_data: Path, tmp_path: Path) -> None:
     [log] = eval(
         dahl(dataset=str(shared_data / "dahl" / "questions.csv"), sample=0.0003, max_tokens=48),
-        model="embedded/smollm2",
+        model=tiny_model,
         log_dir=str(tmp_path),
         display="none",
     )

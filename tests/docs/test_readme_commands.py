@@ -14,7 +14,10 @@ examples), with these rules:
 - `inspect eval` runs for real against a local OpenAI-compatible stub server;
 - a command that serves a page runs until it says where, then is stopped;
 - the few slow real runs (the demo, sweeps, epochs, training, an embedded build) are marked
-  `slow`; the install and test scripts are not run here (CI runs them on a fresh machine).
+  `slow`; all but the demo run on the tiny model (`tests/tiny_model.py`) in place of the
+  embedded default, named where the command names it or leaves it implicit (the command, not
+  the model, is their point; the demo shows the default as a first run does); the install
+  and test scripts are not run here (CI runs them on a fresh machine).
 
 A command these rules do not cover fails the test, so a new README command comes with its way
 of being run.
@@ -42,6 +45,7 @@ from inspect_ai import eval as inspect_eval
 
 from helpers import stub_at
 from medhalbench.examples import illustrative
+from medhalbench.models import DEFAULT_MODEL
 from stub_server import canned_reply
 
 ROOT = Path(__file__).parents[2]
@@ -109,6 +113,23 @@ class Plan:
     why: str = ""
     slow: bool = False
     env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def on_tiny(self) -> bool:
+        """A slow real run other than the demo: it runs on the tiny model."""
+        return self.slow and self.how == "real run" and self.args[0] != "demo"
+
+    def args_on(self, tiny: str | None) -> list[str]:
+        """Its arguments, with the tiny model (`tiny`) in place of the embedded default where
+        it runs on the tiny model."""
+        if tiny is None or not self.on_tiny:
+            return self.args
+        args = [tiny if a == DEFAULT_MODEL else a for a in self.args]
+        if "--model" not in args and args[0] == "eval":
+            args += ["--model", tiny, "--judge", tiny]
+        elif "--model" not in args and args[0] == "build":
+            args += ["--model", tiny]
+        return args
 
 
 def readme_commands() -> list[Command]:
@@ -361,7 +382,9 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, st
                     os.environ[k] = v
 
 
-def _run(found: Plan, folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+def _run(
+    found: Plan, folder: Path, monkeypatch: pytest.MonkeyPatch, tiny: str | None
+) -> tuple[int, str, str]:
     monkeypatch.chdir(folder)
     for name, value in found.env.items():
         monkeypatch.setenv(name, value)
@@ -374,7 +397,7 @@ def _run(found: Plan, folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[in
     else:
         from medhalbench.cli import cli
 
-        result = CliRunner().invoke(cli, found.args)
+        result = CliRunner().invoke(cli, found.args_on(tiny))
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.stdout, result.stderr
@@ -430,7 +453,9 @@ _PRODUCED: set[tuple[Path, str]] = set()
 """Commands with outputs already run in a sandbox (a folder, a command's id)."""
 
 
-def _run_producers(command: Command, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _run_producers(
+    command: Command, folder: Path, monkeypatch: pytest.MonkeyPatch, tiny: str | None
+) -> None:
     """Run, once per sandbox, the earlier commands of the README that write what this one
     may read (whatever order the tests run in)."""
     for earlier in COMMANDS:
@@ -438,19 +463,24 @@ def _run_producers(command: Command, folder: Path, monkeypatch: pytest.MonkeyPat
             continue
         if produces(earlier) and (folder, earlier.id) not in _PRODUCED:
             _PRODUCED.add((folder, earlier.id))
-            code, out, err = _run(plan(earlier), folder, monkeypatch)
+            code, out, err = _run(plan(earlier), folder, monkeypatch, tiny)
             assert code == 0, f"{earlier.id} (run before {command.id}) exited {code}:\n{err}"
 
 
-def _check(command: Command, sandbox: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def _check(
+    command: Command,
+    sandbox: tuple[Path, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tiny: str | None = None,
+) -> None:
     folder, _ = sandbox
     found = plan(command)
-    _run_producers(command, folder, monkeypatch)
+    _run_producers(command, folder, monkeypatch, tiny)
     if produces(command):
         if (folder, command.id) in _PRODUCED:
             return  # ran already, before a later command that reads its output
         _PRODUCED.add((folder, command.id))
-    code, out, err = _run(found, folder, monkeypatch)
+    code, out, err = _run(found, folder, monkeypatch, tiny)
     if found.how == "offline error":
         lines = [line for line in err.splitlines() if line.strip()]
         assert code == 2 and len(lines) == 1, (command.text, out, err)
@@ -472,9 +502,9 @@ def test_a_readme_command_runs(
 
 @pytest.mark.parametrize("command", _params(slow=True))
 def test_a_slow_readme_command_runs(
-    command: Command, sandbox: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+    command: Command, sandbox: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, tiny_model: str
 ) -> None:
-    _check(command, sandbox, monkeypatch)
+    _check(command, sandbox, monkeypatch, tiny_model)
 
 
 def test_the_readme_counts_what_the_repository_holds() -> None:

@@ -1,5 +1,6 @@
-"""MedHal with real models: a build from the real data with the embedded converter, and its
-evaluation with the embedded model and through a local OpenAI-compatible server."""
+"""MedHal with real models: a build from the real data with SmolLM2 as converter (it must
+write pairs the build keeps), and its evaluation through the real engine on the tiny model,
+embedded and through llama.cpp's OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from helpers import LocalServer, log_metrics
 from medhalbench.medhal import build_medhal, load_medhal, medhal
 from tests_data import shared_data_or_skip
 
-pytestmark = pytest.mark.slow
+# One worker builds the data that every test here reads (--dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("medhal_real_build")]
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +68,11 @@ def qa_split(built: Path) -> tuple[str, int]:
     pytest.fail("the build kept no QA pair")
 
 
-def test_embedded_judge_on_the_build(built: Path, tmp_path: Path) -> None:
+def test_embedded_judge_on_the_build(built: Path, tiny_model: str, tmp_path: Path) -> None:
     split, n = qa_split(built)
     [log] = eval(
         medhal(dataset=str(built), split=split, sources="medqa,medmcqa", limit=4, max_tokens=48),
-        model="embedded/smollm2",
+        model=tiny_model,
         log_dir=str(tmp_path),
         display="none",
     )
@@ -94,12 +96,12 @@ def test_judge_through_openai_compatible_server(
     assert "sk-planted-secret-medhal" not in next(tmp_path.glob("*.json")).read_text()
 
 
-def test_structured_verdicts_on_the_embedded_model(tmp_path: Path) -> None:
+def test_structured_verdicts_on_the_embedded_model(tiny_model: str, tmp_path: Path) -> None:
     from medhalbench.examples import illustrative
 
     [log] = eval(
         medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train", structured=True, probabilities=True),
-        model="embedded/smollm2", log_dir=str(tmp_path), display="none",
+        model=tiny_model, log_dir=str(tmp_path), display="none",
     )  # fmt: skip
     assert log.status == "success", log.error
     m = log_metrics(log)

@@ -1,4 +1,5 @@
-"""The fine-tuning path end to end: a few LoRA steps on SmolLM2, then evaluation via hf/."""
+"""The fine-tuning path end to end: a few LoRA steps on an embedded GGUF model (the tiny one:
+the path, not the model, is the point), then evaluation via hf/ and of its own GGUF."""
 
 from __future__ import annotations
 
@@ -60,9 +61,9 @@ def test_labels_cover_the_answer_only(data: Path) -> None:
     ).startswith("Factual: NO")
 
 
-def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None:
+def test_a_few_steps_train_save_and_evaluate(data: Path, tiny_model: str, tmp_path: Path) -> None:
     result = train_medhal(
-        "embedded/smollm2",
+        tiny_model,
         data,
         tmp_path / "ft",
         TrainSettings(steps=3, batch_size=2, max_length=256),
@@ -75,10 +76,9 @@ def test_a_few_steps_train_save_and_evaluate(data: Path, tmp_path: Path) -> None
         tmp_path / "ft" / "base" / "config.json"
     ).is_file()
     base_gguf, merged_gguf = result.gguf_files() or ("", "")
-    assert (
-        Path(base_gguf).stat().st_size > 100_000_000
-        and Path(merged_gguf).stat().st_size > 100_000_000
-    )
+    # Both exports hold every weight of the base (at least as many bytes as its own GGUF).
+    source = Path(tiny_model.removeprefix("embedded/")).stat().st_size
+    assert Path(base_gguf).stat().st_size >= source and Path(merged_gguf).stat().st_size >= source
     summary = json.loads((tmp_path / "ft" / "training.json").read_text())
     assert summary["settings"]["steps"] == 3 and summary["examples"] == 6
     [log] = eval(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import free_port
-from stub_server import serve
+from stub_server import StubHandler, serve
 
 pytestmark = pytest.mark.slow
 
@@ -34,10 +34,10 @@ def pubmedqa(path: Path) -> Path:
     return path
 
 
-def command(source: Path, out: Path) -> list[str]:
+def command(program: list[str], source: Path, out: Path) -> list[str]:
     model = "openai-api/stub/stub"
     return [
-        str(Path(sys.executable).parent / "medhalbench"), "build", "medhallu", "--pubmedqa", str(source),
+        *program, "build", "medhallu", "--pubmedqa", str(source),
         "--out", str(out), "--generator", model, "--discriminator", model, "--discriminator", model,
         "--refiner", model, "--nli", f"llm:{model}", "--attempts", "3", "--concurrency", "2",
         "--seed", "11", "--no-cache",
@@ -51,7 +51,10 @@ def records(out: Path) -> list[dict]:
     )
 
 
-def test_sigkill_then_rerun_equals_uninterrupted(tmp_path: Path) -> None:
+def test_sigkill_then_rerun_equals_uninterrupted(warm_cli: list[str], tmp_path: Path) -> None:
+    # The killed build runs as installed (kill -9 is its point); the others need no process
+    # start of their own, nor the delay that lets the kill land part way.
+    installed = [str(Path(sys.executable).parent / "medhalbench")]
     port = free_port()
     server = serve(port, delay=0.15)
     env = {**os.environ, "STUB_BASE_URL": f"http://127.0.0.1:{port}/v1", "STUB_API_KEY": "unused"}
@@ -59,7 +62,10 @@ def test_sigkill_then_rerun_equals_uninterrupted(tmp_path: Path) -> None:
     try:
         killed = tmp_path / "killed"
         process = subprocess.Popen(
-            command(source, killed), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            command(installed, source, killed),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
@@ -74,14 +80,15 @@ def test_sigkill_then_rerun_equals_uninterrupted(tmp_path: Path) -> None:
         process.wait(timeout=30)
         partial = len((killed / "records.jsonl").read_text().splitlines())
         assert 2 <= partial < QUESTIONS, "the build was not interrupted part way"
+        StubHandler.delay = 0.0
         rerun = subprocess.run(
-            command(source, killed), env=env, capture_output=True, text=True, timeout=300
+            command(warm_cli, source, killed), env=env, capture_output=True, text=True, timeout=300
         )
         assert rerun.returncode == 0, rerun.stderr[-2000:]
         assert f"already done: {partial}" in rerun.stdout
         whole = tmp_path / "whole"
         full = subprocess.run(
-            command(source, whole), env=env, capture_output=True, text=True, timeout=300
+            command(warm_cli, source, whole), env=env, capture_output=True, text=True, timeout=300
         )
         assert full.returncode == 0, full.stderr[-2000:]
     finally:

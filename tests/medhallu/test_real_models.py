@@ -1,4 +1,5 @@
-"""MedHallu detection end to end with real models: embedded and over a local server."""
+"""MedHallu detection end to end through the real engine (the tiny model: the pipeline, not
+the replies, is the point): embedded and over llama.cpp's server."""
 
 from __future__ import annotations
 
@@ -35,16 +36,16 @@ def assert_complete(log, n_samples: int) -> None:
     assert {"f1", "precision", "easy_f1", "medium_f1", "hard_f1", "unparseable"} <= names
 
 
-def test_embedded_model_end_to_end_and_cached_rerun(sample_path: str, tmp_path: Path) -> None:
+def test_embedded_model_end_to_end_and_cached_rerun(
+    tiny_model: str, sample_path: str, tmp_path: Path
+) -> None:
     task = medhallu(dataset=sample_path, limit=3, knowledge=True)
-    [first] = eval(
-        task, model="embedded/smollm2", log_dir=str(tmp_path), display="none", cache=True
-    )
+    [first] = eval(task, model=tiny_model, log_dir=str(tmp_path), display="none", cache=True)
     assert_complete(first, 6)
     assert all(e.cache == "write" for e in model_events(first))
     [second] = eval(
         medhallu(dataset=sample_path, limit=3, knowledge=True),
-        model="embedded/smollm2",
+        model=tiny_model,
         log_dir=str(tmp_path),
         display="none",
         cache=True,
@@ -83,21 +84,23 @@ def test_through_openai_compatible_server(
     )
 
 
-def test_real_dataset_with_embedded_model(shared_data: Path, tmp_path: Path) -> None:
+def test_real_dataset_with_embedded_model(
+    tiny_model: str, shared_data: Path, tmp_path: Path
+) -> None:
     task = medhallu(dataset=str(shared_data / "medhallu" / "pqa_labeled_dev.jsonl"), limit=2)
-    [log] = eval(task, model="embedded/smollm2", log_dir=str(tmp_path), display="none")
+    [log] = eval(task, model=tiny_model, log_dir=str(tmp_path), display="none")
     assert_complete(log, 4)
 
 
 def test_structured_verdicts_and_probabilities_on_the_embedded_model(
-    sample_path: str, tmp_path: Path
+    tiny_model: str, sample_path: str, tmp_path: Path
 ) -> None:
     """Constrained decoding leaves no reply unreadable; the verdict token's probabilities
     give AUROC and average precision, equal to scikit-learn's on the kept probabilities."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     task = medhallu(dataset=sample_path, limit=6, structured=True, probabilities=True)
-    [log] = eval(task, model="embedded/smollm2", log_dir=str(tmp_path), display="none")
+    [log] = eval(task, model=tiny_model, log_dir=str(tmp_path), display="none")
     assert_complete(log, 12)
     metrics = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
     assert metrics["unparseable"] == 0

@@ -28,7 +28,7 @@ from medhalbench.dahl._metrics import (
 )
 from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
 from medhalbench.dahl._plan import DahlPlanSettings
-from medhalbench.dahl._scorer import CheckMode, dahl_factuality
+from medhalbench.dahl._scorer import CheckMode, CheckOptions, dahl_factuality
 from medhalbench.dahl._task import DahlSettings, dahl, question_id
 from medhalbench.dahl._verdicts import (
     TruthVerdict,
@@ -64,6 +64,7 @@ __all__ = [
     "read_truth_verdict",
     "AgreementRequest",
     "CheckMode",
+    "CheckOptions",
     "DahlBuild",
     "DahlPlanSettings",
     "dahl_benchmark",

@@ -9,12 +9,12 @@ import urllib.request
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError, ResourceUnavailableError
-from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.data import LOWERED, TEXT_OR_NONE, Record, read_rows, validate_row
 from medhalbench.outputs import GIVEN_OUTPUT
 
 
@@ -22,18 +22,8 @@ class DahlQuestion(Record):
     """A DAHL benchmark question (`question, category`), optionally with the paper it came from."""
 
     question: str = Field(min_length=1)
-    category: str = Field(min_length=1)
-    paper_id: str | None = None
-
-    @field_validator("category", mode="before")
-    @classmethod
-    def _category_lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
-
-    @field_validator("paper_id", mode="before")
-    @classmethod
-    def _paper_text(cls, value: Any) -> Any:
-        return str(value) if value not in (None, "") else None
+    category: Annotated[str, LOWERED] = Field(min_length=1)
+    paper_id: Annotated[str | None, TEXT_OR_NONE] = None
 
 
 class DahlResponse(Record):

@@ -6,7 +6,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from medhalbench.dahl._task import DahlSettings
 from medhalbench.results import (
@@ -24,16 +23,11 @@ from medhalbench.results import (
     horizontal_bars,
     line_chart,
     published_figure,
-    results_table,
     run_title,
     yes_no,
 )
 
 DAHL_COLUMNS = [
-    Column("Model"),
-    Column("Settings"),
-    Column("Judges", wide=True),
-    Column("Dataset", wide=True),
     Column("Temperature", digits=2),
     Column("Epochs", digits=0, wide=True),
     Column("Structured", wide=True),
@@ -47,8 +41,8 @@ DAHL_COLUMNS = [
     Column("Mismatch", digits=0, wide=True),
     Column("Mean units", digits=1, undefined="no scored response"),
     Column("Mean length", digits=0, undefined="no scored response", wide=True),
-    Column("Log", wide=True),
 ]
+"""DAHL's own columns of its results table (between the run's and its log)."""
 _DAHL_FIGURES = [
     "dahl_score", "paper_dahl_score", "scored", "excluded", "excluded_declined",
     "excluded_unknown_unit", "excluded_no_units", "excluded_mismatch", "mean_units", "mean_length",
@@ -59,35 +53,25 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
     """DAHL's results table: one row per run (what sets it apart from the others under
     Settings: a grounded checker's evidence, the data, ...); score (ours and the authors'
     rule), exclusions, units, length."""
-    from medhalbench.report import distinctions, mark_distinctions
-
-    differs = dict(
-        zip((r.log for r in runs), distinctions(runs, shown=("temperature",)), strict=True)
-    )
+    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: RunResult) -> list[list[Cell]]:
         s = run.record.settings_as(DahlSettings)
         return [
             [
-                run.model, differs[run.log], run.judges, run.dataset, temperature_of(run.record),
-                float(s.epochs), yes_no(s.structured),
-                *(run.figure(name) for name in _DAHL_FIGURES), Path(run.log).name,
+                temperature_of(run.record), float(s.epochs), yes_no(s.structured),
+                *(run.figure(name) for name in _DAHL_FIGURES),
             ]
         ]  # fmt: skip
 
     def published_cells(row: PublishedRow) -> list[Cell]:
-        return [
-            f"{row.model} (published)", None, "as published", "DAHL 10%", None, None, "no",
-            *(published_figure(row, n) for n in _DAHL_FIGURES), row.source,
-        ]  # fmt: skip
+        return [None, None, "no", *(published_figure(row, n) for n in _DAHL_FIGURES)]
 
-    table = results_table(
+    return runs_table(
         "DAHL (mean factual precision of atomic units; Paper = responses without units kept as 0)",
-        "dahl", DAHL_COLUMNS, runs, cells, published,
-        published_cells,
+        "dahl", OwnColumns(DAHL_COLUMNS, cells, published_cells, "DAHL 10%"), runs, published,
+        shown=("temperature",),
     )  # fmt: skip
-    mark_distinctions(table, list(differs.values()))
-    return table
 
 
 def dahl_settings(record: RunRecord) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from inspect_ai.model import (
@@ -64,10 +65,8 @@ ASSUMED_PASSAGE_TOKENS = 160
 
 
 def grounded_template(
-    evidence: str | None,
+    grounding: Grounding,
     *,
-    evidence_k: int,
-    evidence_rerank: bool,
     evidence_prompt: str | None,
     check_prompt: str | None,
     check_mode: str,
@@ -75,16 +74,22 @@ def grounded_template(
     """The grounded checker's prompt when the run names evidence (None for a closed-book
     run), the retriever opened now so that a bad corpus stops the run before any call.
 
+    Args:
+        grounding: The run's evidence (none: closed-book).
+        evidence_prompt: A file replacing the grounded checker prompt.
+        check_prompt: A file replacing the closed-book checker prompt.
+        check_mode: `unit` or `batch`.
+
     Raises:
         ArgumentError: An evidence setting without evidence, evidence in batch mode, or a
             closed-book checker prompt given with evidence.
         DataError: An evidence source that cannot be opened, or a prompt without
             `{statement}` and `{passages}`.
     """
-    if evidence is None:
+    if grounding.evidence is None:
         unused = {
-            "evidence_k": evidence_k != EVIDENCE_K,
-            "evidence_rerank": evidence_rerank,
+            "evidence_k": grounding.evidence_k != EVIDENCE_K,
+            "evidence_rerank": grounding.evidence_rerank,
             "evidence_prompt": evidence_prompt is not None,
         }
         for name, given in unused.items():
@@ -105,24 +110,28 @@ def grounded_template(
     check_placeholders(
         template, {"statement", "passages"}, source=evidence_prompt or "grounded check prompt"
     )
-    open_retriever(evidence, rerank=evidence_rerank, progress=True)
+    open_retriever(grounding.evidence, rerank=grounding.evidence_rerank, progress=True)
     return template
 
 
-def evidence_record(evidence: str | None, rerank: bool) -> dict[str, Any] | None:
+def evidence_record(grounding: Grounding) -> dict[str, Any] | None:
     """What a log keeps about the evidence a run searched (None for a closed-book run)."""
-    return None if evidence is None else dict(evidence_summary(evidence, rerank=rerank))
+    if grounding.evidence is None:
+        return None
+    return dict(evidence_summary(grounding.evidence, rerank=grounding.evidence_rerank))
 
 
 async def unit_evidence(
-    evidence: str | None, rerank: bool, k: int, units: Sequence[str]
+    grounding: Grounding, units: Sequence[str]
 ) -> tuple[list[str], list[list[dict[str, Any]]] | None]:
     """Each unit's passages as the checker reads them and as the log keeps them (blank
     texts and None without evidence). The search runs in a worker thread."""
-    if evidence is None or not units:
+    if grounding.evidence is None or not units:
         return [""] * len(units), None
-    retriever = open_retriever(evidence, rerank=rerank)
-    found: list[list[RetrievedPassage]] = await asyncio.to_thread(retriever.search, units, k)
+    retriever = open_retriever(grounding.evidence, rerank=grounding.evidence_rerank)
+    found: list[list[RetrievedPassage]] = await asyncio.to_thread(
+        retriever.search, units, grounding.evidence_k
+    )
     return [passages_text(f) for f in found], [passages_metadata(f) for f in found]
 
 
@@ -183,18 +192,38 @@ def _unit_messages(system: str, template: str, unit: str, passages: str = "") ->
     ]
 
 
+@dataclass(frozen=True)
+class CheckOptions:
+    """How the checker is asked about a response's units: the same for every response of
+    a run (the task builds it once from its settings).
+
+    Attributes:
+        mode: One call per unit (`unit`, concurrent) or all of a response's units in one
+            call (`batch`).
+        system: The checker's system prompt.
+        unit_template: Per-unit prompt (`{statement}`; `{passages}` when grounded).
+        batch_template: Batch prompt (`{statements}`).
+        structured: Ask for `{"verdict": "true|false|unknown"}` through the provider's
+            constrained decoding (unit mode).
+        probabilities: Ask for log-probabilities and compute P(false) per unit.
+        max_tokens: Token limit of one unit's verdict.
+    """
+
+    mode: CheckMode
+    system: str
+    unit_template: str
+    batch_template: str
+    structured: bool = False
+    probabilities: bool = False
+    max_tokens: int = CHECKER_MAX_TOKENS
+
+
 async def check_units(
     checker: Model,
     units: list[str],
+    options: CheckOptions,
     *,
-    mode: CheckMode,
-    system: str,
-    unit_template: str,
-    batch_template: str,
     cache: bool,
-    structured: bool = False,
-    probabilities: bool = False,
-    max_tokens: int = CHECKER_MAX_TOKENS,
     passages: Sequence[str] | None = None,
 ) -> tuple[list[TruthVerdict | None], list[str], list[float | None]]:
     """Judge units: one concurrent call per unit, or all in one call (`batch`).
@@ -202,15 +231,8 @@ async def check_units(
     Args:
         checker: The checker model.
         units: The atomic units.
-        mode: `unit` or `batch`.
-        system: The checker's system prompt.
-        unit_template: Per-unit prompt (`{statement}`).
-        batch_template: Batch prompt (`{statements}`).
+        options: How to ask (mode, prompts, structured verdicts, probabilities, tokens).
         cache: Cache the calls.
-        structured: Ask for `{"verdict": "true|false|unknown"}` through the provider's
-            constrained decoding (unit mode).
-        probabilities: Ask for log-probabilities and compute P(false) per unit.
-        max_tokens: Token limit of one unit's verdict.
         passages: Each unit's evidence passages for the template's `{passages}` (unit
             mode; none for a closed-book check).
 
@@ -218,21 +240,25 @@ async def check_units(
         The verdicts (None: a reply that cannot be read), the checker's raw replies, and
         P(false) per unit (None where the provider gave no log-probabilities).
     """
+    max_tokens = options.max_tokens
     config = GenerateConfig(temperature=0.0, cache=cache)
-    if probabilities:
+    if options.probabilities:
         config = config.merge(GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS))
-    if mode == "unit":
+    if options.mode == "unit":
         unit_config = config.merge(
             GenerateConfig(
                 max_tokens=max(max_tokens, STRUCTURED_CHECKER_MAX_TOKENS),
                 response_schema=TRUTH_SCHEMA,
             )
-            if structured
+            if options.structured
             else GenerateConfig(max_tokens=max_tokens)
         )
         outputs: list[ModelOutput] = await asyncio.gather(
             *(
-                checker.generate(_unit_messages(system, unit_template, u, p), config=unit_config)
+                checker.generate(
+                    _unit_messages(options.system, options.unit_template, u, p),
+                    config=unit_config,
+                )
                 for u, p in zip(units, passages or [""] * len(units), strict=True)
             )
         )
@@ -247,8 +273,8 @@ async def check_units(
     numbered = "\n".join(f"{i}. {u}" for i, u in enumerate(units, start=1))
     output = await checker.generate(
         [
-            ChatMessageSystem(content=system),
-            ChatMessageUser(content=batch_template.format(statements=numbered)),
+            ChatMessageSystem(content=options.system),
+            ChatMessageUser(content=options.batch_template.format(statements=numbered)),
         ],
         config=config.merge(GenerateConfig(max_tokens=max_tokens * len(units))),
     )
@@ -281,21 +307,13 @@ TRUTH_VERDICTS: dict[str, TruthVerdict] = {v: v for v in get_args(TruthVerdict)}
 @scorer(metrics=[dahl_metrics()])
 def dahl_factuality(
     split_template: str,
-    check_system: str,
-    check_template: str,
-    check_batch_template: str,
-    check_mode: CheckMode = "unit",
+    checks: CheckOptions,
     cache: bool = True,
-    structured: bool = False,
-    probabilities: bool = False,
     normalise: bool = True,
-    check_max_tokens: int = CHECKER_MAX_TOKENS,
     answer_instruction: str = "",
     paper_protocol: bool = True,
     extract_template: str = "",
-    evidence: str | None = None,
-    evidence_k: int = EVIDENCE_K,
-    evidence_rerank: bool = False,
+    grounding: Grounding | None = None,
     paper_prompts: dict[str, str] | None = None,
 ) -> Scorer:
     """Score a long answer by the share of its atomic facts judged true.
@@ -311,7 +329,20 @@ def dahl_factuality(
     column. The metadata keeps the cleaned answer, the splitter's raw
     reply, the units, verdicts, the checker's replies, what was changed, and the paper
     pipeline's units, replies and judgement.
+
+    Args:
+        split_template: The splitter's prompt (`{text}`).
+        checks: How the checker is asked about the units.
+        cache: Cache splitter and checker calls.
+        normalise: Normalise the splitter's units (markdown, sentences, list intros).
+        answer_instruction: The instruction the answers were asked with (for the paper
+            pipeline's cleaning).
+        paper_protocol: Also score each answer by the authors' pipeline.
+        extract_template: The extractor's prompt (empty: no extractor).
+        grounding: Evidence for the checker (None: closed-book).
+        paper_prompts: The authors' prompts for the paper pipeline, by file name.
     """
+    evidence = grounding or Grounding()
 
     async def split(text: str) -> str:
         output = await role_model("splitter").generate(
@@ -340,7 +371,7 @@ def dahl_factuality(
 
     theirs = PaperSettings.of(
         paper_prompts or {}, instruction=answer_instruction, split=split_template,
-        check_system=check_system, check=check_template,
+        check_system=checks.system, check=checks.unit_template,
     )  # fmt: skip
 
     async def paper(response: str, question: str) -> dict[str, object]:
@@ -352,7 +383,7 @@ def dahl_factuality(
         )
         reply = split_output.completion
         units = paper_units(reply)
-        passages, found = await unit_evidence(evidence, evidence_rerank, evidence_k, units)
+        passages, found = await unit_evidence(evidence, units)
         outputs = await asyncio.gather(
             *(
                 role_model("checker").generate(
@@ -401,20 +432,10 @@ def dahl_factuality(
             )
         splitter_reply = await split(cleaned.text)
         units = normalise_units(splitter_reply, normalise=normalise)
-        passages, found = await unit_evidence(evidence, evidence_rerank, evidence_k, units.units)
+        passages, found = await unit_evidence(evidence, units.units)
         strict, replies, p_false = (
             await check_units(
-                role_model("checker"),
-                units.units,
-                mode=check_mode,
-                system=check_system,
-                unit_template=check_template,
-                batch_template=check_batch_template,
-                cache=cache,
-                structured=structured,
-                probabilities=probabilities,
-                max_tokens=check_max_tokens,
-                passages=passages,
+                role_model("checker"), units.units, checks, cache=cache, passages=passages
             )
             if units.units
             else ([], [], [])
@@ -434,7 +455,7 @@ def dahl_factuality(
             verdicts=list(verdicts),
             read_by_extractor=extracted,
             unit_read_by=read_by,
-            p_false=p_false if probabilities else None,
+            p_false=p_false if checks.probabilities else None,
             checker_replies=replies,
             splitter_reply=splitter_reply,
             units_markdown_stripped=units.markdown_stripped,

@@ -27,6 +27,7 @@ from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
 from medhalbench.dahl._scorer import (
     CHECKER_MAX_TOKENS,
     CheckMode,
+    CheckOptions,
     dahl_factuality,
     evidence_record,
     grounded_template,
@@ -211,8 +212,8 @@ def dahl(settings: DahlSettings) -> Task:
         batch_template, {"statements"}, source=settings.check_batch_prompt or "batch check prompt"
     )
     grounded = grounded_template(
-        settings.grounding.evidence, evidence_k=settings.grounding.evidence_k, evidence_rerank=settings.grounding.evidence_rerank,
-        evidence_prompt=settings.evidence_prompt, check_prompt=settings.check_prompt, check_mode=settings.check_mode,
+        settings.grounding, evidence_prompt=settings.evidence_prompt,
+        check_prompt=settings.check_prompt, check_mode=settings.check_mode,
     )  # fmt: skip
     check_template = grounded if grounded is not None else check_template
     answer_text = read_prompt(__package__, "answer_system.txt", settings.answer_prompt)
@@ -254,21 +255,21 @@ def dahl(settings: DahlSettings) -> Task:
         solver=solver,
         scorer=dahl_factuality(
             split_template=split_template,
-            check_system=read_prompt(__package__, "check_system.txt"),
-            check_template=check_template,
-            check_batch_template=batch_template,
-            check_mode=settings.check_mode,
+            checks=CheckOptions(
+                mode=settings.check_mode,
+                system=read_prompt(__package__, "check_system.txt"),
+                unit_template=check_template,
+                batch_template=batch_template,
+                structured=settings.structured,
+                probabilities=settings.probabilities,
+                max_tokens=settings.check_max_tokens,
+            ),
             cache=settings.cache,
-            structured=settings.structured,
-            probabilities=settings.probabilities,
             normalise=not settings.raw_units,
-            check_max_tokens=settings.check_max_tokens,
             answer_instruction=answer_text,
             paper_protocol=settings.paper_protocol,
             extract_template=extractor_template(settings.extract_prompt),
-            evidence=settings.grounding.evidence,
-            evidence_k=settings.grounding.evidence_k,
-            evidence_rerank=settings.grounding.evidence_rerank,
+            grounding=settings.grounding,
             paper_prompts=read_paper_prompts(settings.paper_prompts)
             if settings.paper_protocol
             else None,
@@ -293,9 +294,7 @@ def dahl(settings: DahlSettings) -> Task:
                 if f
             ],
             "dataset_fingerprint": dataset_fingerprint(settings.responses or settings.dataset),
-            "evidence_index": evidence_record(
-                settings.grounding.evidence, settings.grounding.evidence_rerank
-            ),
+            "evidence_index": evidence_record(settings.grounding),
             "prompts": {
                 "answer": text_hash(answer_text),
                 "split": text_hash(split_template),

@@ -17,21 +17,38 @@ from medhalbench.data._io import (
     read_text_file,
 )
 from medhalbench.data._pubmedqa import PUBMEDQA_HUB, PUBMEDQA_REVISION, load_pubmedqa
-from medhalbench.data._records import FinalDecision, PubMedQARecord, Record, text_list
-from medhalbench.data._resumable import ResumableJsonl, ResumableRun, run_resumable
+from medhalbench.data._records import (
+    AS_TEXT,
+    BLANK_AS_NONE,
+    LOWERED,
+    TEXT_LIST,
+    TEXT_OR_NONE,
+    FinalDecision,
+    PubMedQARecord,
+    Record,
+    text_list,
+)
+from medhalbench.data._resumable import ResumableJsonl, ResumableRun, ResumedCounts, run_resumable
 from medhalbench.data._sources import source_rows
-from medhalbench.data._validate import excerpt, validate_row
+from medhalbench.data._validate import DistinctKeys, excerpt, validate_row
 
 __all__ = [
+    "AS_TEXT",
+    "BLANK_AS_NONE",
+    "LOWERED",
+    "TEXT_LIST",
+    "TEXT_OR_NONE",
     "MAX_PROMPT_BYTES",
     "MAX_TEXT_FILE_BYTES",
     "PUBMEDQA_HUB",
     "PUBMEDQA_REVISION",
+    "DistinctKeys",
     "FinalDecision",
     "PubMedQARecord",
     "Record",
     "ResumableJsonl",
     "ResumableRun",
+    "ResumedCounts",
     "Row",
     "check_input_file",
     "hub_reachable",

@@ -4,9 +4,9 @@ shared base, and PubMedQA (read by more than one benchmark)."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 FinalDecision = Literal["yes", "no", "maybe"]
 
@@ -28,6 +28,39 @@ def text_list(value: Any) -> Any:
     return value
 
 
+def _lowered(value: Any) -> Any:
+    """A string stripped and lower-cased; anything else as given (for the field's own check)."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def _as_text(value: Any) -> Any:
+    """A value as its text (an id a CSV or Parquet file holds as a number); None as given."""
+    return str(value) if value is not None else None
+
+
+def _text_or_none(value: Any) -> Any:
+    """A value as its text; None or the empty string as None (an optional id left blank)."""
+    return str(value) if value not in (None, "") else None
+
+
+def _blank_as_none(value: Any) -> Any:
+    """A string of white space only as None; anything else as given."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+# What a field accepts before its own check, for `Annotated[TYPE, ...]` (`Annotated[str, AS_TEXT]`).
+LOWERED = BeforeValidator(_lowered)
+"""A string stripped and lower-cased (a label in any case)."""
+AS_TEXT = BeforeValidator(_as_text)
+"""Any value as its text (an id a CSV or Parquet file holds as a number)."""
+TEXT_OR_NONE = BeforeValidator(_text_or_none)
+"""Any value as its text, the empty string as None (an optional id left blank)."""
+BLANK_AS_NONE = BeforeValidator(_blank_as_none)
+"""A string of white space only as None (an optional text left blank)."""
+TEXT_LIST = BeforeValidator(text_list)
+"""A list of strings, written as one or as a string (see `text_list`)."""
+
+
 class Record(BaseModel):
     """A record that accepts the published field names (aliases) and keeps extra fields."""
 
@@ -41,29 +74,14 @@ class Record(BaseModel):
 class PubMedQARecord(Record):
     """A PubMedQA PQA-L entry, with the field names of `ori_pqal.json`."""
 
-    pubid: str
+    pubid: Annotated[str, AS_TEXT]
     question: str = Field(alias="QUESTION", min_length=1)
-    contexts: list[str] = Field(alias="CONTEXTS", min_length=1)
-    labels: list[str] = Field(alias="LABELS", default_factory=list)
-    meshes: list[str] = Field(alias="MESHES", default_factory=list)
-    year: str | None = Field(alias="YEAR", default=None)
-    final_decision: FinalDecision = Field(alias="final_decision")
+    contexts: Annotated[list[str], TEXT_LIST] = Field(alias="CONTEXTS", min_length=1)
+    labels: Annotated[list[str], TEXT_LIST] = Field(alias="LABELS", default_factory=list)
+    meshes: Annotated[list[str], TEXT_LIST] = Field(alias="MESHES", default_factory=list)
+    year: Annotated[str | None, AS_TEXT] = Field(alias="YEAR", default=None)
+    final_decision: Annotated[FinalDecision, LOWERED] = Field(alias="final_decision")
     long_answer: str = Field(alias="LONG_ANSWER", min_length=1)
-
-    @field_validator("contexts", "labels", "meshes", mode="before")
-    @classmethod
-    def _lists(cls, value: Any) -> Any:
-        return text_list(value)
-
-    @field_validator("pubid", "year", mode="before")
-    @classmethod
-    def _text(cls, value: Any) -> Any:
-        return str(value) if value is not None else None
-
-    @field_validator("final_decision", mode="before")
-    @classmethod
-    def _decision_lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
 
     @property
     def context_text(self) -> str:

@@ -97,6 +97,28 @@ class ResumableRun:
     skipped: int = 0
 
 
+@dataclass
+class ResumedCounts:
+    """What a build's resumable runs did, as its summary counts it (a build summary's base).
+
+    Attributes:
+        processed_now: Items built by this build.
+        skipped_done: Items an interrupted build before it had finished (skipped).
+    """
+
+    processed_now: int = 0
+    skipped_done: int = 0
+
+    def count(self, run: ResumableRun) -> None:
+        """Add one resumable run's items (a build of several parts runs one a part)."""
+        self.processed_now += run.processed
+        self.skipped_done += run.skipped
+
+    def resumed(self) -> str:
+        """The counts as a summary's words: `Built now: N; already done: M`."""
+        return f"Built now: {self.processed_now}; already done: {self.skipped_done}"
+
+
 async def run_resumable(
     items: Sequence[T],
     work: Callable[[T], Awaitable[dict[str, Any]]],

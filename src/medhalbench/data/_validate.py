@@ -78,3 +78,34 @@ def validate_row(model: type[R], row: dict[str, Any], *, path: str | Path, line:
             line=line,
             field=_field_name(model, tuple(error["loc"])),
         ) from None
+
+
+class DistinctKeys:
+    """The place each key of a source was first read, so that a key read twice stops the
+    read with an error naming both places (records that share a key would share their
+    sample ids).
+
+    Args:
+        field: The field that holds the key, as the error names it.
+        path: The source, as the error names it.
+    """
+
+    def __init__(self, field: str, *, path: str | Path) -> None:
+        self.field = field
+        self.path = path
+        self._first: dict[str, int | str] = {}
+
+    def add(self, key: str, line: int | str) -> None:
+        """Note that `key` was read at `line` (a line number, or a row's name).
+
+        Raises:
+            DataError: The key was read before, naming where.
+        """
+        if key in self._first:
+            where = self._first[key]
+            raise DataError(
+                f"the same {self.field} '{key}' as "
+                f"{f'line {where}' if isinstance(where, int) else where}",
+                path=self.path, line=line, field=self.field,
+            )  # fmt: skip
+        self._first[key] = line

@@ -5,12 +5,21 @@ loading them (files, a `save_to_disk` folder, a build folder, a folder of splits
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from medhalbench._errors import DataError
-from medhalbench.data import Record, is_saved_dataset, source_rows, validate_row
+from medhalbench.data import (
+    AS_TEXT,
+    BLANK_AS_NONE,
+    TEXT_OR_NONE,
+    DistinctKeys,
+    Record,
+    is_saved_dataset,
+    source_rows,
+    validate_row,
+)
 
 
 class MedHalRecord(Record):
@@ -20,11 +29,11 @@ class MedHalRecord(Record):
     """
 
     id: str = Field(min_length=1)
-    context: str | None = None
+    context: Annotated[str | None, BLANK_AS_NONE] = None
     statement: str = Field(min_length=1)
     label: bool
-    explanation: str | None = None
-    inner_id: str | None = None
+    explanation: Annotated[str | None, BLANK_AS_NONE] = None
+    inner_id: Annotated[str | None, AS_TEXT] = None
     source: str = Field(min_length=1)
     synthetic: bool = False
 
@@ -41,16 +50,6 @@ class MedHalRecord(Record):
             f"expected true (factual) or false, got {value!r} (MedHal's label; note that 1 "
             "means hallucinated in MedHallu's convention)"
         )
-
-    @field_validator("inner_id", mode="before")
-    @classmethod
-    def _inner_text(cls, value: Any) -> Any:
-        return str(value) if value is not None else None
-
-    @field_validator("context", "explanation", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
 
 
 def medhal_fields() -> tuple[str, ...]:
@@ -74,34 +73,19 @@ class MedHalStatement(Record):
     """A statement to judge without a label (predict-only): the `statement`, its optional
     `context`, and optional `id` (default: its line) and `source`."""
 
-    id: str | None = None
-    context: str | None = None
+    id: Annotated[str | None, TEXT_OR_NONE] = None
+    context: Annotated[str | None, BLANK_AS_NONE] = None
     statement: str = Field(min_length=1)
-    source: str | None = None
-
-    @field_validator("id", "source", mode="before")
-    @classmethod
-    def _optional_text(cls, value: Any) -> Any:
-        return str(value) if value not in (None, "") else None
-
-    @field_validator("context", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+    source: Annotated[str | None, TEXT_OR_NONE] = None
 
 
 class JudgeOutput(Record):
     """A judge's reply written elsewhere on one MedHal statement, named by the statement's
     `id` or its text (`statement`)."""
 
-    id: str | None = None
+    id: Annotated[str | None, TEXT_OR_NONE] = None
     statement: str | None = None
     reply: str
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_text(cls, value: Any) -> Any:
-        return str(value) if value not in (None, "") else None
 
     @model_validator(mode="after")
     def _named(self) -> JudgeOutput:
@@ -208,10 +192,6 @@ def load_medhal(
     return _load(MedHalRecord, source, split, limit)
 
 
-def _where(line: int | str) -> str:
-    return f"line {line}" if isinstance(line, int) else str(line)
-
-
 def load_statements(
     source: str | Path, *, split: str = "test", limit: int | None = None
 ) -> list[MedHalStatement]:
@@ -231,17 +211,12 @@ def _load(kind: type[R], source: str | Path, split: str, limit: int | None) -> l
     """Rows of a source as `kind`, each id once (a statement without one named by its line)."""
     path = _resolve(source, split)
     records: list[R] = []
-    first_line: dict[str, int | str] = {}
+    ids = DistinctKeys("id", path=path)
     for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
         record = validate_row(kind, row, path=path, line=line)
         if record.id is None:
             record.id = f"line-{line}"
-        if record.id in first_line:
-            raise DataError(
-                f"the same id '{record.id}' as {_where(first_line[record.id])}",
-                path=path, line=line, field="id",
-            )  # fmt: skip
-        first_line[record.id] = line
+        ids.add(record.id, line)
         records.append(record)
         if limit is not None and len(records) >= limit:
             break

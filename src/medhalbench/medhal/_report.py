@@ -31,7 +31,6 @@ from medhalbench.results import (
     figure_rows,
     local_path,
     published_figure,
-    results_table,
     run_record,
     run_title,
     sample_counts,
@@ -40,10 +39,6 @@ from medhalbench.results import (
 )
 
 MEDHAL_COLUMNS = [
-    Column("Model"),
-    Column("Settings"),
-    Column("Judges", wide=True),
-    Column("Dataset", wide=True),
     Column("Source"),
     Column("Structured", wide=True),
     Column("Precision", undefined=PRECISION_UNDEFINED, wide=True),
@@ -62,8 +57,8 @@ MEDHAL_COLUMNS = [
     Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", digits=0),
     Column("Unparseable", digits=0),
-    Column("Log", wide=True),
 ]
+"""MedHal's own columns of its results table (between the run's and its log)."""
 _MEDHAL_FIGURES = [
     "precision", "recall", "f1", "accuracy", "format_matching_precision", "format_matching_recall",
     "format_matching_f1", "format_matching_rate", "bleu", "rouge1", "rouge2",
@@ -75,43 +70,37 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
     """MedHal results per run (what sets it apart from the others under Settings) and
     source (and overall): ours (non-factual positive) and the authors' (FM: factual positive
     over the replies their reading finds a yes/no in)."""
-    from medhalbench.report import distinctions, mark_distinctions
-
-    differs = dict(zip((r.log for r in runs), distinctions(runs), strict=True))
+    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: RunResult) -> list[list[Cell]]:
-        settings = run.record.settings_as(MedHalSettings)
-        dataset = f"{run.dataset} ({settings.split})"
+        structured = yes_no(run.record.settings_as(MedHalSettings).structured)
         rows: list[list[Cell]] = []
         for source in ["all", *run.prefixed("source")]:
             prefix = "" if source == "all" else f"source/{source}/"
             rows.append(
                 [
-                    run.model, differs[run.log], run.judges, dataset, source,
-                    yes_no(settings.structured),
+                    source, structured,
                     *(
                         run.figure(prefix + n)
                         if source == "all" or not n.startswith(("auroc", *PAPER_PREFIXES))
                         else None
                         for n in _MEDHAL_FIGURES
                     ),
-                    Path(run.log).name,
                 ]
             )  # fmt: skip
         return rows
 
     def published_cells(row: PublishedRow) -> list[Cell]:
-        return [
-            f"{row.model} (published)", None, "as published", "MedHal (test)", "all", "no",
-            *(published_figure(row, n) for n in _MEDHAL_FIGURES), row.source,
-        ]  # fmt: skip
+        return ["all", "no", *(published_figure(row, n) for n in _MEDHAL_FIGURES)]
 
-    table = results_table(
+    def dataset(run: RunResult) -> str:
+        return f"{run.dataset} ({run.record.settings_as(MedHalSettings).split})"
+
+    table = runs_table(
         "MedHal (non-factual = positive; FM = the authors' factual-positive figures on format-matching replies)",
-        "medhal", MEDHAL_COLUMNS, runs, cells, published,
-        published_cells,
+        "medhal", OwnColumns(MEDHAL_COLUMNS, cells, published_cells, "MedHal (test)"), runs,
+        published, dataset=dataset,
     )  # fmt: skip
-    mark_distinctions(table, list(differs.values()))
     table.notes += [note for run in runs if (note := paper_failure_note(run))]
     return table
 

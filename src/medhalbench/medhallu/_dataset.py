@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -17,7 +17,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from medhalbench._errors import DataError
 from medhalbench.arguments import ArgumentError
-from medhalbench.data import Record, source_rows, text_list, validate_row
+from medhalbench.data import (
+    AS_TEXT,
+    LOWERED,
+    TEXT_LIST,
+    TEXT_OR_NONE,
+    DistinctKeys,
+    Record,
+    source_rows,
+    validate_row,
+)
 from medhalbench.evidence import (
     DEFAULT_EVIDENCE_K,
     open_retriever,
@@ -73,27 +82,12 @@ class MedHalluRecord(Record):
     """A MedHallu row: a PubMedQA question with its true and hallucinated answers."""
 
     question: str = Field(alias="Question", min_length=1)
-    knowledge: list[str] = Field(alias="Knowledge")
+    knowledge: Annotated[list[str], TEXT_LIST] = Field(alias="Knowledge")
     ground_truth: str = Field(alias="Ground Truth", min_length=1)
-    difficulty: Difficulty = Field(alias="Difficulty Level")
+    difficulty: Annotated[Difficulty, LOWERED] = Field(alias="Difficulty Level")
     hallucinated_answer: str = Field(alias="Hallucinated Answer", min_length=1)
     category: str = Field(alias="Category of Hallucination", min_length=1)
-    pubid: str | None = None
-
-    @field_validator("knowledge", mode="before")
-    @classmethod
-    def _knowledge_list(cls, value: Any) -> Any:
-        return text_list(value)
-
-    @field_validator("difficulty", mode="before")
-    @classmethod
-    def _difficulty_lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
-
-    @field_validator("pubid", mode="before")
-    @classmethod
-    def _pubid_text(cls, value: Any) -> Any:
-        return str(value) if value is not None else None
+    pubid: Annotated[str | None, AS_TEXT] = None
 
     @property
     def knowledge_text(self) -> str:
@@ -115,16 +109,11 @@ class DetectorOutput(Record):
     answer by the sample `id` (`{pubid}-ground_truth`, `{pubid}-hallucinated`) or by its
     `question` and `answer` texts."""
 
-    id: str | None = None
+    id: Annotated[str | None, TEXT_OR_NONE] = None
     question: str | None = None
     answer: str | None = None
     reply: str | None = None
     verdict: DetectionLabel | None = None
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_text(cls, value: Any) -> Any:
-        return str(value) if value not in (None, "") else None
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -187,7 +176,7 @@ def load_medhallu(
             f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})"
         )
     records: list[MedHalluRecord] = []
-    first_line: dict[str, int | str] = {}
+    pubids = DistinctKeys("pubid", path=source)
     for line, row in source_rows(
         source,
         config=config,
@@ -195,15 +184,8 @@ def load_medhallu(
         revision=MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None,
     ):
         record = validate_row(MedHalluRecord, row, path=source, line=line)
-        if record.pubid is not None:
-            if record.pubid in first_line:  # its two answers would share their sample ids
-                where = first_line[record.pubid]
-                raise DataError(
-                    f"the same pubid '{record.pubid}' as "
-                    f"{f'line {where}' if isinstance(where, int) else where}",
-                    path=source, line=line, field="pubid",
-                )  # fmt: skip
-            first_line[record.pubid] = line
+        if record.pubid is not None:  # its two answers would share their sample ids
+            pubids.add(record.pubid, line)
         records.append(record)
         if limit is not None and len(records) >= limit:
             break

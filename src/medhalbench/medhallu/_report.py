@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from medhalbench.medhallu._dataset import DIFFICULTIES
 from medhalbench.medhallu._task import MedHalluSettings
@@ -26,7 +25,6 @@ from medhalbench.results import (
     grouped_bars,
     prompt_files,
     published_figure,
-    results_table,
     run_title,
     sample_counts,
     yes_no,
@@ -36,10 +34,6 @@ NO_ROW = "no row of this difficulty"
 PAPER_DIFFICULTY_UNDEFINED = "every reply of this difficulty read as not sure"
 
 MEDHALLU_COLUMNS = [
-    Column("Model"),
-    Column("Settings"),
-    Column("Judges", wide=True),
-    Column("Dataset", wide=True),
     Column("Difficulty", wide=True),
     Column("Knowledge"),
     Column("Not sure"),
@@ -65,8 +59,8 @@ MEDHALLU_COLUMNS = [
     Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", digits=0),
     Column("Unparseable", digits=0),
-    Column("Log", wide=True),
 ]
+"""MedHallu's own columns of its results table (between the run's and its log)."""
 SHOWN_SETTINGS = ("knowledge", "not_sure")
 """Settings with a column of their own in the narrow table (not repeated under Settings)."""
 _MEDHALLU_FIGURES = [
@@ -121,39 +115,29 @@ def detection_table(
     """MedHallu's results table: one row per run (what sets it apart from the others under
     Settings); ours and the authors' figures side by side (the published rows fill the
     authors' columns)."""
-    from medhalbench.report import distinctions, mark_distinctions
-
-    differs = dict(
-        zip((r.log for r in runs), distinctions(runs, shown=SHOWN_SETTINGS), strict=True)
-    )
+    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: RunResult) -> list[list[Cell]]:
         s = run.record.settings_as(MedHalluSettings)
         return [
             [
-                run.model, differs[run.log], run.judges, run.dataset, difficulties(s),
-                yes_no(s.knowledge), yes_no(s.not_sure), yes_no(s.structured),
-                prompt_files(run.record),
-                *(_figure(run, name) for name in _MEDHALLU_FIGURES), Path(run.log).name,
+                difficulties(s), yes_no(s.knowledge), yes_no(s.not_sure), yes_no(s.structured),
+                prompt_files(run.record), *(_figure(run, name) for name in _MEDHALLU_FIGURES),
             ]
         ]  # fmt: skip
 
     def published_cells(row: PublishedRow) -> list[Cell]:
         s = row.settings_as(MedHalluSettings)
         return [
-            f"{row.model} (published)", None, "as published", "MedHallu", "all",
-            yes_no(s.knowledge), yes_no(s.not_sure), "no", "the paper's",
+            "all", yes_no(s.knowledge), yes_no(s.not_sure), "no", "the paper's",
             *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
-            row.source,
         ]  # fmt: skip
 
-    table = results_table(
+    return runs_table(
         "MedHallu detection (hallucinated = positive; Paper = the authors' reading and rule)",
-        "medhallu", MEDHALLU_COLUMNS, runs, cells,
-        published, published_cells,
+        "medhallu", OwnColumns(MEDHALLU_COLUMNS, cells, published_cells, "MedHallu"), runs,
+        published, shown=SHOWN_SETTINGS,
     )  # fmt: skip
-    mark_distinctions(table, list(differs.values()))
-    return table
 
 
 def _summary_rows(run: RunResult) -> list[FigureRow]:

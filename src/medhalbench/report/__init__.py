@@ -15,6 +15,7 @@ from medhalbench.report._latex import latex
 from medhalbench.report._multiple import holm
 from medhalbench.report._page import Page, Section, build_page
 from medhalbench.report._published import published_of, same_model
+from medhalbench.report._runs_table import LOG_COLUMN, RUN_COLUMNS, OwnColumns, runs_table
 from medhalbench.report._settings import RunSettings, settings_of
 from medhalbench.report._summary import (
     DISTINCTIONS_NOTE,
@@ -37,6 +38,9 @@ __all__ = [
     "Contrasts",
     "Difference",
     "FIGURE_COLUMNS",
+    "LOG_COLUMN",
+    "RUN_COLUMNS",
+    "OwnColumns",
     "Page",
     "ReportFormat",
     "RunSettings",
@@ -59,6 +63,7 @@ __all__ = [
     "same_model",
     "render_html",
     "run_names",
+    "runs_table",
     "settings_of",
     "summary_tables",
     "tables",

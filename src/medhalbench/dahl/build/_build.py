@@ -29,7 +29,7 @@ from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl.build import PROMPTS
 from medhalbench.dahl.build._filters import THEIR_FAMILIES, check_question
 from medhalbench.dahl.build._papers import Paper, load_papers
-from medhalbench.data import ResumableJsonl, run_resumable
+from medhalbench.data import ResumableJsonl, ResumedCounts, run_resumable
 from medhalbench.registry import RoleModels
 
 PROGRESS_FILE = "papers.jsonl"
@@ -152,12 +152,11 @@ def normalise_category(raw: str | None) -> str:
 
 
 @dataclass
-class DahlBuildSummary:
-    """What a build did, for the command's report."""
+class DahlBuildSummary(ResumedCounts):
+    """What a build did, for the command's report (papers built now and already done:
+    `ResumedCounts`)."""
 
     papers: int = 0
-    processed_now: int = 0
-    skipped_done: int = 0
     unparseable: int = 0
     kept: int = 0
     dropped: int = 0
@@ -391,7 +390,7 @@ async def build_dahl_questions(
             papers, build, key=lambda p: p.id, done=done, progress=progress,
             description="DAHL questions", concurrency=concurrency,
         )  # fmt: skip
-    summary.processed_now, summary.skipped_done = run.processed, run.skipped
+    summary.count(run)
     wanted = {p.id for p in papers}
     records = [r for r in done.records() if r["paper_id"] in wanted]
     write_outputs(records, out)

@@ -27,7 +27,7 @@ from medhalbench.arguments import (
     resolve_protocol,
     resolved,
 )
-from medhalbench.data import ResumableJsonl, run_resumable
+from medhalbench.data import ResumableJsonl, ResumedCounts, run_resumable
 from medhalbench.medhal._dataset import medhal_features, medhal_fields
 from medhalbench.medhal.build._convert import (
     Conversion,
@@ -68,13 +68,12 @@ class SourceCounts:
 
 
 @dataclass
-class MedHalBuildSummary:
-    """Counts per source and per split."""
+class MedHalBuildSummary(ResumedCounts):
+    """Counts per source and per split (and the items built now and already done, over
+    every source: `ResumedCounts`)."""
 
     sources: dict[str, SourceCounts] = field(default_factory=dict)
     splits: dict[str, int] = field(default_factory=dict)
-    processed_now: int = 0
-    skipped_done: int = 0
     out: str = ""
 
     def summary(self) -> list[str]:
@@ -88,8 +87,7 @@ class MedHalBuildSummary:
             )
         return lines + [
             "Splits: " + ", ".join(f"{k}: {v}" for k, v in self.splits.items()),
-            f"Built now: {self.processed_now}; already done: {self.skipped_done}; output: "
-            f"{self.out}/dataset and {self.out}/*.jsonl",
+            f"{self.resumed()}; output: {self.out}/dataset and {self.out}/*.jsonl",
         ]
 
 
@@ -349,8 +347,7 @@ async def build_medhal(
                 items, convert, key=partial(item_key, name),
                 done=done, progress=progress, description=f"MedHal {name}", concurrency=concurrency,
             )  # fmt: skip
-            summary.processed_now += run.processed
-            summary.skipped_done += run.skipped
+            summary.count(run)
     records = [r for r in done.records() if r["item_key"] in wanted]
     for r in records:
         counts = summary.sources[r["source"]]

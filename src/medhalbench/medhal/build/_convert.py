@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,15 +142,89 @@ class Converter:
         return probability is not None and probability >= self.nli_threshold
 
 
-def _sample(
-    source: str, inner_id: str, kind: str, *, key: str | None = None, **fields: Any
-) -> dict[str, Any]:
-    # `inner_id` names the source item (shared by a pair); `key` the sample, when it differs.
-    # Built as the record, so its fields (and extras such as `wrong_option`) are checked once.
-    record = MedHalRecord(
-        id=f"{source}-{key or inner_id}-{kind}", inner_id=inner_id, source=source, **fields
-    )
-    return record.model_dump()
+@dataclass(frozen=True)
+class _Origin:
+    """Where the samples of a pair come from: the source, the item (`inner_id`, shared by
+    the pair) and the context they are judged in.
+
+    Each sample is built as the record, so that its fields (and extras such as
+    `wrong_option`) are checked once; its id is the source, `key` (the sample's own, where
+    it has one, else `inner_id`) and `f` (factual) or `n`.
+    """
+
+    source: str
+    inner_id: str
+    context: str | None
+
+    def _sample(
+        self,
+        statement: str,
+        *,
+        label: bool,
+        explanation: str,
+        synthetic: bool,
+        key: str | None,
+        extras: Mapping[str, object],
+    ) -> dict[str, Any]:
+        record = MedHalRecord(
+            id=f"{self.source}-{key or self.inner_id}-{'f' if label else 'n'}",
+            inner_id=self.inner_id,
+            source=self.source,
+            context=self.context,
+            statement=statement,
+            label=label,
+            explanation=explanation,
+            synthetic=synthetic,
+            **extras,
+        )
+        return record.model_dump()
+
+    def factual(
+        self,
+        statement: str,
+        *,
+        synthetic: bool,
+        explanation: str = FACTUAL_EXPLANATION,
+        key: str | None = None,
+    ) -> dict[str, Any]:
+        """A factual sample: `statement` is true, given the context.
+
+        Args:
+            statement: The statement.
+            synthetic: A model wrote the statement.
+            explanation: Why it is factual (the dataset's explanation, where it has one).
+            key: The sample's own key, where it is not the item's.
+        """
+        return self._sample(
+            statement, label=True, explanation=explanation, synthetic=synthetic, key=key, extras={}
+        )
+
+    def non_factual(
+        self,
+        statement: str,
+        *,
+        explanation: str,
+        synthetic: bool,
+        key: str | None = None,
+        extras: Mapping[str, object] | None = None,
+    ) -> dict[str, Any]:
+        """A non-factual sample: `statement` is false, given the context.
+
+        Args:
+            statement: The statement.
+            explanation: Why it is false (mostly its pair's true statement).
+            synthetic: A model wrote the statement.
+            key: The sample's own key, where it is not the item's.
+            extras: Fields of ours beyond MedHal's (`wrong_option`, `swapped_value`, ...).
+        """
+        return self._sample(
+            statement,
+            label=False,
+            explanation=explanation,
+            synthetic=synthetic,
+            key=key,
+            extras=extras or {},
+        )
 
 
 @dataclass
@@ -202,14 +277,19 @@ async def convert_qa(
         if protocol == "paper"
         else clean_explanation(item.explanation)
     )
-    factual = _sample(
-        source, item.inner_id, "f", context=context, statement=true_statement, label=True,
-        explanation=dataset_explanation or FACTUAL_EXPLANATION, synthetic=protocol == "ours",
-    )  # fmt: skip
-    non_factual = _sample(
-        source, item.inner_id, "n", context=context, statement=false_statement, label=False,
-        explanation=true_statement, synthetic=protocol == "ours", wrong_option=wrong_letter,
-    )  # fmt: skip
+    origin = _Origin(source, item.inner_id, context)
+    synthetic = protocol == "ours"
+    factual = origin.factual(
+        true_statement,
+        synthetic=synthetic,
+        explanation=dataset_explanation or FACTUAL_EXPLANATION,
+    )
+    non_factual = origin.non_factual(
+        false_statement,
+        explanation=true_statement,
+        synthetic=synthetic,
+        extras={"wrong_option": wrong_letter},
+    )
     if protocol == "paper":
         # Their filter takes each sample on its own: a pair can lose one of its two.
         kept = [s for s in (factual, non_factual) if one_sentence(s["statement"])]
@@ -233,37 +313,16 @@ def convert_nli(item: NLIItem, source: str) -> Conversion:
     entailed hypothesis explains its contradicted pair, as theirs does); neutral ones and
     unpaired leftovers are dropped and counted."""
     pairs = min(len(item.entailed), len(item.contradicted))
+    origin = _Origin(source, item.inner_id, item.premise)
     samples = []
     for (e_id, entailed), (c_id, contradicted) in zip(
         item.entailed[:pairs], item.contradicted[:pairs], strict=True
     ):
-        samples.append(
-            _sample(
-                source,
-                item.inner_id,
-                "f",
-                key=e_id,
-                context=item.premise,
-                statement=entailed,
-                label=True,
-                explanation=FACTUAL_EXPLANATION,
-                synthetic=False,
-            )
-        )
-        samples.append(
-            _sample(
-                source,
-                item.inner_id,
-                "n",
-                key=c_id,
-                context=item.premise,
-                statement=contradicted,
-                label=False,
-                # Theirs (`from_mednli`): the entailed hypothesis explains the contradiction.
-                explanation=entailed,
-                synthetic=False,
-            )
-        )
+        samples += [
+            origin.factual(entailed, synthetic=False, key=e_id),
+            # Theirs (`from_mednli`): the entailed hypothesis explains the contradiction.
+            origin.non_factual(contradicted, explanation=entailed, synthetic=False, key=c_id),
+        ]
     dropped = {}
     if item.neutral:
         dropped["neutral"] = item.neutral
@@ -301,32 +360,16 @@ async def convert_note(
         if true_sentence == false_sentence:
             dropped["same_statement"] = dropped.get("same_statement", 0) + 1
             continue
-        inner = f"{item.inner_id}:{key}"
-        samples.append(
-            _sample(
-                source,
-                inner,
-                "f",
-                context=item.note,
-                statement=true_sentence,
-                label=True,
-                explanation=FACTUAL_EXPLANATION,
-                synthetic=True,
-            )
-        )
-        samples.append(
-            _sample(
-                source,
-                inner,
-                "n",
-                context=item.note,
-                statement=false_sentence,
-                label=False,
+        origin = _Origin(source, f"{item.inner_id}:{key}", item.note)
+        samples += [
+            origin.factual(true_sentence, synthetic=True),
+            origin.non_factual(
+                false_sentence,
                 explanation=true_sentence,
                 synthetic=True,
-                swapped_value=swapped,
-            )
-        )
+                extras={"swapped_value": swapped},
+            ),
+        ]
     return Conversion(samples, dropped, raw)
 
 
@@ -347,10 +390,8 @@ async def convert_summary(
     for name, document, full_summary in item.pairings():
         summary = remove_keywords(full_summary).strip()
         key = f"{item.inner_id}:{name}"
-        factual = _sample(
-            source, item.inner_id, "f", key=key, context=document, statement=summary,
-            label=True, explanation=FACTUAL_EXPLANATION, synthetic=False,
-        )  # fmt: skip
+        origin = _Origin(source, item.inner_id, document)
+        factual = origin.factual(summary, synthetic=False, key=key)
         sentences = split_sentences(summary)
         candidates = rewrite_candidates(sentences, protocol)
         if not candidates:
@@ -377,10 +418,10 @@ async def convert_summary(
         altered = " ".join([*sentences[:index], rewritten, *sentences[index + 1 :]])
         samples += [
             factual,
-            _sample(
-                source, item.inner_id, "n", key=key, context=document, statement=altered,
-                label=False, explanation=f"According to the context, {sentences[index]}",
-                synthetic=protocol == "ours", rewritten_sentence=index, pairing=name,
+            origin.non_factual(
+                altered, explanation=f"According to the context, {sentences[index]}",
+                synthetic=protocol == "ours", key=key,
+                extras={"rewritten_sentence": index, "pairing": name},
             ),
         ]  # fmt: skip
     return Conversion(samples, dropped, raw)

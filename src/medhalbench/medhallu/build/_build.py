@@ -32,7 +32,14 @@ from medhalbench.arguments import (
     resolve_protocol,
     resolved,
 )
-from medhalbench.data import PubMedQARecord, Record, ResumableJsonl, load_pubmedqa, run_resumable
+from medhalbench.data import (
+    PubMedQARecord,
+    Record,
+    ResumableJsonl,
+    ResumedCounts,
+    load_pubmedqa,
+    run_resumable,
+)
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhallu._dataset import Difficulty
 from medhalbench.medhallu.build._paper import (
@@ -212,12 +219,11 @@ def _models(roles: BuildRoles) -> dict[str, Any]:
 
 
 @dataclass
-class MedHalluBuildSummary:
-    """Counts over the built rows."""
+class MedHalluBuildSummary(ResumedCounts):
+    """Counts over the built rows (and the questions built now and already done:
+    `ResumedCounts`)."""
 
     questions: int = 0
-    processed_now: int = 0
-    skipped_done: int = 0
     rows: int = 0
     no_candidate: int = 0
     fallback: int = 0
@@ -262,9 +268,7 @@ class MedHalluBuildSummary:
         """What the build produced, as lines."""
         counts = ", ".join(f"{k}: {v}" for k, v in sorted(self.difficulties.items())) or "none"
         kinds = ", ".join(f"{k}: {v}" for k, v in sorted(self.categories.items())) or "none"
-        lines = [] if self.out is None else [
-            f"Built now: {self.processed_now}; already done: {self.skipped_done}"
-        ]  # fmt: skip
+        lines = [] if self.out is None else [self.resumed()]
         lines += [
             f"Questions: {self.questions} -> rows: {self.rows} (no usable candidate: "
             f"{self.no_candidate}); fallback rate {self.fallback_rate:.2f}; mean attempts "
@@ -364,7 +368,7 @@ async def build_medhallu(
     summary = write_dataset(
         [MedHalluBuildRow.model_validate(r) for r in done.records() if r["pubid"] in wanted], out
     )
-    summary.processed_now, summary.skipped_done = run.processed, run.skipped
+    summary.count(run)
     return summary
 
 
