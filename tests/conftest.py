@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,14 @@ import sitecustomize  # noqa: E402, F401, I001
 # has not: every test sees piped output as a user's pipe does, and sets a width it needs.
 for _size in ("COLUMNS", "LINES"):
     os.environ.pop(_size, None)
+
+# A suite started as a background job of a script (`./scripts/test.sh &`, nohup, CI runners)
+# starts with SIGINT and SIGQUIT ignored, and every command a test starts would inherit that:
+# the tests of Ctrl-C stop commands that must take it as a user's terminal gives it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 import pytest  # noqa: E402
 
