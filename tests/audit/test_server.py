@@ -10,7 +10,6 @@ import html.parser
 import json
 import re
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -465,13 +464,13 @@ def request(server: Any, method: str, path: str, *headers: str, body: bytes = b"
     ],
 )
 def test_a_malformed_content_length_is_a_400_not_a_hang(live: Any, length: str) -> None:
-    started = time.monotonic()
+    # A hang would end in the body's time-out (408) or in no reply before raw() gives up.
     reply = raw(
         live.port,
         request(live, "POST", f"{live.guard.base}/item/0", f"Origin: {ORIGIN}",
                 f"Content-Length: {length}", body=b"answer=agree"),
     )  # fmt: skip
-    assert status(reply) in (400, 413) and time.monotonic() - started < 3
+    assert status(reply) in (400, 413)
     assert b"Traceback" not in reply
     assert status(raw(live.port, request(live, "GET", f"{live.guard.base}/done"))) == 200
 
@@ -480,9 +479,9 @@ def test_a_body_that_never_comes_is_a_408(live: Any, session: AuditSession) -> N
     origin = f"http://127.0.0.1:{live.port}"
     head = request(live, "POST", f"{live.guard.base}/item/0", f"Origin: {origin}",
                    "Content-Type: application/x-www-form-urlencoded", "Content-Length: 500")  # fmt: skip
-    started = time.monotonic()
+    # The server's own time-out (BODY_TIMEOUT, 0.5 s here) answers, before the client's 5 s.
     reply = raw(live.port, head + b"answer=agree", wait=5)
-    assert status(reply) == 408 and time.monotonic() - started < 4
+    assert status(reply) == 408
     assert saved(session) == []
 
 

@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -117,10 +116,9 @@ def test_json_nested_too_deep_is_refused_naming_the_line(tmp_path: Path) -> None
 def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
     fifo = tmp_path / "data.jsonl"
     os.mkfifo(fifo)
-    started = time.monotonic()
+    # Had it been opened for reading, the test would block here until a writer came.
     with pytest.raises(DataError, match="named pipe"):
         list(read_rows(fifo))
-    assert time.monotonic() - started < 5  # no read blocked on it
 
 
 @pytest.mark.parametrize(
@@ -158,10 +156,9 @@ def test_a_yaml_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 10)]
     path = write(tmp_path, "suite.yaml", "\n".join(lines) + "\n")
-    started = time.monotonic()
+    # Refused as it expands (10^10 strings, were it expanded whole).
     with pytest.raises(DataError, match="expands to more than"):
         read_settings_file(path)
-    assert time.monotonic() - started < 5
 
 
 def test_a_malformed_settings_file_names_its_line(tmp_path: Path) -> None:
