@@ -45,14 +45,10 @@ def in_terminal(
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in _SIZE_AND_COLOUR}
     env["TERM"] = "xterm-256color"
+    # The terminal is the command's stdin, stdout and stderr, as a shell gives them.
+    std = {"stdin": terminal, "stdout": terminal, "stderr": terminal}
     process = subprocess.Popen(
-        [ENTRY_POINT, *args],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
+        [ENTRY_POINT, *args], cwd=cwd, env=env, start_new_session=True, **std
     )
     os.close(terminal)
     screen = pyte.HistoryScreen(columns, ROWS, history=100_000)

@@ -13,16 +13,7 @@ import pytest
 
 from helpers import scripted_model
 from medhalbench.medhal import build_medhal
-from medhalbench.medhal.build._rules import (
-    FACTUAL_EXPLANATION,
-    medmcqa_rejection,
-    one_sentence,
-    paper_explanation,
-    qa_context,
-    remove_keywords,
-    rewrite_candidates,
-    within_paper_length,
-)
+from medhalbench.medhal.build import _rules as rules
 from medhalbench.medhal.build._sources import ReadReport, read_sumpubmed
 from medhalbench.text import split_sentences
 
@@ -69,33 +60,37 @@ OPTION_LISTS = [
 def test_medmcqa_filter_is_theirs_under_paper(question: str, options: list[str]) -> None:
     row = {"question": question, **dict(zip(["opa", "opb", "opc", "opd"], options, strict=True))}
     as_dict = dict(zip("ABCD", options, strict=True))
-    assert (medmcqa_rejection(question, as_dict, "paper") is None) == their_medmcqa_filter(row)
+    assert (rules.medmcqa_rejection(question, as_dict, "paper") is None) == their_medmcqa_filter(
+        row
+    )
 
 
 def test_medmcqa_filter_ours_adds_upper_case_except_and_above_options() -> None:
     options = dict(zip("ABCD", OPTION_LISTS[2][1], strict=True))
-    assert medmcqa_rejection(OPTION_LISTS[2][0], options, "paper") is None  # "EXCEPT" passes theirs
-    assert medmcqa_rejection(OPTION_LISTS[2][0], options, "ours") == "except_question"
+    assert (
+        rules.medmcqa_rejection(OPTION_LISTS[2][0], options, "paper") is None
+    )  # "EXCEPT" passes theirs
+    assert rules.medmcqa_rejection(OPTION_LISTS[2][0], options, "ours") == "except_question"
     options = dict(zip("ABCD", OPTION_LISTS[4][1], strict=True))
-    assert medmcqa_rejection(OPTION_LISTS[4][0], options, "paper") is None
-    assert medmcqa_rejection(OPTION_LISTS[4][0], options, "ours") == "above_option"
+    assert rules.medmcqa_rejection(OPTION_LISTS[4][0], options, "paper") is None
+    assert rules.medmcqa_rejection(OPTION_LISTS[4][0], options, "ours") == "above_option"
 
 
 def test_qa_contexts() -> None:
     vignette = "A 6-year-old boy has bleeding gums. He eats no fruit. Which vitamin is lacking?"
-    assert qa_context(vignette, "medqa", "paper") == (
+    assert rules.qa_context(vignette, "medqa", "paper") == (
         "A 6-year-old boy has bleeding gums. He eats no fruit.",
         "Which vitamin is lacking?",
     )
     # A closing quote after the question mark: theirs drops the question, ours reads it.
     quoted = vignette + '"'
-    assert qa_context(quoted, "medqa", "paper") is None
-    assert qa_context(quoted, "medqa", "ours") == qa_context(vignette, "medqa", "paper")
-    assert qa_context("Which drug is used:", "medqa", "ours") is None
+    assert rules.qa_context(quoted, "medqa", "paper") is None
+    assert rules.qa_context(quoted, "medqa", "ours") == rules.qa_context(vignette, "medqa", "paper")
+    assert rules.qa_context("Which drug is used:", "medqa", "ours") is None
     # MedMCQA: all but the last sentence is the context; the whole question is converted.
     question = "A patient has gout. Drug of choice for acute attack?"
-    assert qa_context(question, "medmcqa", "paper") == ("A patient has gout.", question)
-    assert qa_context("Drug of choice for gout?", "medmcqa", "paper") == (
+    assert rules.qa_context(question, "medmcqa", "paper") == ("A patient has gout.", question)
+    assert rules.qa_context("Drug of choice for gout?", "medmcqa", "paper") == (
         None,
         "Drug of choice for gout?",
     )
@@ -103,21 +98,23 @@ def test_qa_contexts() -> None:
 
 def test_their_explanation_cleaning_including_its_side_effect() -> None:
     # Their pattern leaves the space after "i.e.,".
-    assert paper_explanation("Ans. is 'a' i.e., Ethosuximide.") == " Ethosuximide."
+    assert rules.paper_explanation("Ans. is 'a' i.e., Ethosuximide.") == " Ethosuximide."
     # Their pattern matches "ans" inside words (it is applied case-insensitively).
-    assert paper_explanation("Seen in humans and transplants") == "Seen in humnd trplants"
-    assert paper_explanation(None) is None
+    assert rules.paper_explanation("Seen in humans and transplants") == "Seen in humnd trplants"
+    assert rules.paper_explanation(None) is None
 
 
 def test_sentence_rules() -> None:
-    assert one_sentence("Metformin is first-line.") and not one_sentence("It is. It was.")
-    assert not one_sentence("None")
+    assert rules.one_sentence("Metformin is first-line.") and not rules.one_sentence(
+        "It is. It was."
+    )
+    assert not rules.one_sentence("None")
     sentences = ["Short one.", "x" * 120 + ".", "Last one that is long " + "y" * 100 + "."]
-    assert rewrite_candidates(sentences, "paper") == [0, 1]  # any but the last
-    assert rewrite_candidates(sentences[:1], "paper") == []  # fewer than two: none
-    assert rewrite_candidates(sentences, "ours") == [1, 2]  # 100+ characters, last included
-    assert remove_keywords("the result holds. keywords: a, b") == "the result holds. "
-    assert within_paper_length("c" * 29_990, "s" * 9) and not within_paper_length(
+    assert rules.rewrite_candidates(sentences, "paper") == [0, 1]  # any but the last
+    assert rules.rewrite_candidates(sentences[:1], "paper") == []  # fewer than two: none
+    assert rules.rewrite_candidates(sentences, "ours") == [1, 2]  # 100+ characters, last included
+    assert rules.remove_keywords("the result holds. keywords: a, b") == "the result holds. "
+    assert rules.within_paper_length("c" * 29_990, "s" * 9) and not rules.within_paper_length(
         "c" * 29_991, "s" * 9
     )
 
@@ -138,10 +135,10 @@ def test_medmcqa_filter_on_real_questions(shared_data: Path) -> None:
             "opc": o["C"],
             "opd": o["D"],
         }
-        rejected = medmcqa_rejection(item["question"], o, "paper") is not None
+        rejected = rules.medmcqa_rejection(item["question"], o, "paper") is not None
         assert rejected == (not their_medmcqa_filter(row)), item["question"]
         paper += rejected
-        ours += medmcqa_rejection(item["question"], o, "ours") is not None
+        ours += rules.medmcqa_rejection(item["question"], o, "ours") is not None
     assert (len(items), paper, ours) == (2000, 299, 309)  # 15.0% and 15.5%
 
 
@@ -153,12 +150,12 @@ def test_medqa_contexts_on_real_questions(shared_data: Path) -> None:
     dropped = {"paper": 0, "ours": 0}
     for item in items.values():
         theirs = their_medqa_split(item["question"])
-        ours = qa_context(item["question"], "medqa", "paper")
+        ours = rules.qa_context(item["question"], "medqa", "paper")
         assert (ours is None) == (theirs is None)
         if theirs is not None:
             assert ours == ((theirs[0].strip() or None), theirs[1].strip())
         for protocol in dropped:
-            dropped[protocol] += qa_context(item["question"], "medqa", protocol) is None
+            dropped[protocol] += rules.qa_context(item["question"], "medqa", protocol) is None
     assert dropped == {"paper": 62, "ours": 13}
 
 
@@ -170,14 +167,16 @@ def test_sumpubmed_pairings_keywords_and_length_on_real_documents(shared_data: P
     pairs = [p for item in items for p in item.pairings()]
     assert len(items) == 300 and len(pairs) == 900  # every document has a shorter abstract
     assert sum("keywords" in item.summary for item in items) == 70
-    assert all("keywords" not in remove_keywords(summary) for _, _, summary in pairs)
-    over = [p for p in pairs if not within_paper_length(p[1], remove_keywords(p[2]))]
-    assert len(over) == sum(not their_length_filter(p[1], remove_keywords(p[2])) for p in pairs)
+    assert all("keywords" not in rules.remove_keywords(summary) for _, _, summary in pairs)
+    over = [p for p in pairs if not rules.within_paper_length(p[1], rules.remove_keywords(p[2]))]
+    assert len(over) == sum(
+        not their_length_filter(p[1], rules.remove_keywords(p[2])) for p in pairs
+    )
     # Theirs can rewrite any non-last sentence; ours those of 100+ characters, 22% fewer.
     short = [
         s
         for _, _, summary in pairs
-        for s in split_sentences(remove_keywords(summary))[:-1]
+        for s in split_sentences(rules.remove_keywords(summary))[:-1]
         if len(s) < 100
     ]
     assert short and len(over) > 0
@@ -238,7 +237,7 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
     # Three pairings; the one-sentence shorter abstract keeps its factual sample unpaired.
     assert len(factual) == 3 and len(spm) == 4
     assert all(
-        "keywords" not in r["statement"] and r["explanation"] == FACTUAL_EXPLANATION
+        "keywords" not in r["statement"] and r["explanation"] == rules.FACTUAL_EXPLANATION
         for r in factual
     )
     altered = next(r for r in spm if not r["label"])

@@ -73,7 +73,7 @@ class AuditSession:
         for log in self.logs:
             for answer in read_answers(log.path):
                 if answer.annotator == self.annotator:
-                    found[(log.name, answer.item_key(log.audit.legacy_role))] = answer
+                    found[(log.name, answer.item_key(log.audit.legacy_answers_role))] = answer
         return found
 
     def next_unanswered(self) -> int | None:

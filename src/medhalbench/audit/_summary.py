@@ -67,7 +67,7 @@ def audited(logs: Sequence[AuditedLog]) -> list[Audited]:
     for log in logs:
         items = {item.key: item for item in log.items}
         for answer in read_answers(log.path):
-            key = answer.item_key(log.audit.legacy_role)
+            key = answer.item_key(log.audit.legacy_answers_role)
             if key in items:
                 found.append(Audited(log, items[key], answer))
     return found
@@ -219,12 +219,12 @@ def recomputed_table(log: AuditedLog, answers: Sequence[Audited]) -> ResultTable
     computed it, and with the person's answers in the judge's place (None: none)."""
     audit = log.audit
     question = None
-    of_role = [a for a in answers if a.item.role == audit.figure_role]
+    of_role = [a for a in answers if a.item.role == audit.figure.role]
     if not of_role:
         return None
     question = of_role[0].item.questions[0].key
     table = ResultTable(
-        f"{audit.figure}, as the run computed it and with the people's answers: {log.run}",
+        f"{audit.figure.name}, as the run computed it and with the people's answers: {log.run}",
         f"audit_{log.entry.name}_{log.name.rsplit('.', 1)[0]}_figure",
         [
             Column("Person"), Column("Items", digits=0),
@@ -236,7 +236,7 @@ def recomputed_table(log: AuditedLog, answers: Sequence[Audited]) -> ResultTable
         theirs = [a for a in of_role if a.answer.annotator == person]
         given = [a.answer.given(a.item, question) for a in theirs]
         held = [g if g not in (None, CANNOT_TELL, UNREADABLE) else None for g in given]
-        run, people = audit.recompute([a.item for a in theirs], held)
+        run, people = audit.figure.recompute([a.item for a in theirs], held)
         table.add([person, float(len(theirs)), run, people])
     return table
 

@@ -154,11 +154,11 @@ def build_command(name: str, builder: Any) -> click.Command:
                     check_model_name(model, via, option=f"--{role}")
             print_plans(console, [builder.plan(settings, models)], values)
             return
-        writable_folder(builder.output(settings), "--out")
+        writable_folder(settings.out, "--out")
         _announce(names)
         with made_for_outputs(settings):
             models.check()
-            print_outcome(run_build(builder.run(settings, models), builder.output(settings)))
+            print_outcome(run_build(builder.run(settings, models), settings.out))
 
     return click.Command(
         name=name,

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import Field, model_validator
@@ -23,10 +23,13 @@ from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.evidence import logged_passages_text
 from medhalbench.registry import (
+    AuditFigure,
     AuditItem,
     AuditQuestion,
+    AuditRole,
     JudgeAudit,
     RoleModels,
+    reading_item,
     reading_roles,
     registered_name,
 )
@@ -38,8 +41,12 @@ YES, NO = "yes", "no"
 ASKED = "Is this statement true or false?"
 
 
-DahlAuditRole = Literal["reader", "extractor", "splitter", "checker"]
-"""Whose judgements a person audits in a DAHL run (`JUDGE_AUDIT.roles` says what each judges)."""
+ROLES: dict[AuditRole, str] = {
+    **reading_roles("each checker's reply"),
+    "splitter": "each atomic unit the splitter wrote: stated in the answer, one fact, no repeat",
+    "checker": "the checker's verdict on each atomic unit",
+}
+"""Whose judgements a person audits in a DAHL run, and what each judges."""
 
 
 def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
@@ -83,23 +90,15 @@ def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
         if per_unit:
             extracted = position <= len(read_by) and read_by[position - 1] == "extractor"
             found.append(
-                AuditItem(
-                    str(sample.id), sample.epoch, position, "extractor" if extracted else "reader",
-                    (AuditQuestion(
-                        "verdict", "Which verdict does the checker's reply state?",
-                        (TRUE, FALSE, NO_VERDICT), reading,
-                    ),),
-                    shown=(("What the checker was asked", f"{ASKED}\n{unit}"),
-                           ("Checker's reply", str(replies[position - 1]))),
-                    revealed=(("Read by", "the extractor model" if extracted else "the strict reader"),),
-                    focus="Checker's reply",
+                reading_item(
+                    sample, position, "checker", (f"{ASKED}\n{unit}", str(replies[position - 1])),
+                    (TRUE, FALSE, NO_VERDICT), reading, extracted=extracted,
                 )
             )  # fmt: skip
         if verdict in (TRUE, FALSE):
             found.append(
-                AuditItem(
-                    str(sample.id), sample.epoch, position, "checker",
-                    (AuditQuestion("verdict", "Is this atomic unit true or false?", (TRUE, FALSE), verdict),),
+                AuditItem.of_verdict(
+                    sample, position, "checker", ("Is this atomic unit true or false?", (TRUE, FALSE), verdict),
                     shown=(("Question", question), ("Answer", answer), ("Atomic unit", unit), *evidence),
                     revealed=(("Checker's reply", str(replies[position - 1]) if per_unit else ""),),
                     focus="Atomic unit",
@@ -122,16 +121,9 @@ def recompute_precision(
 
 
 JUDGE_AUDIT = JudgeAudit(
-    roles={
-        **reading_roles("each checker's reply"),
-        "splitter": "each atomic unit the splitter wrote: stated in the answer, one fact, no repeat",
-        "checker": "the checker's verdict on each atomic unit",
-    },
-    items=items,
-    figure="Factual precision of the audited units",
-    figure_role="checker",
-    recompute=recompute_precision,
-    legacy_role="checker",
+    ROLES,
+    items,
+    AuditFigure("Factual precision of the audited units", "checker", recompute_precision),
 )
 
 

@@ -28,13 +28,7 @@ EXAMPLE = illustrative("dahl_illustrative.csv")
 
 def dahl_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Answers to the example questions (or the user's), split and checked."""
-    task = dahl(
-        dataset=settings.data or EXAMPLE,
-        limit=settings.limit,
-        cache=settings.cache,
-        structured=settings.structured,
-        probabilities=settings.structured,
-    )
+    task = settings.task(dahl, EXAMPLE, cache=settings.cache)
     return registry.DemoRun("DAHL: long-form factuality", [task])
 
 
@@ -88,7 +82,6 @@ dahl_benchmark = registry.Benchmark(
         roles=(registry.Role("generator", "Model that writes the category and questions."),),
         run=run_dahl_build,
         plan=plan_dahl_build,
-        output=lambda request: request.out,
     ),
     tools=(
         registry.Tool(

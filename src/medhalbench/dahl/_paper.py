@@ -51,14 +51,11 @@ placeholders."""
 PAPER_SPLITTER_SYSTEM = "You are a helpful assistant."
 """The splitter's system message in `to_atomic_units.py`: a setting of theirs, no prompt of
 substance (their splitter prompt itself is supplied as a file)."""
-PAPER_SPLITTER_TEMPERATURE = 0.0
-"""`to_atomic_units.py`: `temperature=0`."""
-PAPER_SPLITTER_MAX_TOKENS: int | None = None
-"""`to_atomic_units.py` sends no `max_tokens` (ours: 512)."""
-PAPER_CHECKER_MAX_TOKENS: int | None = None
-"""`evaluate_with_pplai.py` sends no `max_tokens` (ours: 16, `--check-max-tokens`)."""
-PAPER_CHECKER_TEMPERATURE: float | None = None
-"""`evaluate_with_pplai.py` sends no temperature: the provider's default (ours: 0)."""
+PAPER_SPLITTER_CONFIG = GenerateConfig(temperature=0.0)
+"""`to_atomic_units.py`: `temperature=0` and no `max_tokens` (ours: 512)."""
+PAPER_CHECKER_CONFIG = GenerateConfig()
+"""`evaluate_with_pplai.py` sends neither temperature (the provider's default; ours: 0) nor
+`max_tokens` (ours: 16, `--check-max-tokens`)."""
 
 
 def read_paper_prompts(folder: str | Path | None) -> dict[str, str]:
@@ -141,18 +138,12 @@ class PaperSettings:
     @staticmethod
     def split_config(cache: bool) -> GenerateConfig:
         """Their splitter call's settings."""
-        return GenerateConfig(
-            temperature=PAPER_SPLITTER_TEMPERATURE, max_tokens=PAPER_SPLITTER_MAX_TOKENS,
-            cache=cache,
-        )  # fmt: skip
+        return PAPER_SPLITTER_CONFIG.merge(GenerateConfig(cache=cache))
 
     @staticmethod
     def check_config(cache: bool) -> GenerateConfig:
         """Their checker call's settings."""
-        return GenerateConfig(
-            temperature=PAPER_CHECKER_TEMPERATURE, max_tokens=PAPER_CHECKER_MAX_TOKENS,
-            cache=cache,
-        )  # fmt: skip
+        return PAPER_CHECKER_CONFIG.merge(GenerateConfig(cache=cache))
 
 
 def csv_cell(text: str) -> str | None:

@@ -7,16 +7,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from medhalbench import results
 from medhalbench.dahl._task import DahlSettings
 from medhalbench.results import (
-    Bar,
-    Cell,
     Column,
-    FigureRow,
-    PublishedRow,
-    ResultTable,
-    RunRecord,
-    RunResult,
     bar_of,
     figure_rows,
     format_cell,
@@ -49,13 +43,15 @@ _DAHL_FIGURES = [
 ]  # fmt: skip
 
 
-def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
+def dahl_table(
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> results.ResultTable:
     """DAHL's results table: one row per run (what sets it apart from the others under
     Settings: a grounded checker's evidence, the data, ...); score (ours and the authors'
     rule), exclusions, units, length."""
     from medhalbench.report import OwnColumns, runs_table
 
-    def cells(run: RunResult) -> list[list[Cell]]:
+    def cells(run: results.RunResult) -> list[list[results.Cell]]:
         s = run.record.settings_as(DahlSettings)
         return [
             [
@@ -64,7 +60,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
             ]
         ]  # fmt: skip
 
-    def published_cells(row: PublishedRow) -> list[Cell]:
+    def published_cells(row: results.PublishedRow) -> list[results.Cell]:
         return [None, None, "no", *(published_figure(row, n) for n in _DAHL_FIGURES)]
 
     return runs_table(
@@ -74,7 +70,7 @@ def dahl_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
     )  # fmt: skip
 
 
-def dahl_settings(record: RunRecord) -> list[str]:
+def dahl_settings(record: results.RunRecord) -> list[str]:
     """What distinguishes a DAHL run: how its answers were made, structured verdicts, and
     the evidence its checker was given (none: closed-book)."""
     settings = record.settings_as(DahlSettings)
@@ -86,12 +82,12 @@ def dahl_settings(record: RunRecord) -> list[str]:
     ]
 
 
-def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
+def dahl_category_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     """DAHL score per category (rows) and run (columns)."""
     from medhalbench.report import run_names
 
     names = run_names(runs, title=False)
-    table = ResultTable(
+    table = results.ResultTable(
         "DAHL score by category",
         "dahl_categories",
         [
@@ -104,12 +100,14 @@ def dahl_category_table(runs: Sequence[RunResult]) -> ResultTable:
     return table
 
 
-def _generated(runs: Sequence[RunResult]) -> list[RunResult]:
+def _generated(runs: Sequence[results.RunResult]) -> list[results.RunResult]:
     """The runs whose answers were generated (at a temperature)."""
     return [r for r in runs if not math.isnan(temperature_of(r.record))]
 
 
-def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunResult]]:
+def temperature_series(
+    runs: Sequence[results.RunResult],
+) -> dict[str, dict[float, results.RunResult]]:
     """The runs of a temperature sweep as series: one per model and whatever else differs
     between the runs (the data, a grounded checker's evidence, judges, ...), each holding
     its runs by answering temperature. No run is dropped: runs alike at one temperature
@@ -119,10 +117,10 @@ def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunRe
 
     generated = _generated(runs)
     texts = distinctions(generated, shown=("temperature",), number=False)
-    grouped: dict[str, list[RunResult]] = {}
+    grouped: dict[str, list[results.RunResult]] = {}
     for run, text in zip(generated, texts, strict=True):
         grouped.setdefault(" · ".join(filter(None, [run.model, text])), []).append(run)
-    series: dict[str, dict[float, RunResult]] = {}
+    series: dict[str, dict[float, results.RunResult]] = {}
     for name, members in grouped.items():
         reruns = max(Counter(temperature_of(r.record) for r in members).values())
         seen = Counter[float]()
@@ -134,12 +132,12 @@ def temperature_series(runs: Sequence[RunResult]) -> dict[str, dict[float, RunRe
     return series
 
 
-def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
+def dahl_sweep_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     """DAHL score by answering temperature (columns), a row per series of runs (see
     `temperature_series`: a model on one dataset, ...), every run in one cell."""
     series = temperature_series(runs)
     temperatures = sorted({t for points in series.values() for t in points})
-    table = ResultTable(
+    table = results.ResultTable(
         "DAHL score by temperature",
         "dahl_temperatures",
         [
@@ -161,18 +159,18 @@ def dahl_sweep_table(runs: Sequence[RunResult]) -> ResultTable:
     return table
 
 
-def _swept(runs: Sequence[RunResult]) -> bool:
+def _swept(runs: Sequence[results.RunResult]) -> bool:
     """Whether the generated runs differ in answering temperature."""
     return len({temperature_of(r.record) for r in _generated(runs)}) > 1
 
 
-_DAHL_ROWS: list[FigureRow] = [
+_DAHL_ROWS: list[results.FigureRow] = [
     ("DAHL score", "dahl_score", "paper_dahl_score", "no scored response"),
     ("DAHL score without the extractor", "strict_dahl_score", None, "no scored response"),
 ]
 
 
-def generation(record: RunRecord) -> list[str]:
+def generation(record: results.RunRecord) -> list[str]:
     """How the answers were made: generated at a temperature, or written elsewhere (the
     model, system/NAME, and the file name the title gives already say so: nothing)."""
     if not record.generated:
@@ -181,14 +179,14 @@ def generation(record: RunRecord) -> list[str]:
     return [f"temperature {temperature_of(record):g}", f"epochs {epochs}"]
 
 
-def temperature_of(record: RunRecord) -> float:
+def temperature_of(record: results.RunRecord) -> float:
     """The answering temperature sent (NaN for answers written elsewhere: nothing was
     generated)."""
     sent = record.sent.temperature
     return math.nan if sent is None else float(sent)
 
 
-def dahl_summary(run: RunResult) -> ResultTable:
+def dahl_summary(run: results.RunResult) -> results.ResultTable:
     """A DAHL run's headline figures as a narrow table titled with what distinguishes the run."""
     table = figure_rows(run, _DAHL_ROWS)
     unknown = run.record.facts.questions_not_in_dataset
@@ -232,8 +230,8 @@ def dahl_summary(run: RunResult) -> ResultTable:
 
 
 def dahl_tables(
-    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
-) -> list[ResultTable]:
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> list[results.ResultTable]:
     """DAHL's tables in report order (the temperature table when runs differ in it)."""
     found = [dahl_table(runs, published), dahl_category_table(runs)]
     if _swept(runs):
@@ -241,7 +239,7 @@ def dahl_tables(
     return found
 
 
-def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
+def dahl_charts(runs: Sequence[results.RunResult]) -> list[str]:
     """Scores by category per run, and by answering temperature when runs differ in it: each
     with its 95% interval and the responses it is over, the paper protocol's score where
     computed, and the paper's published score of the same model."""
@@ -263,7 +261,7 @@ def dahl_charts(runs: Sequence[RunResult]) -> list[str]:
             )
     if _swept(runs):
         # One curve per series (a model on one dataset, ...), its points the temperatures.
-        curves: dict[str, list[tuple[float, Bar]]] = {}
+        curves: dict[str, list[tuple[float, results.Bar]]] = {}
         for curve, points in temperature_series(runs).items():
             for temperature, r in points.items():
                 row = published_of(published, r)

@@ -25,13 +25,7 @@ EXAMPLE = illustrative("medhal_illustrative.jsonl")
 
 def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Judging the example statements (all in one `train` file) or the user's test split."""
-    task = medhal(
-        dataset=settings.data or EXAMPLE,
-        split="train" if settings.data is None else "test",
-        limit=settings.limit,
-        structured=settings.structured,
-        probabilities=settings.structured,
-    )
+    task = settings.task(medhal, EXAMPLE, split="train" if settings.data is None else "test")
     return registry.DemoRun("MedHal: statement factuality", [task])
 
 
@@ -61,7 +55,6 @@ medhal_benchmark = registry.Benchmark(
         ),
         run=run_medhal_build,
         plan=plan_medhal_build,
-        output=lambda request: request.out,
     ),
     tools=(
         registry.Tool(

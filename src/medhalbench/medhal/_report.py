@@ -10,6 +10,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from medhalbench import results
 from medhalbench._secrets import redact
 from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadata
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
@@ -21,13 +22,7 @@ from medhalbench.results import (
     F1_UNDEFINED,
     PRECISION_UNDEFINED,
     RECALL_UNDEFINED,
-    Cell,
     Column,
-    FigureRow,
-    PublishedRow,
-    ResultTable,
-    RunRecord,
-    RunResult,
     figure_rows,
     local_path,
     published_figure,
@@ -66,15 +61,17 @@ _MEDHAL_FIGURES = [
 ]  # fmt: skip
 
 
-def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()) -> ResultTable:
+def medhal_table(
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> results.ResultTable:
     """MedHal results per run (what sets it apart from the others under Settings) and
     source (and overall): ours (non-factual positive) and the authors' (FM: factual positive
     over the replies their reading finds a yes/no in)."""
     from medhalbench.report import OwnColumns, runs_table
 
-    def cells(run: RunResult) -> list[list[Cell]]:
+    def cells(run: results.RunResult) -> list[list[results.Cell]]:
         structured = yes_no(run.record.settings_as(MedHalSettings).structured)
-        rows: list[list[Cell]] = []
+        rows: list[list[results.Cell]] = []
         for source in ["all", *run.prefixed("source")]:
             prefix = "" if source == "all" else f"source/{source}/"
             rows.append(
@@ -90,10 +87,10 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
             )  # fmt: skip
         return rows
 
-    def published_cells(row: PublishedRow) -> list[Cell]:
+    def published_cells(row: results.PublishedRow) -> list[results.Cell]:
         return ["all", "no", *(published_figure(row, n) for n in _MEDHAL_FIGURES)]
 
-    def dataset(run: RunResult) -> str:
+    def dataset(run: results.RunResult) -> str:
         return f"{run.dataset} ({run.record.settings_as(MedHalSettings).split})"
 
     table = runs_table(
@@ -105,7 +102,7 @@ def medhal_table(runs: Sequence[RunResult], published: Sequence[PublishedRow] = 
     return table
 
 
-def medhal_settings(record: RunRecord) -> list[str]:
+def medhal_settings(record: results.RunRecord) -> list[str]:
     """What distinguishes a MedHal run: predict-only, its split and structured verdicts (not
     for replies written elsewhere, where nothing was generated)."""
     settings = record.settings_as(MedHalSettings)
@@ -116,10 +113,10 @@ def medhal_settings(record: RunRecord) -> list[str]:
     ]
 
 
-def prediction_table(runs: Sequence[RunResult]) -> ResultTable:
+def prediction_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     """Predict-only runs: how many statements each judge found factual, not factual, or
     gave no readable verdict on (there are no labels, so no figures)."""
-    table = ResultTable(
+    table = results.ResultTable(
         "MedHal predict-only (no labels: verdicts counted, no figures)",
         "medhal_predictions",
         [
@@ -146,7 +143,7 @@ _COUNTS = {
 }
 
 
-def paper_failure_note(run: RunResult) -> str | None:
+def paper_failure_note(run: results.RunResult) -> str | None:
     """Why the paper's figures of a run are missing ("§"), where its code stops with an
     error on the run's replies (None where it does not, or an older log does not say)."""
     code = run.metrics.get("paper_failure")
@@ -165,11 +162,11 @@ def paper_failure_note(run: RunResult) -> str | None:
     )
 
 
-def _predict_only(run: RunResult) -> bool:
+def _predict_only(run: results.RunResult) -> bool:
     return run.record.settings_as(MedHalSettings).predict
 
 
-def medhal_summary(run: RunResult) -> ResultTable:
+def medhal_summary(run: results.RunResult) -> results.ResultTable:
     """A MedHal run's headline figures as a narrow table titled with what distinguishes the
     run: ours (non-factual positive, every sample) beside the authors' (factual positive,
     replies with a yes/no word), per source (ours) and per task (theirs, by the same names);
@@ -181,7 +178,7 @@ def medhal_summary(run: RunResult) -> ResultTable:
         )
         return table
     parts = sorted({*run.prefixed("source"), *run.prefixed("format_matching_task")})
-    rows: list[FigureRow] = [
+    rows: list[results.FigureRow] = [
         ("F1", "f1", "format_matching_f1", F1_UNDEFINED),
         ("Precision", "precision", "format_matching_precision", PRECISION_UNDEFINED),
         ("Recall", "recall", "format_matching_recall", RECALL_UNDEFINED),
@@ -205,8 +202,8 @@ def medhal_summary(run: RunResult) -> ResultTable:
 
 
 def medhal_tables(
-    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
-) -> list[ResultTable]:
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> list[results.ResultTable]:
     """MedHal's tables in report order (predict-only runs apart)."""
     predicted = [r for r in runs if _predict_only(r)]
     return [

@@ -34,20 +34,9 @@ NLI_JUDGE = registry.Role("nli", "The LLM NLI judge (named by --nli llm:MODEL)."
 
 def medhallu_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Detection without and with knowledge on the example rows (or the user's)."""
-    data = settings.data or EXAMPLE
-    shaped = settings.structured
     return registry.DemoRun(
         "MedHallu: hallucination detection",
-        [
-            medhallu(dataset=data, limit=settings.limit, structured=shaped, probabilities=shaped),
-            medhallu(
-                dataset=data,
-                limit=settings.limit,
-                knowledge=True,
-                structured=shaped,
-                probabilities=shaped,
-            ),
-        ],
+        [settings.task(medhallu, EXAMPLE), settings.task(medhallu, EXAMPLE, knowledge=True)],
     )
 
 
@@ -81,7 +70,6 @@ medhallu_benchmark = registry.Benchmark(
         roles=(GENERATOR, DISCRIMINATOR, REFINER, NLI_JUDGE),
         run=run_medhallu_build,
         plan=plan_medhallu_build,
-        output=lambda request: request.out,
     ),
     tools=(
         registry.Tool(("merge",), Merge, run_merge),

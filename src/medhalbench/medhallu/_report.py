@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from medhalbench import results
 from medhalbench.medhallu._dataset import DIFFICULTIES
 from medhalbench.medhallu._task import MedHalluSettings
 from medhalbench.results import (
@@ -12,14 +13,7 @@ from medhalbench.results import (
     F1_UNDEFINED,
     PRECISION_UNDEFINED,
     RECALL_UNDEFINED,
-    Cell,
     Column,
-    Estimate,
-    FigureRow,
-    PublishedRow,
-    ResultTable,
-    RunRecord,
-    RunResult,
     bar_of,
     figure_rows,
     grouped_bars,
@@ -84,7 +78,7 @@ def knowledge(settings: MedHalluSettings) -> str:
     return f"knowledge {yes_no(settings.knowledge)}"
 
 
-def medhallu_settings(record: RunRecord) -> list[str]:
+def medhallu_settings(record: results.RunRecord) -> list[str]:
     """What distinguishes a MedHallu run: difficulty, knowledge (none, gold or retrieved),
     not sure, structured (not for outputs written elsewhere, where nothing was generated)."""
     settings = record.settings_as(MedHalluSettings)
@@ -96,7 +90,7 @@ def medhallu_settings(record: RunRecord) -> list[str]:
     ]
 
 
-def _figure(run: RunResult, name: str) -> Estimate | None:
+def _figure(run: results.RunResult, name: str) -> results.Estimate | None:
     """A figure, undefined for want of rows where it is a difficulty's and the run had none."""
     figure = run.figure(name)
     difficulty = name.removeprefix("paper_").split("_")[0]
@@ -110,14 +104,14 @@ def _figure(run: RunResult, name: str) -> Estimate | None:
 
 
 def detection_table(
-    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
-) -> ResultTable:
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> results.ResultTable:
     """MedHallu's results table: one row per run (what sets it apart from the others under
     Settings); ours and the authors' figures side by side (the published rows fill the
     authors' columns)."""
     from medhalbench.report import OwnColumns, runs_table
 
-    def cells(run: RunResult) -> list[list[Cell]]:
+    def cells(run: results.RunResult) -> list[list[results.Cell]]:
         s = run.record.settings_as(MedHalluSettings)
         return [
             [
@@ -126,7 +120,7 @@ def detection_table(
             ]
         ]  # fmt: skip
 
-    def published_cells(row: PublishedRow) -> list[Cell]:
+    def published_cells(row: results.PublishedRow) -> list[results.Cell]:
         s = row.settings_as(MedHalluSettings)
         return [
             "all", yes_no(s.knowledge), yes_no(s.not_sure), "no", "the paper's",
@@ -140,8 +134,8 @@ def detection_table(
     )  # fmt: skip
 
 
-def _summary_rows(run: RunResult) -> list[FigureRow]:
-    by_difficulty: list[FigureRow] = [
+def _summary_rows(run: results.RunResult) -> list[results.FigureRow]:
+    by_difficulty: list[results.FigureRow] = [
         (
             f"{d.capitalize()} F1", f"{d}_f1", f"paper_{d}_f1",
             F1_UNDEFINED if run.metrics.get(f"{d}_samples") else NO_ROW,
@@ -161,7 +155,7 @@ def _summary_rows(run: RunResult) -> list[FigureRow]:
     ]
 
 
-def medhallu_summary(run: RunResult) -> ResultTable:
+def medhallu_summary(run: results.RunResult) -> results.ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
     table = figure_rows(run, _summary_rows(run))
     table.title = run_title("MedHallu", run, [*medhallu_settings(run.record), sample_counts(run)])
@@ -169,13 +163,13 @@ def medhallu_summary(run: RunResult) -> ResultTable:
 
 
 def medhallu_tables(
-    runs: Sequence[RunResult], published: Sequence[PublishedRow] = ()
-) -> list[ResultTable]:
+    runs: Sequence[results.RunResult], published: Sequence[results.PublishedRow] = ()
+) -> list[results.ResultTable]:
     """MedHallu's tables in report order."""
     return [detection_table(runs, published)]
 
 
-def medhallu_charts(runs: Sequence[RunResult]) -> list[str]:
+def medhallu_charts(runs: Sequence[results.RunResult]) -> list[str]:
     """F1 by difficulty per run, as the paper plots it: each bar with its 95% interval and
     the samples it is over, the paper protocol's F1 on the same replies and, where the
     paper published the same model in the same setting, its figure."""

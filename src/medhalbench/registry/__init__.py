@@ -6,10 +6,13 @@ from medhalbench.registry._audit import (
     AUDIT_READER,
     CANNOT_TELL,
     UNREADABLE,
+    AuditFigure,
     AuditItem,
     AuditQuestion,
     AuditRole,
     JudgeAudit,
+    f1_figure,
+    reading_item,
     reading_roles,
 )
 from medhalbench.registry._benchmark import (
@@ -42,9 +45,12 @@ from medhalbench.registry._registry import (
 from medhalbench.registry._task import benchmark_task
 
 __all__ = [
+    "reading_item",
     "reading_roles",
+    "f1_figure",
     "AUDIT_EXTRACTOR",
     "AUDIT_READER",
+    "AuditFigure",
     "AuditItem",
     "AuditQuestion",
     "AuditRole",

@@ -140,20 +140,19 @@ class Builder:
     """A benchmark's data builder (`medhalbench build NAME`).
 
     Attributes:
-        settings: A dataclass whose fields are the builder's options (inputs, output folder,
-            selection, knobs; a field of a dataclass type stands for its fields).
+        settings: A dataclass whose fields are the builder's options (inputs, `out`: the
+            folder its finished work lies in, selection, knobs; a field of a dataclass type
+            stands for its fields).
         roles: The models it calls.
         run: Builds from settings with the role models (resumable: a rerun does the rest).
         plan: Calls and tokens per role from settings and the role models' names (the
             models are not resolved), calling no model.
-        output: Where a build's finished work lies, from its settings (for messages).
     """
 
     settings: type
     roles: tuple[Role, ...]
     run: Callable[[Any, RoleModels], Awaitable[Outcome]]
     plan: Callable[[Any, RoleModels], Plan]
-    output: Callable[[Any], str]
 
 
 @dataclass(frozen=True)
@@ -207,6 +206,15 @@ class DemoSettings:
     limit: int | None = None
     structured: bool = True
     cache: Any = None
+
+    def task(self, make: Callable[..., Task], example: str | Path, **arguments: Any) -> Task:
+        """A benchmark's task on the demo's data (the example unless the user gave theirs),
+        limit and verdict shape, with the benchmark's own `arguments`."""
+        shaped = self.structured
+        data = self.data or example
+        return make(
+            dataset=data, limit=self.limit, structured=shaped, probabilities=shaped, **arguments
+        )
 
 
 @dataclass(frozen=True)

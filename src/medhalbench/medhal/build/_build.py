@@ -32,6 +32,7 @@ from medhalbench.medhal._dataset import medhal_features, medhal_fields
 from medhalbench.medhal.build._convert import (
     Conversion,
     Converter,
+    NoteValues,
     convert_nli,
     convert_note,
     convert_qa,
@@ -178,19 +179,14 @@ async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBu
 
 
 async def _convert(
-    item: Any,
-    source: str,
-    converter: Converter,
-    rng: random.Random,
-    others: dict[str, list[str]],
-    per_note: int,
+    item: Any, source: str, converter: Converter, rng: random.Random, values: NoteValues
 ) -> Conversion:
     if isinstance(item, QAItem):
         return await convert_qa(item, source, converter, rng)
     if isinstance(item, NLIItem):
         return convert_nli(item, source)
     if isinstance(item, NoteItem):
-        return await convert_note(item, source, converter, rng, others, per_note)
+        return await convert_note(item, source, converter, rng, values)
     if isinstance(item, SummaryItem):
         return await convert_summary(item, source, converter, rng)
     raise TypeError(f"unknown item {type(item).__name__}")
@@ -321,19 +317,15 @@ async def build_medhal(
             counts = summary.sources.setdefault(name, SourceCounts())
             counts.rows += report.rows
             counts.dropped.update(report.skipped)
-            others: dict[str, list[str]] = defaultdict(list)
-            for item in items:
-                if isinstance(item, NoteItem):
-                    for key, value in item.facts.items():
-                        others[key].append(value)
+            note_values = NoteValues.of(items, facts_per_note)
             wanted.update(item_key(name, item) for item in items)
 
             async def convert(
-                item: Any, source: str = name, values: dict[str, list[str]] = others
+                item: Any, source: str = name, values: NoteValues = note_values
             ) -> dict[str, Any]:
                 key = item_key(source, item)
                 rng = random.Random(f"{seed}:{key}")
-                conversion = await _convert(item, source, converter, rng, values, facts_per_note)
+                conversion = await _convert(item, source, converter, rng, values)
                 conversion = _apply_budget(conversion, max_tokens, protocol)
                 return {
                     "item_key": key,

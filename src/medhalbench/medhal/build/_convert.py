@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -332,21 +333,36 @@ def convert_nli(item: NLIItem, source: str) -> Conversion:
     return Conversion(samples, dropped, [])
 
 
+@dataclass(frozen=True)
+class NoteValues:
+    """The values each key takes across one source's clinical notes (where a non-factual
+    value comes from), and how many keys of a note to use."""
+
+    by_key: dict[str, list[str]]
+    per_note: int
+
+    @classmethod
+    def of(cls, items: Sequence[object], per_note: int) -> NoteValues:
+        """The values of the notes among `items`."""
+        by_key: dict[str, list[str]] = defaultdict(list)
+        for item in items:
+            if isinstance(item, NoteItem):
+                for key, value in item.facts.items():
+                    by_key[key].append(value)
+        return cls(dict(by_key), per_note)
+
+
 async def convert_note(
-    item: NoteItem,
-    source: str,
-    converter: Converter,
-    rng: random.Random,
-    others: dict[str, list[str]],
-    per_note: int,
+    item: NoteItem, source: str, converter: Converter, rng: random.Random, values: NoteValues
 ) -> Conversion:
     """Each chosen key-value -> a factual sentence; the same key's different value from
     another note -> a non-factual sentence, explained by the true sentence."""
+    others = values.by_key
     keys = [k for k in sorted(item.facts) if any(v != item.facts[k] for v in others.get(k, []))]
     dropped = {"no_swap": len(item.facts) - len(keys)} if len(keys) < len(item.facts) else {}
     samples: list[dict[str, Any]] = []
     raw: list[str] = []
-    for key in rng.sample(keys, min(per_note, len(keys))):
+    for key in rng.sample(keys, min(values.per_note, len(keys))):
         swapped = rng.choice(sorted({v for v in others[key] if v != item.facts[key]}))
         seed = rng.randrange(2**31)
         true_reply = await converter.ask(converter.kv.format(key=key, value=item.facts[key]), seed)
