@@ -12,6 +12,7 @@ by line; only data loading and file writing are left out.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -93,7 +94,7 @@ def authors_dahl_score(atomic: list[str | None], checker_replies: list[list[str]
             len(tfs) == len(atomic_list) and tfs.count("true") + tfs.count("false") == len(tfs)
         )
     kept = [s for s, g in zip(scores, good, strict=True) if g]
-    return sum(kept) / len(kept)
+    return sum(kept) / len(kept) if kept else math.nan  # pandas' mean of no row
 
 
 DATA_TO_TASK = {

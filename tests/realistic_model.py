@@ -66,12 +66,14 @@ _DETECTION_REASON = {
     "0": "The answer states what the abstract reports, in different words.",
     "1": "The answer reports a result the abstract does not contain.",
 }
+# Reasoning styles write the layout DeepSeek-R1 and Qwen3 send: "<think>\n...\n</think>\n\n".
 DETECTION_STYLES = [
     Style("llama-3.1-8b", "terse", lambda v: v),
     Style("gpt-4o", "heading", lambda v: f"### Verdict\n{v}\n\n### Reasoning\n{_DETECTION_REASON[v]}"),
     Style(
         "deepseek-r1", "reasoning",
-        lambda v: f"<think>\nLet me compare the answer with the evidence. {_DETECTION_REASON[v]} "
+        # Inside the block "non" reads 1 for the authors' substring test, whatever follows.
+        lambda v: f"<think>\nIs the answer non-factual? {_DETECTION_REASON[v]} "
         f"So the answer is {_DETECTION_WORD[v]}.\n</think>\n\n{v}",
     ),
     Style("gpt-4o-mini", "json", lambda v: json.dumps({"verdict": int(v)})),
@@ -99,7 +101,7 @@ DETECTION_STYLES = [
 TRUTH_STYLES = [
     Style("perplexity-sonar", "terse", lambda v: {"true": "True", "false": "False", "unknown": "Unknown"}[v]),
     Style("gpt-4o-mini", "json", lambda v: json.dumps({"verdict": v})),
-    Style("deepseek-r1", "reasoning", lambda v: f"<think>\nRecall the pharmacology here.\n</think>\n{v.capitalize()}."),
+    Style("deepseek-r1", "reasoning", lambda v: f"<think>\nIs it true or false? Recall the pharmacology.\n</think>\n\n{v.capitalize()}."),
     Style("claude", "negation", lambda v: {"true": "The statement is not false.", "false": "Not true.", "unknown": "I cannot verify this."}[v]),
     Style("llama-3.1-8b", "self_correction", lambda v: {"true": "False... wait, re-reading it, True.", "false": "True. Wait — no: False.", "unknown": "True. Wait, I cannot verify this."}[v]),
     Style("mistral", "language_es", lambda v: {"true": "Verdadero.", "false": "Falso.", "unknown": "No lo sé."}[v]),
@@ -115,7 +117,7 @@ FACTUAL_STYLES = [
     Style("llama-3.1-8b", "plain", lambda v: "Factual: YES" if v == "yes" else "Factual: NO\nExplanation: The statement contradicts the context."),
     Style("gpt-4o", "heading", lambda v: f"### Factual\n{v.upper()}\n\n### Explanation\nChecked against the context."),
     Style("gpt-4o-mini", "json", lambda v: json.dumps({"factual": v.upper(), "explanation": "Checked against the context."})),
-    Style("deepseek-r1", "reasoning", lambda v: f"<think>\nCompare the statement with the context.\n</think>\nFactual: {v.upper()}"),
+    Style("deepseek-r1", "reasoning", lambda v: f"<think>\nDoes the context say no to it? Compare.\n</think>\n\nFactual: {v.upper()}"),
     Style("llama-3.2-3b", "self_correction", lambda v: f"Factual: {'NO' if v == 'yes' else 'YES'}. Wait, re-reading the context: Factual: {v.upper()}"),
     Style("mistral", "language_es", lambda v: "Factual: SÍ" if v == "yes" else "Factual: NO\nExplicación: El contexto dice otra cosa."),
     Style("qwen2.5", "language_zh", lambda v: "事实性：是" if v == "yes" else "事实性：否\n解释：与上下文不符。"),

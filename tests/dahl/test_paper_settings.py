@@ -15,6 +15,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 
 from medhalbench import DataError
+from medhalbench._prompts import read_prompt
 from medhalbench.dahl import dahl
 from medhalbench.dahl._paper import (
     PAPER_SPLITTER_SYSTEM,
@@ -24,6 +25,7 @@ from medhalbench.dahl._paper import (
     read_paper_prompts,
 )
 from medhalbench.dahl._scorer import CHECKER_MAX_TOKENS, SPLITTER_MAX_TOKENS
+from medhalbench.results import prompt_files, run_record
 
 # Stand-ins for the authors' prompts, in their form (their text is theirs to give).
 THEIR_INSTRUCTION = "An examination question will be given. Answer it truthfully."
@@ -138,6 +140,39 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     assert scores["What is warfarin?"]["paper_cleaned_response"] == "nan"
     heparin = scores["What is heparin?"]
     assert heparin["paper_cleaned_response"] == "" and heparin["paper_units"] == ["No text."]
+    assert prompt_files(run_record(log)) == "theirs"  # the run's header names their prompts
+    # Ours removes their instruction too, when it is given.
+    assert aspirin["removed_instruction"] and heparin["removed_instruction"]
     # Ours leaves the empty answer out; theirs scores what the splitter made of nothing.
     assert scores["What is metformin?"]["status"] == "no_units"
     assert scores["What is metformin?"]["paper"]["units"] == 1
+
+
+def test_the_paper_column_removes_only_their_instruction_and_ours_the_one_given(
+    tmp_path: Path,
+) -> None:
+    """Their script removes its own instruction (`previous_prompt`), which an answer to our
+    instruction does not hold; ours removes the instruction the model was given."""
+    ours = read_prompt("medhalbench.dahl", "answer_system.txt")
+    echo = " ".join(ours.split())  # a model re-flows the prompt file's lines
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text(
+        json.dumps(
+            {
+                "question": "What does aspirin inhibit?",
+                "response": f"{echo} Aspirin inhibits COX-1.",
+            }
+        )
+        + "\n"
+    )
+    model = get_model("mockllm/model", custom_outputs=Recorder())
+    [log] = inspect_eval(
+        dahl(dataset="github", responses=str(responses), cache=False),
+        model=model, model_roles={"splitter": model, "checker": model},
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    [sample] = log.samples or []
+    scored: Any = next(iter(sample.scores.values())).metadata  # type: ignore[union-attr]
+    assert scored["removed_instruction"] and scored["cleaned_response"] == "Aspirin inhibits COX-1."
+    assert scored["paper_cleaned_response"] == f"{echo} Aspirin inhibits COX-1."

@@ -6,12 +6,14 @@ model under test without named judges is refused, never judged by the embedded m
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 
+import realistic_model as realistic
 from authors_code import authors_dahl_score
 from helpers import log_metrics, stub_at
 from medhalbench.cli import cli
@@ -85,10 +87,10 @@ def test_dahl_through_the_openai_provider_with_named_judges(
     assert m["scored"] == len(precisions)
     assert m["dahl_score"] == pytest.approx(sum(precisions) / len(precisions))
     samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
-    theirs = authors_dahl_score(
-        ["\n".join(samples[q]["paper_units"]) for q in ANSWERS],
-        [samples[q]["paper_checker_replies"] for q in ANSWERS],
-    )
+    # The authors' score on the replies as the server sent them (a reasoning block included).
+    sent = [[checks[u].text for u in samples[q]["paper_units"]] for q in ANSWERS]
+    assert any("<think>" in r for replies in sent for r in replies)
+    theirs = authors_dahl_score(["\n".join(samples[q]["paper_units"]) for q in ANSWERS], sent)
     assert m["paper_dahl_score"] == pytest.approx(theirs)
 
 
@@ -113,3 +115,39 @@ def test_every_checker_style_is_read_as_a_careful_reader_reads_it() -> None:
         for verdict in ("true", "false", "unknown"):
             read = read_truth_verdict(style.write(verdict)).verdict
             assert read == (verdict if style.readable else None), (style.kind, verdict, read)
+
+
+def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their checker script read the reply as the server sent it: a `<think>` block that
+    names both "true" and "false" makes every unit bad, so no response is good and their
+    score is undefined (pandas' mean of no row), where the completion alone reads."""
+    [reasoning] = [s for s in TRUTH_STYLES if s.kind == "reasoning"]
+    monkeypatch.setattr(realistic, "TRUTH_STYLES", [reasoning])
+    model = realistic_model()
+    with stub_at(model) as base_url:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+        result = CliRunner().invoke(
+            cli,
+            [
+                "eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o",
+                "--judge", "openai/gpt-4o-mini", "--log-dir", str(tmp_path), "--bootstrap", "0",
+                "--no-cache", "--display", "none",
+            ],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
+    checks = {r.key: r for r in model.of("check")}
+    samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
+    units = ["\n".join(samples[q]["paper_units"]) for q in ANSWERS]
+    sent = [[checks[u].text for u in samples[q]["paper_units"]] for q in ANSWERS]
+    assert all(r.startswith("<think>") for replies in sent for r in replies)
+    assert [samples[q]["paper_checker_replies"] for q in ANSWERS] == sent
+    completions = [[r.split("</think>", 1)[1].strip() for r in replies] for replies in sent]
+    assert not math.isnan(authors_dahl_score(units, completions))  # the block decides it
+    assert math.isnan(authors_dahl_score(units, sent))
+    m = log_metrics(log)
+    assert math.isnan(m["paper_dahl_score"])
+    assert m["dahl_score"] > 0  # ours reads the verdict after the block

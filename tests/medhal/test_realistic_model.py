@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 
+import realistic_model
 from authors_code import authors_evaluate
 from helpers import log_metrics, stub_at
 from medhalbench.cli import cli
@@ -59,7 +60,7 @@ def test_medhal_through_the_openai_sdk_with_the_extractor(tmp_path: Path) -> Non
         extracted.append(intended if readable else None)
         rows.append(
             {"label": sample.metadata["label"], "source": sample.metadata["source"],
-             "explanation": sample.metadata["explanation"], "output": sample.output.completion}
+             "explanation": sample.metadata["explanation"], "output": reply.text}
         )  # fmt: skip
     m = log_metrics(log)
     for name, value in non_factual_figures(labels, extracted).items():
@@ -67,6 +68,7 @@ def test_medhal_through_the_openai_sdk_with_the_extractor(tmp_path: Path) -> Non
     for name, value in non_factual_figures(labels, strict).items():
         assert m[f"strict_{name}"] == pytest.approx(value), name
     assert m["read_by_extractor"] == sum(r.style.extractable for r in replies.values()) > 0
+    assert any("<think>" in row["output"] for row in rows)  # the authors read them as sent
     theirs = authors_evaluate(
         [{**row, "source": {"acn": "acm"}.get(str(row["source"]), row["source"])} for row in rows],
         Embedder(DEFAULT_EMBEDDER),
@@ -82,3 +84,40 @@ def test_every_style_is_read_as_a_careful_reader_reads_it() -> None:
         for verdict in ("yes", "no"):
             read = parse_factual_verdict(style.write(verdict)).factual
             assert read == ((verdict == "yes") if style.readable else None), (style.kind, verdict)
+
+
+def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The authors' parser took the first yes/no of the text as the server sent it, a
+    `<think>` block included (inspect moves the block out of the completion)."""
+    [reasoning] = [s for s in FACTUAL_STYLES if s.kind == "reasoning"]
+    monkeypatch.setattr(realistic_model, "FACTUAL_STYLES", [reasoning])
+    model = RealisticModel(statements=statement_truth(DATASET))
+    with stub_at(model) as base_url:
+        result = CliRunner(env={"REALISTIC_API_KEY": "sk-local"}).invoke(
+            cli,
+            [
+                "eval", "medhal", "--dataset", DATASET, "--split", "train", "--limit", "8",
+                "--model", "openai-api/realistic/qwen", "--model-base-url", base_url,
+                "--log-dir", str(tmp_path), "--bootstrap", "0", "--no-cache", "--display", "none",
+            ],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
+    replies = {r.key: r for r in model.of("medhal")}
+    rows, completions = [], []
+    for sample in log.samples or []:
+        reply = replies[str(sample.input[-1].text).rsplit("Statement:", 1)[1].strip()]
+        row = {"label": sample.metadata["label"], "source": sample.metadata["source"],
+               "explanation": sample.metadata["explanation"], "output": reply.text}  # fmt: skip
+        rows.append(row)
+        completions.append({**row, "output": sample.output.completion})
+    assert all(str(r["output"]).startswith("<think>") for r in rows)
+    embedder = Embedder(DEFAULT_EMBEDDER)
+    theirs = authors_evaluate(rows, embedder)
+    on_completions = authors_evaluate(completions, embedder)
+    assert theirs["format_matching_f1"] != pytest.approx(on_completions["format_matching_f1"])
+    m = log_metrics(log)
+    for name, value in theirs.items():
+        assert m[name] == pytest.approx(value, abs=1e-6), name

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 
+import realistic_model
 from authors_code import authors_calculate_metrics
 from helpers import log_metrics, stub_at
 from medhalbench.cli import cli
@@ -66,14 +67,15 @@ def test_medhallu_through_the_openai_sdk_with_and_without_the_extractor(tmp_path
         careful.append(int(reply.intended) if reply.style.readable else None)
         extractable = reply.style.readable or reply.style.extractable
         with_extractor.append(int(reply.intended) if extractable else None)
-        texts.append(sample.output.completion)
+        texts.append(reply.text)  # as the server sent it: a reasoning block included
         difficulties.append(str(sample.metadata["difficulty"]))
     m = log_metrics(strict_log)
     for name, value in expected_figures(labels, careful).items():
         assert m[name] == pytest.approx(value), name
     assert m["unparseable"] == sum(r is None for r in careful) > 0
     assert m["read_by_extractor"] == 0
-    # The paper column: the authors' calculate_metrics on the same replies.
+    # The paper column: the authors' calculate_metrics on the same replies, as sent.
+    assert any("<think>" in t for t in texts)
     theirs = authors_calculate_metrics(labels, texts, difficulties)
     for name in ("f1", "precision", "recall", "not_sure_rate"):
         assert m[f"paper_{name}"] == pytest.approx(theirs[name]), name
@@ -95,3 +97,35 @@ def test_every_style_is_read_as_a_careful_reader_reads_it() -> None:
             read = parse_detection_verdict(style.write(verdict)).label
             expected = int(verdict) if style.readable else None
             assert (None if read is None else int(read)) == expected, (style.kind, verdict)
+
+
+def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """inspect moves a `<think>` block out of the reply; the authors' scorer read the text as
+    the server sent it, so the paper column does, and ours reads the answer after the block."""
+    [reasoning] = [s for s in DETECTION_STYLES if s.kind == "reasoning"]
+    monkeypatch.setattr(realistic_model, "DETECTION_STYLES", [reasoning])
+    model = RealisticModel(detection=detection_truth(DATASET))
+    with stub_at(model) as base_url:
+        run(tmp_path, base_url, "--limit", "6")
+    [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
+    by_answer = {r.key: r for r in model.of("detection")}
+    labels, sent, completions, difficulties, careful = [], [], [], [], []
+    for sample in log.samples or []:
+        answer = str(sample.input[-1].text).split("Answer:", 1)[1].rsplit("Your judgement", 1)[0]
+        reply = by_answer[answer.strip()]
+        labels.append(int(sample.metadata["label"]))
+        sent.append(reply.text)
+        completions.append(sample.output.completion)
+        difficulties.append(str(sample.metadata["difficulty"]))
+        careful.append(int(reply.intended))
+    assert all(t.startswith("<think>") for t in sent)
+    assert not any("<think>" in c for c in completions)  # inspect split the block off
+    m = log_metrics(log)
+    theirs = authors_calculate_metrics(labels, sent, difficulties)
+    on_completions = authors_calculate_metrics(labels, completions, difficulties)
+    assert theirs["f1"] != pytest.approx(on_completions["f1"])  # the block matters here
+    for name in ("f1", "precision", "recall", "not_sure_rate"):
+        assert m[f"paper_{name}"] == pytest.approx(theirs[name]), name
+    assert m["f1"] == pytest.approx(expected_figures(labels, careful)["f1"])  # ours: the answer

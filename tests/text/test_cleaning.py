@@ -96,3 +96,16 @@ def test_cleaning_keeps_a_subset_of_the_answer(
     assert len(kept) <= len(original) or cleaned.removed_question
     assert all(s in answer for s in kept) or cleaned.removed_question
     assert cleaned.removed_repeats >= 0
+
+
+def test_an_echoed_instruction_is_removed_wherever_it_stands_however_it_is_wrapped() -> None:
+    instruction = "Answer the question truthfully.\nIf you do not know,\nsay so."
+    echoed = "Answer the question truthfully. If you do not know, say so. Aspirin inhibits COX-1."
+    cleaned = clean_response("What does aspirin inhibit?", echoed, instructions=(instruction, ""))
+    assert cleaned.text == "Aspirin inhibits COX-1." and cleaned.removed_instruction
+    inside = f"Aspirin inhibits COX-1. {instruction}"
+    assert (
+        clean_response("Q?", inside, instructions=[instruction]).text == "Aspirin inhibits COX-1."
+    )
+    plain = clean_response("Q?", "Aspirin inhibits COX-1.", instructions=[instruction])
+    assert not plain.removed_instruction and plain.text == "Aspirin inhibits COX-1."

@@ -213,6 +213,8 @@ class DahlScoreMetadata(pydantic.BaseModel):
         category: The question's category.
         precision: True units over units, for a scored answer.
         cleaned_response: The answer after cleaning.
+        removed_instruction: Whether an echo of an instruction was removed (the one the
+            model was given, and the authors' with `answer_instruction.txt`).
         removed_question: Whether an echo of the question was removed.
         removed_repeats: Repeated sentences removed.
         removed_truncated: The cut-off last sentence dropped, if any.
@@ -249,6 +251,7 @@ class DahlScoreMetadata(pydantic.BaseModel):
     category: str = ""
     precision: float | None = None
     cleaned_response: str | None = None
+    removed_instruction: bool = False
     removed_question: bool = False
     removed_repeats: int = 0
     removed_truncated: str | None = None

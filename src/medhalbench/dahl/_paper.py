@@ -90,8 +90,9 @@ class PaperSettings:
     their prompts where given (else ours).
 
     Attributes:
-        instruction: The answering instruction their cleaning removes (the one the model
-            under test was given, as in their scripts, unless their own file is given).
+        instruction: The answering instruction their cleaning removes: their own
+            (`answer_instruction.txt`), as their script removes only its own; empty when not
+            given (an answer to another instruction holds none of theirs).
         split_system: The splitter's system message.
         split_template: The splitter's prompt (`{text}`).
         check_system: The checker's system message.
@@ -108,12 +109,11 @@ class PaperSettings:
 
     @classmethod
     def of(
-        cls, prompts: Mapping[str, str], *, instruction: str, split: str, check_system: str,
-        check: str,
-    ) -> PaperSettings:  # fmt: skip
+        cls, prompts: Mapping[str, str], *, split: str, check_system: str, check: str
+    ) -> PaperSettings:
         """Their prompts where given, ours (the run's) otherwise."""
         return cls(
-            instruction=prompts.get("answer_instruction.txt", instruction),
+            instruction=prompts.get("answer_instruction.txt", ""),
             split_system=prompts.get("split_system.txt", PAPER_SPLITTER_SYSTEM),
             split_template=prompts.get("split_user.txt", split),
             check_system=prompts.get("check_system.txt", check_system),

@@ -53,6 +53,7 @@ from medhalbench.evidence import (
 )
 from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
 from medhalbench.models import DEFAULT_MODEL, embedded_may_judge
+from medhalbench.outputs import reply_as_sent
 from medhalbench.planning import count_tokens
 from medhalbench.settings import Grounding
 from medhalbench.text import clean_response
@@ -335,8 +336,9 @@ def dahl_factuality(
         checks: How the checker is asked about the units.
         cache: Cache splitter and checker calls.
         normalise: Normalise the splitter's units (markdown, sentences, list intros).
-        answer_instruction: The instruction the answers were asked with (for the paper
-            pipeline's cleaning).
+        answer_instruction: The instruction the answers were asked with: an echo of it is
+            cleaned from an answer (ours; the paper column removes only the authors' own,
+            `answer_instruction.txt` in `paper_prompts`).
         paper_protocol: Also score each answer by the authors' pipeline.
         extract_template: The extractor's prompt (empty: no extractor).
         grounding: Evidence for the checker (None: closed-book).
@@ -370,8 +372,8 @@ def dahl_factuality(
         return read, read_by
 
     theirs = PaperSettings.of(
-        paper_prompts or {}, instruction=answer_instruction, split=split_template,
-        check_system=checks.system, check=checks.unit_template,
+        paper_prompts or {}, split=split_template, check_system=checks.system,
+        check=checks.unit_template,
     )  # fmt: skip
 
     async def paper(response: str, question: str) -> dict[str, object]:
@@ -381,7 +383,7 @@ def dahl_factuality(
         split_output = await role_model("splitter").generate(
             theirs.split_messages(text), config=theirs.split_config(cache)
         )
-        reply = split_output.completion
+        reply = reply_as_sent(split_output)
         units = paper_units(reply)
         passages, found = await unit_evidence(evidence, units)
         outputs = await asyncio.gather(
@@ -392,7 +394,7 @@ def dahl_factuality(
                 for u, p in zip(units, passages, strict=True)
             )
         )
-        replies = [o.completion for o in outputs]
+        replies = [reply_as_sent(o) for o in outputs]
         judged = paper_judge([paper_truth_reading(r) for r in replies])
         return {
             "paper": judged.as_metadata(),
@@ -411,10 +413,15 @@ def dahl_factuality(
         stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
         truncated = None if asked.response is not None else stop_reason == "max_tokens"
-        authors = await paper(response, question) if paper_protocol else {}
-        cleaned = clean_response(question, response, truncated=truncated)
+        # The authors' scripts read the answer as the server sent it (a reasoning block too).
+        authors = await paper(reply_as_sent(state.output), question) if paper_protocol else {}
+        cleaned = clean_response(
+            question, response, truncated=truncated,
+            instructions=(answer_instruction, theirs.instruction),
+        )  # fmt: skip
         cleaning = {
             "cleaned_response": cleaned.text,
+            "removed_instruction": cleaned.removed_instruction,
             "removed_question": cleaned.removed_question,
             "removed_repeats": cleaned.removed_repeats,
             "removed_truncated": cleaned.removed_truncated,

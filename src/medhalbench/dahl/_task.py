@@ -290,6 +290,7 @@ def dahl(settings: DahlSettings) -> Task:
                     settings.check_batch_prompt,
                     settings.extract_prompt,
                     settings.evidence_prompt,
+                    settings.paper_prompts,  # the authors' prompts, for the paper column
                 )
                 if f
             ],

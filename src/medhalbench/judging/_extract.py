@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from inspect_ai.model import GenerateConfig, ResponseSchema, get_model, model_roles
+from inspect_ai.model import CachePolicy, GenerateConfig, ResponseSchema, get_model, model_roles
+from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util import JSONSchema
 
 from medhalbench._prompts import check_placeholders, read_prompt
@@ -37,7 +38,7 @@ async def extract_verdict(
     *,
     question: str,
     template: str,
-    cache: bool = True,
+    cache: bool | CachePolicy | None = None,
 ) -> str | None:
     """The verdict the extractor reads in a reply, or None (no extractor, or it reads none).
 
@@ -46,7 +47,8 @@ async def extract_verdict(
         choices: Each allowed verdict and what it means (`{"1": "hallucinated", ...}`).
         question: What the model was asked, in a line.
         template: The extractor's prompt template.
-        cache: Cache the extractor's calls.
+        cache: Cache the extractor's calls (None: as the run caches, `--cache/--no-cache`:
+            inspect's effective config).
     """
     if not extractor_named() or not reply.strip():
         return None
@@ -60,6 +62,8 @@ async def extract_verdict(
         ),
         strict=True,
     )
+    if cache is None:
+        cache = active_generate_config().cache
     listed = "\n".join(f'- "{key}": {meaning}' for key, meaning in choices.items())
     output = await get_model(role=EXTRACTOR_ROLE).generate(
         template.format(question=question, choices=listed, reply=reply),

@@ -27,6 +27,7 @@ from medhalbench.medhal._verdicts import (
     paper_factual_reading,
     parse_factual_verdict,
 )
+from medhalbench.outputs import reply_as_sent
 
 FACTUAL_SCHEMA = ResponseSchema(
     name="factuality_verdict",
@@ -81,14 +82,15 @@ def factuality_verdict(
         if embedder and not label and verdict.factual is False and verdict.explanation and gold:
             model = Embedder(embedder)
             similarity = await anyio.to_thread.run_sync(model.similarity, verdict.explanation, gold)
-        paper_predicted = paper_factual_reading(reply)
+        as_sent = reply_as_sent(state.output)  # the authors' scripts read the block too
+        paper_predicted = paper_factual_reading(as_sent)
         # The authors compare explanations where they and the gold both say non-factual,
         # empty ones included (`MedHalParser.evaluate`).
         paper_pair = not label and paper_predicted is False
         if embedder and paper_pair:
             similarity_of = Embedder(embedder).similarity
             paper_similarity = await anyio.to_thread.run_sync(
-                similarity_of, gold or "", paper_explanation(reply)
+                similarity_of, gold or "", paper_explanation(as_sent)
             )
         return Score(
             value=int(verdict.factual is not None and verdict.factual == label),

@@ -11,6 +11,7 @@ from medhalbench.outputs._given import (
     text_key,
 )
 from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
+from medhalbench.outputs._sent import reply_as_sent
 
 __all__ = [
     "GIVEN_OUTPUT",
@@ -21,6 +22,7 @@ __all__ = [
     "given_output",
     "match_outputs",
     "nothing_generated",
+    "reply_as_sent",
     "system_model",
     "text_key",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from medhalbench.text._sentences import ends_complete, split_sentences
@@ -43,6 +44,7 @@ class CleanedResponse:
 
     Attributes:
         text: The cleaned answer.
+        removed_instruction: Whether an echo of an instruction was removed.
         removed_question: Whether an echo of the question was removed.
         removed_repeats: How many repeated sentences were removed.
         removed_truncated: The cut-off last sentence that was dropped, if any.
@@ -52,6 +54,7 @@ class CleanedResponse:
     """
 
     text: str
+    removed_instruction: bool = False
     removed_question: bool = False
     removed_repeats: int = 0
     removed_truncated: str | None = None
@@ -60,10 +63,16 @@ class CleanedResponse:
 
 
 def clean_response(
-    question: str, response: str, *, truncated: bool | None = None
+    question: str,
+    response: str,
+    *,
+    truncated: bool | None = None,
+    instructions: Sequence[str] = (),
 ) -> CleanedResponse:
     """Clean an answer as DAHL does before splitting it into atomic facts.
 
+    0. Remove each instruction wherever the answer repeats it (a model that echoes its
+       prompt).
     1. Remove the question where the answer repeats it (at the start, or as a sentence).
     2. Remove repeated sentences (keeping the first).
     3. Remove sentences that only decline; the answer counts as declined when nothing is
@@ -75,8 +84,15 @@ def clean_response(
         response: The model's answer.
         truncated: Whether generation stopped at the token limit. When None, a last
             sentence without terminal punctuation counts as cut off.
+        instructions: The instructions the answer may echo, removed whatever the
+            whitespace between their words (blank ones are skipped).
     """
-    text = response.strip()
+    text = response
+    for instruction in filter(None, (i.split() for i in instructions)):
+        # Whitespace-insensitive: an echo re-flows a prompt file's wrapped lines.
+        text = re.sub(r"\s+".join(map(re.escape, instruction)), "", text)
+    removed_instruction = text != response
+    text = text.strip()
     removed_question = False
     q = question.strip()
     if q and text.lower().startswith(q.lower()):
@@ -108,6 +124,7 @@ def clean_response(
     cleaned = " ".join(kept)
     return CleanedResponse(
         text=cleaned,
+        removed_instruction=removed_instruction,
         removed_question=removed_question,
         removed_repeats=repeats,
         removed_truncated=dropped,
