@@ -28,8 +28,13 @@ def hallucinated_answers(path: str) -> set[str]:
     return {json.loads(line)["Hallucinated Answer"] for line in Path(path).read_text().splitlines()}
 
 
-def scripted_model(reply: Callable[[str], str], calls: list[str] | None = None) -> Model:
-    """A mockllm model whose reply is a function of the last message (calls are recorded)."""
+def scripted_model(
+    reply: Callable[[str], str],
+    calls: list[str] | None = None,
+    chats: list[list[ChatMessage]] | None = None,
+) -> Model:
+    """A mockllm model whose reply is a function of the last message (the last messages, and
+    the whole chats, are recorded where lists are given)."""
 
     def respond(
         messages: list[ChatMessage], tools: object, tool_choice: object, config: GenerateConfig
@@ -37,6 +42,8 @@ def scripted_model(reply: Callable[[str], str], calls: list[str] | None = None) 
         user = messages[-1].text
         if calls is not None:
             calls.append(user)
+        if chats is not None:
+            chats.append(messages)
         output = ModelOutput.from_content(model="mockllm", content=reply(user))
         # Set usage so mockllm does not count tokens with tiktoken (a download, offline here).
         output.usage = ModelUsage(

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from inspect_ai.model import ChatMessage
 
 from helpers import scripted_model
 from medhalbench.medhal import build_medhal
@@ -184,8 +185,8 @@ def test_sumpubmed_pairings_keywords_and_length_on_real_documents(shared_data: P
 
 # --- a paper-protocol build -------------------------------------------------------------------
 def converter_reply(prompt: str) -> str:
-    if "Option:" in prompt:
-        option = prompt.rsplit("Option:", 1)[1].split("\n")[0].strip()
+    if "Option:" in prompt or "Answer:" in prompt:  # ours, or theirs ("Question: ...\nAnswer: ...")
+        option = re.split("Option:|Answer:", prompt)[-1].split("\n")[0].strip()
         if option == "Phenytoin":
             return "Phenytoin is the drug of choice. It is cheap."  # two sentences
         return f"{option} is the answer."
@@ -202,6 +203,7 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
                 {"id": "m1", "question": "A child has absence seizures. Drug of choice?", "opa": "Ethosuximide", "opb": "Phenytoin", "opc": "Phenytoin", "opd": "Phenytoin", "cop": 0, "exp": "Ans. is 'a' i.e., Ethosuximide."},
                 {"id": "m2", "question": "All are true EXCEPT", "opa": "A1", "opb": "B1", "opc": "C1", "opd": "D1", "cop": 0},
                 {"id": "m3", "question": "Which is correct?", "opa": "A1", "opb": "B1", "opc": "C1", "opd": "All of the above", "cop": 0},
+                {"id": "m4", "question": "Drug for gout?", "opa": "Colchicine", "opb": "Aspirin", "opc": "Aspirin", "opd": "Aspirin", "cop": 0, "exp": "Ans: a"},
             ]
         )
     )  # fmt: skip
@@ -214,12 +216,25 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
     )
     (folder / "shorter_abstract" / "abst_1.txt").write_text("the marker rose in treated mice.")
     out = tmp_path / "out"
+    chats: list[list[ChatMessage]] = []
     summary = asyncio.run(
         build_medhal(
             [("medmcqa", str(medmcqa)), ("sumpubmed", str(folder))], out,
-            scripted_model(converter_reply), show_progress=False, cache=False, protocol="paper",
+            scripted_model(converter_reply, chats=chats), show_progress=False, cache=False,
+            protocol="paper",
         )
     )  # fmt: skip
+    # Their converter chat: a system prompt and a one-shot exchange before the question; their
+    # rewrite prompt shows the document beside the sentence.
+    qa = [c for c in chats if c[-1].text.startswith("Question: ")]
+    assert qa and all([m.role for m in c] == ["system", "user", "assistant", "user"] for c in qa)
+    assert (
+        qa[0][-1].text
+        == "Question: A child has absence seizures. Drug of choice?\nAnswer: Ethosuximide"
+    )
+    rewrites = [c[-1].text for c in chats if "Sentence:" in c[-1].text]
+    assert rewrites and all("Text: " in r for r in rewrites)
+    assert any("full text of the paper." in r for r in rewrites)
     rows = [
         json.loads(line)
         for split in ("train", "validation", "test")
@@ -232,6 +247,10 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
     m1 = next(r for r in mcqa if r["inner_id"] == "m1")
     assert m1["context"] == "A child has absence seizures." and m1["label"]
     assert m1["explanation"] == "Ethosuximide." and not m1["synthetic"]  # the record strips
+    # Their clean-up runs over both explanations: "Ans: a" leaves nothing, and "answer." is cut
+    # out of the true statement that explains the non-factual one.
+    m4 = {r["label"]: r for r in mcqa if r["inner_id"] == "m4"}
+    assert m4[True]["explanation"] is None and m4[False]["explanation"] == "Colchicine is the"
     spm = [r for r in rows if r["source"] == "sumpubmed"]
     factual = [r for r in spm if r["label"]]
     # Three pairings; the one-sentence shorter abstract keeps its factual sample unpaired.
@@ -267,3 +286,22 @@ def test_training_defaults_follow_the_protocol() -> None:
     given = recipe(TrainSettings(epochs=2, lora_r=8, steps=None), "paper", examples=100)
     assert (given.steps, given.lora_r, given.lora_alpha) == (8, 8, 16)
     assert recipe(TrainSettings(steps=3), "paper", examples=100).steps == 3
+
+
+def test_the_plan_counts_the_items_the_build_keeps(shared_data: Path) -> None:
+    """A dry run's plan counts the questions that pass the build's filters (MedMCQA's
+    option and question filter, MedQA's final question), not the file's rows."""
+    from medhalbench.medhal._plan import medhal_build_plan
+
+    medmcqa = shared_data / "medmcqa" / "medmcqa_dev_dev.json"
+    medqa = shared_data / "medqa" / "medqa_us_test_dev.json"
+    if not (medmcqa.is_file() and medqa.is_file()):
+        pytest.skip("the MedMCQA or MedQA file is absent")
+    sources = [("medmcqa", str(medmcqa)), ("medqa", str(medqa))]
+    paper = medhal_build_plan(sources, "mockllm/model", protocol="paper")
+    # 2,000 MedMCQA questions less the 299 their filter rejects; 800 MedQA less 62.
+    assert paper.items == (2000 - 299) + (800 - 62)
+    [converter] = paper.roles
+    assert converter.calls == 2 * paper.items
+    ours = medhal_build_plan(sources, "mockllm/model", protocol="ours")
+    assert ours.items < 2000 - 309 + 800 - 13  # ours filters MedQA by MedMCQA's rules too

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from medhalbench._prompts import read_prompt
+from inspect_ai.model import ChatMessage
+
 from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal.build._build import MedHalBuild
-from medhalbench.medhal.build._convert import CONVERTER_MAX_TOKENS
+from medhalbench.medhal.build._convert import CONVERTER_MAX_TOKENS, qa_question
+from medhalbench.medhal.build._converter_prompts import ConverterPrompts
 from medhalbench.medhal.build._rules import (
     PAPER_CONVERTER_MAX_TOKENS,
     remove_keywords,
@@ -22,6 +24,11 @@ from medhalbench.registry import RoleModels
 from medhalbench.text import split_sentences
 
 
+def _text(prompt: str | list[ChatMessage]) -> str:
+    """A prompt or a chat as one text, for counting its tokens."""
+    return prompt if isinstance(prompt, str) else "\n".join(m.text for m in prompt)
+
+
 def medhal_build_plan(
     sources: Sequence[tuple[str, str]],
     converter: str,
@@ -31,29 +38,35 @@ def medhal_build_plan(
     nli_judge: str | None = None,
     protocol: BuildProtocol = "ours",
 ) -> Plan:
-    """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items; an
-    item the converter fails on still costs its calls, so these are what the build sends."""
-    qa = read_prompt(__package__, "qa_statement.txt")
-    kv = read_prompt(__package__, "kv_statement.txt")
-    contradict = read_prompt(__package__, "contradict_sentence.txt")
+    """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items
+    that pass the build's filters (the items it counts); an item the converter fails on
+    still costs its calls, so these are what the build sends."""
+    converter_prompts = ConverterPrompts.load(protocol)
     prompts: list[str] = []
     checks: list[str] = []
     items = 0
     for name, path in sources:
         for item in read_source(name, path, ReadReport())[:limit]:
-            items += 1
             if isinstance(item, QAItem):
+                asked = qa_question(item, name, protocol)
+                if isinstance(asked, str):
+                    continue  # dropped before any call
                 right = item.options.get(item.answer, "")
-                prompts += [qa.format(question=item.question, option=right)] * 2
-                checks += [nli_prompt(f"{item.question} Answer: {right}", right)] * 2
+                prompts += [_text(converter_prompts.qa_input(name, asked[1], right))] * 2
+                if protocol == "ours":  # only ours checks that a statement states its option
+                    checks += [nli_prompt(f"{asked[1]} Answer: {right}", right)] * 2
             elif isinstance(item, NoteItem):
                 for key in sorted(item.facts)[:facts_per_note]:
-                    prompts += [kv.format(key=key, value=item.facts[key])] * 2
+                    prompts += [converter_prompts.kv_input(key, item.facts[key])] * 2
             elif isinstance(item, SummaryItem):
-                for _, _, summary in item.pairings():
+                for _, document, summary in item.pairings():
                     sentences = split_sentences(remove_keywords(summary))
                     chosen = rewrite_candidates(sentences, protocol)
-                    prompts += [contradict.format(sentence=sentences[chosen[0]])] if chosen else []
+                    if chosen:
+                        prompts.append(
+                            converter_prompts.rewrite_input(document, sentences[chosen[0]])
+                        )
+            items += 1
     calls = len(prompts)
     most = PAPER_CONVERTER_MAX_TOKENS if protocol == "paper" else CONVERTER_MAX_TOKENS
     roles = [

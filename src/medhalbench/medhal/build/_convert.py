@@ -9,12 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import ChatMessage, GenerateConfig, Model
 
-from medhalbench._prompts import read_prompt
 from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal._dataset import MedHalRecord
-from medhalbench.medhal.build import PROMPTS
+from medhalbench.medhal.build._converter_prompts import ConverterPrompts
 from medhalbench.medhal.build._rules import (
     FACTUAL_EXPLANATION,
     PAPER_CONVERTER_MAX_TOKENS,
@@ -111,12 +110,10 @@ class Converter:
     protocol: BuildProtocol = "ours"
 
     def __post_init__(self) -> None:
-        self.qa = read_prompt(PROMPTS, "qa_statement.txt")
-        self.kv = read_prompt(PROMPTS, "kv_statement.txt")
-        self.contradict = read_prompt(PROMPTS, "contradict_sentence.txt")
+        self.prompts = ConverterPrompts.load(self.protocol)
 
-    async def ask(self, prompt: str, seed: int) -> ConverterReply:
-        """The statement a prompt yields."""
+    async def ask(self, prompt: str | list[ChatMessage], seed: int) -> ConverterReply:
+        """The statement a prompt (or a chat) yields."""
         output = await self.model.generate(
             prompt,
             config=GenerateConfig(
@@ -237,6 +234,41 @@ class Conversion:
     raw: list[str]
 
 
+def wrong_options(item: QAItem) -> list[str]:
+    """The letters of an item's wrong options that have text."""
+    return sorted(k for k, v in item.options.items() if k != item.answer and v.strip())
+
+
+def qa_question(item: QAItem, source: str, protocol: BuildProtocol) -> tuple[str | None, str] | str:
+    """The context and the question the converter is given for a QA item, or why the item
+    is dropped (`except_question`, `no_final_question`, `no_wrong_option`, ...): the filters
+    a build and its plan both apply."""
+    if protocol == "ours" or source == "medmcqa":
+        rejection = medmcqa_rejection(item.question, item.options, protocol)
+        if rejection is not None:
+            return rejection
+    split = qa_context(item.question, source, protocol)
+    if split is None:
+        return "no_final_question"
+    return split if wrong_options(item) else "no_wrong_option"
+
+
+def qa_explanations(
+    dataset_explanation: str | None, true_statement: str, source: str, protocol: BuildProtocol
+) -> tuple[str, str]:
+    """The explanations of a QA pair: the dataset's (else "The statement is factual.") for the
+    factual sample, the true statement for the non-factual one. Ours removes the option
+    references from the dataset's; theirs (`fix_medmcqa_explanations`) runs its pattern over
+    every MedMCQA explanation after the choice, the true statement's included, so an
+    explanation that is only "Ans: d" becomes empty."""
+    if protocol == "ours":
+        return clean_explanation(dataset_explanation) or FACTUAL_EXPLANATION, true_statement
+    explanations = (dataset_explanation or FACTUAL_EXPLANATION, true_statement)
+    if source != "medmcqa":
+        return explanations
+    return paper_explanation(explanations[0]) or "", paper_explanation(explanations[1]) or ""
+
+
 async def convert_qa(
     item: QAItem, source: str, converter: Converter, rng: random.Random
 ) -> Conversion:
@@ -250,44 +282,32 @@ async def convert_qa(
     sentences on its own and marks QA samples not synthetic.
     """
     protocol = converter.protocol
-    if protocol == "ours" or source == "medmcqa":
-        rejection = medmcqa_rejection(item.question, item.options, protocol)
-        if rejection is not None:
-            return Conversion([], {rejection: 1}, [])
-    split = qa_context(item.question, source, protocol)
-    if split is None:
-        return Conversion([], {"no_final_question": 1}, [])
-    context, question = split
-    wrong = sorted(k for k, v in item.options.items() if k != item.answer and v.strip())
-    if not wrong:
-        return Conversion([], {"no_wrong_option": 1}, [])
-    wrong_letter = rng.choice(wrong)
+    asked = qa_question(item, source, protocol)
+    if isinstance(asked, str):
+        return Conversion([], {asked: 1}, [])
+    context, question = asked
+    wrong_letter = rng.choice(wrong_options(item))
     seed = rng.randrange(2**31)
+    prompts = converter.prompts
     true_reply = await converter.ask(
-        converter.qa.format(question=question, option=item.options[item.answer]), seed
+        prompts.qa_input(source, question, item.options[item.answer]), seed
     )
     false_reply = await converter.ask(
-        converter.qa.format(question=question, option=item.options[wrong_letter]), seed
+        prompts.qa_input(source, question, item.options[wrong_letter]), seed
     )
     raw = [true_reply.raw, false_reply.raw]
     true_statement, false_statement = true_reply.statement, false_reply.statement
     if not true_statement or not false_statement:
         return Conversion([], {failed(true_reply, false_reply): 1}, raw)
-    dataset_explanation = (
-        paper_explanation(item.explanation)
-        if protocol == "paper"
-        else clean_explanation(item.explanation)
-    )
     origin = _Origin(source, item.inner_id, context)
     synthetic = protocol == "ours"
-    factual = origin.factual(
-        true_statement,
-        synthetic=synthetic,
-        explanation=dataset_explanation or FACTUAL_EXPLANATION,
+    factual_explanation, non_factual_explanation = qa_explanations(
+        item.explanation, true_statement, source, protocol
     )
+    factual = origin.factual(true_statement, synthetic=synthetic, explanation=factual_explanation)
     non_factual = origin.non_factual(
         false_statement,
-        explanation=true_statement,
+        explanation=non_factual_explanation,
         synthetic=synthetic,
         extras={"wrong_option": wrong_letter},
     )
@@ -365,8 +385,8 @@ async def convert_note(
     for key in rng.sample(keys, min(values.per_note, len(keys))):
         swapped = rng.choice(sorted({v for v in others[key] if v != item.facts[key]}))
         seed = rng.randrange(2**31)
-        true_reply = await converter.ask(converter.kv.format(key=key, value=item.facts[key]), seed)
-        false_reply = await converter.ask(converter.kv.format(key=key, value=swapped), seed)
+        true_reply = await converter.ask(converter.prompts.kv_input(key, item.facts[key]), seed)
+        false_reply = await converter.ask(converter.prompts.kv_input(key, swapped), seed)
         raw += [true_reply.raw, false_reply.raw]
         true_sentence, false_sentence = true_reply.statement, false_reply.statement
         if not true_sentence or not false_sentence:
@@ -416,7 +436,7 @@ async def convert_summary(
             continue
         index = rng.choice(candidates)
         reply = await converter.ask(
-            converter.contradict.format(sentence=sentences[index]), rng.randrange(2**31)
+            converter.prompts.rewrite_input(document, sentences[index]), rng.randrange(2**31)
         )
         raw.append(reply.raw)
         rewritten = reply.statement

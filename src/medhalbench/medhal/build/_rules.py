@@ -62,8 +62,10 @@ def qa_context(
     item is dropped.
 
     MedQA (medqa.py): the vignette before the final question sentence is the context and the
-    final question is converted; a question not ending in "?" is dropped. Ours first strips
-    closing quotes after the "?" (62 of 800 MIRAGE MedQA questions end with one). MedMCQA
+    final question is converted; a question not ending in "?" is dropped, as theirs drops one
+    with a space or a closing quote after it (the question is taken as the file has it). Ours
+    first strips whitespace and closing quotes after the "?" (62 of 800 MIRAGE MedQA
+    questions end with one). MedMCQA
     (medhal.py `from_medmcqa`): a question of several sentences gives all but the last as
     context, and the whole question is converted.
     """
@@ -75,7 +77,8 @@ def qa_context(
         context = match.group(1).strip()
         return (context or None), match.group(2).strip()
     sentences = split_sentences(question)
-    return (" ".join(sentences[:-1]) if len(sentences) > 1 else None), question
+    context = " ".join(sentences[:-1]) if len(sentences) > 1 else None
+    return context, question if protocol == "paper" else question.strip()
 
 
 def paper_explanation(text: str | None) -> str | None:

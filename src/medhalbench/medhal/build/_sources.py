@@ -91,7 +91,8 @@ def _require(row: dict[str, Any], name: str, path: Path, line: int | str) -> Any
 def qa_item(row: dict[str, Any], path: Path, line: int | str) -> QAItem:
     """A QA item from MIRAGE's `{question, options{A..}, answer}`, HF MedMCQA's `opa..opd,
     cop, exp`, or HF MedQA's `options, answer_idx` layouts."""
-    question = str(_require(row, "question", path, line)).strip()
+    # As the file has it: the authors' MedQA split drops a question with a space after its "?".
+    question = str(_require(row, "question", path, line))
     inner_id = str(row.get("id") or row.get("__key__") or line)
     explanation = row.get("exp") or row.get("explanation")
     if "opa" in row:  # HF MedMCQA
