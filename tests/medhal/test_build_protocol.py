@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -305,3 +306,34 @@ def test_the_plan_counts_the_items_the_build_keeps(shared_data: Path) -> None:
     assert converter.calls == 2 * paper.items
     ours = medhal_build_plan(sources, "mockllm/model", protocol="ours")
     assert ours.items < 2000 - 309 + 800 - 13  # ours filters MedQA by MedMCQA's rules too
+
+
+def test_train_dry_run_prints_the_resolved_recipe_and_writes_nothing(
+    tmp_path: Path, warm_cli: list[str]
+) -> None:
+    from medhalbench.medhal._train import ALL_PROJECTIONS
+
+    data = tmp_path / "data"
+    data.mkdir()
+    rows = [
+        {"id": f"s{i}", "statement": f"Statement {i}.", "label": i % 2 == 0, "source": "medqa"}
+        for i in range(40)
+    ]
+    (data / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out"
+    command = [*warm_cli, "medhal", "train", "--data", str(data), "--out", str(out), "--dry-run"]
+    paper = subprocess.run(
+        [*command, "--protocol", "paper"], capture_output=True, text=True, timeout=300
+    )
+    assert paper.returncode == 0, paper.stderr
+    assert all(name in paper.stdout for name in ALL_PROJECTIONS)
+    for knob in ("LoRA on 7 projections", "r 64, alpha 16", "2 steps of batch 8 x 4", "linear decay"):
+        assert knob in paper.stdout, knob  # one epoch over 40 examples: ceil(40 / 32) steps
+    assert "at most 8192 tokens" in paper.stdout and "40 training examples" in paper.stdout
+    assert "base weights in float32" in paper.stdout  # no CUDA here: bf16 is theirs on CUDA
+    narrowed = subprocess.run(
+        [*command, "--protocol", "paper", "--no-all-projections"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert narrowed.returncode == 0 and "LoRA on 4 projections" in narrowed.stdout
+    assert not out.exists()

