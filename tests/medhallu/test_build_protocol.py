@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from inspect_ai.model import ChatMessage
 
 from helpers import scripted_model
 from medhalbench._errors import MedhalbenchError
@@ -20,6 +21,7 @@ from medhalbench.cli import cli
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
 from medhalbench.medhallu.build._paper import (
+    PAPER_REFINER,
     difficulty,
     fooled,
     generation_prompt,
@@ -150,13 +152,19 @@ class Embedder:
         return np.array(rows)
 
 
+REFINER_CHATS: list[list[ChatMessage]] = []
+
+
 def run(tmp_path: Path, generator: Script, fooled_by: Sequence[set[str]], nli: float = 0.1):
     refiner_calls: list[str] = []
+    REFINER_CHATS.clear()
     models, calls = discriminators(fooled_by)
     roles = BuildRoles(
         generator=scripted_model(generator),
         discriminators=models,
-        refiner=scripted_model(lambda p: "REWRITE: subtler wording", refiner_calls),
+        refiner=scripted_model(
+            lambda p: "REWRITE: subtler wording", refiner_calls, chats=REFINER_CHATS
+        ),
         nli=NLI(nli),
         embedder=Embedder(),
     )
@@ -193,6 +201,11 @@ def test_rewritten_candidate_is_voted_in_the_same_attempt(tmp_path: Path) -> Non
     assert row["Hallucinated Answer"].startswith("C2")
     # TextGrad: three critique-and-rewrite steps, then the generator writes from the rewrite.
     assert len(refiner) == 6
+    # On TextGrad's engine settings, each call a system and a user message.
+    assert [[m.role for m in chat] for chat in REFINER_CHATS] == [["system", "user"]] * 6
+    assert (PAPER_REFINER.temperature, PAPER_REFINER.top_p, PAPER_REFINER.max_tokens) == (
+        0.0, 0.99, 2000,
+    )  # fmt: skip
     assert "Previous attempt improved by TextGrad: REWRITE: subtler wording" in generator.prompts[1]
     assert row["provenance"]["nli"]["label"] == "different"
 

@@ -15,7 +15,11 @@ from medhalbench.medhallu import medhallu
 
 
 @pytest.mark.parametrize("cache", [True, False])
-def test_the_extractor_caches_as_the_run_does(tmp_path: Path, cache: bool) -> None:
+def test_the_extractor_caches_as_the_run_does(
+    tmp_path: Path, cache: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A cache of its own: a reply cached by an earlier run would not reach the model.
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     extractor_calls: list[GenerateConfig] = []
 
     def reply(

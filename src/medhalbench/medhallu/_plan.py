@@ -147,7 +147,7 @@ def _paper_plan(
         for r in records
     ]  # fmt: skip
     refine = [
-        prompts.critique.format(question=r.question, text=g)
+        f"{prompts.critique_system}\n{prompts.critique.format(question=r.question, text=g)}"
         for r, g in zip(records, generate, strict=True)
     ]
     gen_in, vote_in, refine_in = (sum(count_tokens(x)) for x in (generate, votes, refine))

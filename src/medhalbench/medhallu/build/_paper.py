@@ -39,7 +39,9 @@ PAPER_DISCRIMINATOR_CONFIGS = (
 )
 PAPER_DISCRIMINATOR_MODELS = ("gpt-4o-mini", "google/gemma-2-2b-it", "Qwen/Qwen2.5-3B-Instruct")
 PAPER_TEXTGRAD_STEPS = 3
-PAPER_REFINER = GenerateConfig(temperature=0.0, max_tokens=512)
+# TextGrad's engine (`ChatOpenAI.generate`): temperature 0, top-p 0.99, 2,000 tokens, a system
+# message and a user message.
+PAPER_REFINER = GenerateConfig(temperature=0.0, top_p=0.99, max_tokens=2000)
 PAPER_NLI_THRESHOLD = 0.5
 _SECTION = re.compile(r"#([^#]+)#:\s*([^#]+)")  # their get_sections pattern
 
@@ -70,6 +72,8 @@ class PaperPrompts:
     discriminate_user: str
     critique: str
     rewrite: str
+    critique_system: str
+    rewrite_system: str
 
     @classmethod
     def load(cls) -> PaperPrompts:
@@ -87,6 +91,8 @@ class PaperPrompts:
             user,
             critique,
             rewrite,
+            read_prompt(PROMPTS, "paper_critique_system.txt"),
+            read_prompt(PROMPTS, "paper_rewrite_system.txt"),
         )
 
 
@@ -178,15 +184,26 @@ async def textgrad(
     text: str, question: str, refiner: Model, prompts: PaperPrompts, cache: bool
 ) -> tuple[str, list[dict[str, str]]]:
     """Their TextGrad step (three TGD steps on the failed text, the refiner as backward
-    engine): critique with their evaluation criteria, then rewrite by the critique."""
+    engine, on TextGrad's engine settings): critique with their evaluation criteria, then
+    rewrite by the critique, each a system and a user message."""
     steps = []
     config = PAPER_REFINER.merge(GenerateConfig(cache=cache))
     for _ in range(PAPER_TEXTGRAD_STEPS):
         critique = await refiner.generate(
-            prompts.critique.format(question=question, text=text), config=config
+            [
+                ChatMessageSystem(content=prompts.critique_system),
+                ChatMessageUser(content=prompts.critique.format(question=question, text=text)),
+            ],
+            config=config,
         )
         rewrite = await refiner.generate(
-            prompts.rewrite.format(feedback=critique.completion, text=text), config=config
+            [
+                ChatMessageSystem(content=prompts.rewrite_system),
+                ChatMessageUser(
+                    content=prompts.rewrite.format(feedback=critique.completion, text=text)
+                ),
+            ],
+            config=config,
         )
         text = rewrite.completion.strip() or text
         steps.append({"critique": critique.completion, "rewrite": text})
