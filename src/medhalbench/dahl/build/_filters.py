@@ -40,6 +40,7 @@ OurRule = Literal[
     "demonstrative",
     "study_group",
     "study_finding",
+    "own_study",
     "case_reference",
 ]
 PaperRule = Literal["demonstrative_study_noun", "context_verb", "was_were_participle"]
@@ -55,6 +56,7 @@ RULE_HELP: dict[str, str] = {
     "demonstrative": "this/these/our + a study noun with no antecedent in the question",
     "study_group": "names a study's groups or participants (the control group, the participants)",
     "study_finding": "reports what a study observed (was observed, were found, were enrolled)",
+    "own_study": "speaks of a study's own cohort, team, analyses or results as if known (the cohort, the sensitivity analysis showed, the patients examined)",
     "case_reference": "points at a case report or its patient (this patient, the case presented)",
     "demonstrative_study_noun": "paper family 1: a demonstrative or possessive with a study noun",
     "context_verb": "paper family 2: a verb that points at the paper's content",
@@ -131,6 +133,7 @@ _PAPER_REFERENCE = re.compile(
     r"|\bthe\s+(?:data|results|findings|figures?|tables?)\s+(?:presented|described|shown|reported|provided|above)\b"
     r"|\b(?:described|presented|mentioned|reported|shown|discussed|outlined)\s+(?:above|earlier|here|below)\b"
     r"|\bthe\s+(?:above|aforementioned)\b"
+    r"|\baccording\s+to\s+the\s+(?:findings|results|data|analysis|authors?|study|report)\b"
     # Verbs that only the paper's own content can be the agent of ("are mentioned", "can be
     # inferred"); "as described by Hanahan" names its source and stays.
     r"|\b(?:mentioned|inferred)\b"
@@ -147,7 +150,8 @@ _MODIFIER = (
 _STUDY_NOUNS = (
     r"stud(?:y|ies)|paper|article|manuscript|trials?|cohorts?|experiments?|investigations?"
     r"|surveys?|reviews?|meta-analys[ie]s|analys[ie]s|research|findings|results|data(?:set)?"
-    r"|samples?|protocol|participants|subjects|respondents|volunteers"
+    r"|samples?|protocol|participants|subjects|respondents|volunteers|work|series"
+    r"|interviews|questionnaires?|programmes?|programs?|project"
 )
 _DEMONSTRATIVE = re.compile(
     rf"\b(?:this|these|the\s+present|the\s+current|our)\s+(?:{_MODIFIER}\s+){{0,2}}?({_STUDY_NOUNS})\b",
@@ -186,6 +190,53 @@ _STUDY_FINDING = re.compile(
     r"|\b(?:observed|noted)\s+(?:in|for|among|between|during|after|at)\s+the\b",
     re.IGNORECASE,
 )
+# A study's own things spoken of as known, without a demonstrative: "the cohort", "the team"
+# (whatever the tense), and "the trial", "the sensitivity analysis", "the results", "the
+# patients", ... where the question asks what they did or showed (a past auxiliary) or a
+# participle says they were the study's ("the tumours examined", "the two hospitals studied").
+# Lower-case words only: a named study or framework ("the DAPA-CKD trial", "the Team FIRST
+# framework") is a public thing a question may name.
+_OWN_ALWAYS = re.compile(
+    r"\b[Tt]he\s+(?:cohort|team|interviews|interviewees|questionnaires?|randomi[sz]ation"
+    r"|enrol(?:l)?ment)\b(?!\s+of\b)"
+    r"|\b(?:of|among|by)\s+respondents\b"
+)
+_OWN_NOUNS = (
+    r"trials?|surveys?|experiments?|analys[ie]s|models?|samples?|results|findings|follow-up"
+    r"|outcomes?|endpoints?|criteria|population|series|programmes?|programs?|interventions?"
+    r"|patients|participants|children|mice|rats|cells|tumou?rs|hospitals|centres|centers"
+    r"|groups|cases|assays?|measurements|variables|covariates|themes"
+)
+_OWN_DEFINITE = re.compile(
+    rf"\b[Tt]he\s+(?:[a-z][a-z-]*\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)"
+)
+# A study the question names ("the DAPA-CKD trial", "the iSUSI registry"): its parts are
+# public, and "the secondary endpoints" are that study's.
+_NAMED_STUDY = re.compile(
+    r"\b[\w-]*[A-Z][\w-]*[A-Z][\w-]*\s+(?:trials?|stud(?:y|ies)|registry|cohort|survey)\b"
+)
+# One patient or case: the case-report rule's (`--cases`), not this one.
+_ONE_CASE = re.compile(r"\b(?:patient|case|child|woman|man|boy|girl|infant)\b(?!s)", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:was|were|did|had)\b", re.IGNORECASE)
+_OWN_PARTICIPLE = re.compile(
+    rf"\b[Tt]he\s+(?:[a-z0-9][a-z0-9-]*\s+){{0,3}}?(?:{_OWN_NOUNS})\s+(?:examined|studied"
+    r"|described|included|enrolled|analy[sz]ed|reported|tested|assessed|investigated|sampled"
+    r"|surveyed|followed)\b(?!\s+(?:by|with|for|in|to)\b)"
+)
+
+
+def _own_study(question: str) -> re.Match[str] | None:
+    """A study's own thing spoken of as known (see `_OWN_ALWAYS`, `_OWN_DEFINITE`)."""
+    if _GENERIC_STUDY.search(question) or _NAMED_STUDY.search(question):
+        return None  # a study in general ("the control group in a randomized trial"), or named
+    if _ONE_CASE.search(question):
+        return None
+    found = _OWN_ALWAYS.search(question) or _OWN_PARTICIPLE.search(question)
+    if found is None and _PAST.search(question):
+        found = _OWN_DEFINITE.search(question)
+    return found
+
+
 # Someone introduced by the question itself ("A 45-year-old woman ... this patient").
 _INTRODUCED = re.compile(
     r"\b(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:patients?|child|infant|woman|man|boy|girl|neonate|case)\b"
@@ -234,6 +285,9 @@ def ours_context_dependence(question: str, *, cases: bool = False) -> FilterMatc
     match = _STUDY_FINDING.search(question)
     if match:
         return FilterMatch("study_finding", match.group(0))
+    match = _own_study(question)
+    if match:
+        return FilterMatch("own_study", match.group(0))
     if cases and not _INTRODUCED.search(question):
         match = _CASE_REFERENCE.search(question) or _unresolved(_CASE_DEMONSTRATIVE, question)
         if match:
