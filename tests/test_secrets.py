@@ -39,6 +39,7 @@ from medhalbench._secrets import (
     redact_object,
     register_secret,
     secrets,
+    short_secrets,
     url_credentials,
 )
 
@@ -144,11 +145,11 @@ def test_urls_without_credentials(url: str) -> None:
 
 def test_given_secrets_and_base_urls_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     register_secret("  given-on-the-command-line-9  ")
-    register_secret("short")  # shorter than a key: no secret
+    register_secret("xyz")  # three characters: no secret (it would blank ordinary words)
     monkeypatch.setenv("LOCAL_BASE_URL", "https://proxy.example/v1?token=tok-from-env-url-42")
     monkeypatch.setenv("NOT_A_URL", "see https://x.example/?token=not-a-base-url-77 here")
     assert "given-on-the-command-line-9" in secrets()
-    assert "tok-from-env-url-42" in secrets() and "short" not in secrets()
+    assert "tok-from-env-url-42" in secrets() and "xyz" not in secrets() + short_secrets()
     assert "not-a-base-url-77" not in secrets()  # a URL inside a setting is no base URL
     assert redact("x given-on-the-command-line-9 tok-from-env-url-42") == (
         f"x {REDACTED} {REDACTED}"
@@ -156,16 +157,38 @@ def test_given_secrets_and_base_urls_in_the_environment(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize(
-    "value",
-    ["/etc/ssl/private/server.key", "~/.keys/k", "./relative", "true", "12345678901",
-     "a phrase with spaces", "short"],
-)  # fmt: skip
+    ("value", "hidden"),
+    [
+        ("/k3y-not-a-file/Zq81xw", ["/k3y-not-a-file/Zq81xw"]),  # starts like a path, names none
+        ("~/Xk2-no-such-key-file", ["~/Xk2-no-such-key-file"]),
+        ("Bearer sk-Abc123Def456Ghi", ["Bearer sk-Abc123Def456Ghi", "sk-Abc123Def456Ghi"]),
+        ("k3Y9q", ["k3Y9q"]),  # short: a word of its own
+        ("a phrase with spaces", ["a phrase with spaces"]),
+        ("12345678901", ["12345678901"]),
+    ],
+)
+def test_a_credential_is_a_secret_whatever_its_shape(
+    monkeypatch: pytest.MonkeyPatch, value: str, hidden: list[str]
+) -> None:
+    monkeypatch.setenv("SOME_PROVIDER_API_KEY", value)
+    for part in hidden:
+        assert REDACTED in redact(f"the server said: {part}!"), part
+        assert part not in redact(f"the server said: {part}!")
+    if len(value) < 8:
+        assert redact(f"x{value}y and {value}s") == f"x{value}y and {value}s"  # inside words: kept
+
+
+@pytest.mark.parametrize("value", ["true", "none", "123456", ""])
 def test_settings_that_are_no_keys_are_left_alone(
-    monkeypatch: pytest.MonkeyPatch, value: str
+    monkeypatch: pytest.MonkeyPatch, value: str, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("SSL_KEY", value)
-    assert value not in secrets()
+    assert value not in secrets() + short_secrets() or not value
     assert redact(f"reading {value}") == f"reading {value}"
+    existing = tmp_path / "server.key"
+    existing.write_text("x")
+    monkeypatch.setenv("SSL_KEY", str(existing))  # the path of a file: a setting
+    assert redact(f"reading {existing}") == f"reading {existing}"
 
 
 def test_ordinary_text_is_untouched() -> None:

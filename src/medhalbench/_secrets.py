@@ -1,13 +1,21 @@
 """Keeping secrets out of everything medhalbench writes or prints: the one redactor.
 
-What counts as a secret: every value of an environment variable whose name says it holds one
-(`OPENAI_API_KEY`, `HF_TOKEN`, `..._SECRET`, `..._PASSWORD`), every value given as a secret
-model argument (`-M api_key=...`), and credentials in URLs (`user:pass@`, `?api_key=...`).
-A secret is found whole, split by terminal colour codes (raw or JSON-escaped, as inspect's
-`traceback_ansi` holds them), and in pieces: any run of `FRAGMENT_LENGTH` or more of its
-characters (a key cut by a line wrap, or quoted in part) is replaced too, unless that run
-reads as lower-case words (a dummy key `local-medhalbench-test` is found whole, and does not
-take `medhalbench` out of every path; a random key's runs hold digits and capitals).
+What counts as a secret is known by where it comes from, not by its shape: every value of an
+environment variable whose name says it holds one (`OPENAI_API_KEY`, `HF_TOKEN`,
+`..._SECRET`, `..._PASSWORD`), whatever it looks like (`Bearer sk-...`, a value starting with
+`/` or `~` that names no file, a short one), the key a provider was made with, every value
+given as a secret model argument (`-M api_key=...`) or header, and credentials in URLs
+(`user:pass@`, `?api_key=...`). A value with spaces is a secret whole and in its parts (the
+parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside). Only `true`/`false`/`none`/`null`, a number of six
+digits or fewer, and the path of an existing file are taken for settings, not secrets.
+A secret of `MIN_SECRET_LENGTH` characters or more is found whole, split by terminal colour
+codes (raw or JSON-escaped, as inspect's `traceback_ansi` holds them), and in pieces: any run
+of `FRAGMENT_LENGTH` or more of its characters (a key cut by a line wrap, or quoted in part)
+is replaced too, unless that run reads as lower-case words (a dummy key
+`local-medhalbench-test` is found whole, and does not take `medhalbench` out of every path; a
+random key's runs hold digits and capitals). A shorter secret, of `MIN_WORD_SECRET` to 7
+characters, is replaced wherever it stands as a word of its own (not inside a longer word:
+replacing `abc1` inside every word would garble text); one of 1-3 characters is no secret.
 
 Where it applies (each boundary calls this module, never a redactor of its own):
 
@@ -41,7 +49,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
-"""Shorter values are not taken for secrets (replacing them would garble ordinary text)."""
+"""Shorter secrets are replaced only where they stand as a word of their own."""
+MIN_WORD_SECRET = 4
+"""Shorter values (`a`, `xyz`) are no secret: replacing such words would blank ordinary text."""
 FRAGMENT_LENGTH = 8
 """A run of this many characters of a secret is redacted wherever it appears."""
 
@@ -50,9 +60,8 @@ T = TypeVar("T")
 _SECRET_NAME = re.compile(
     r"(?:API_?KEY|_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", re.IGNORECASE
 )
-# A value that names a file or holds words is a setting, not a key (SSL_KEY=/etc/..., a
-# boolean, a number).
-_NOT_A_KEY = re.compile(r"^(?:[/~.]|\w:\\)|\s|^(?:true|false|none|null|\d+)$", re.IGNORECASE)
+# A value of a secret's name that is a setting, not a key: a boolean, a small number.
+_NOT_A_KEY = re.compile(r"^(?:true|false|yes|no|none|null|\d{1,6})$", re.IGNORECASE)
 # Terminal escape sequences as written to a terminal and as JSON or repr() escape them:
 # CSI (colours: ESC [ 1;36 m) and OSC (hyperlinks: ESC ] 8;; url ESC \).
 _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
@@ -77,11 +86,29 @@ _ASSIGNMENT_MARKS = ("key=", "token=", "secret=", "passw")
 _given: set[str] = set()
 
 
-def register_secret(value: str) -> None:
-    """Take a value given on the command line (e.g. `-M api_key=...`) for a secret."""
+def _secret_values(value: str) -> set[str]:
+    """A credential's value and, where it holds spaces, its parts (not the scheme word)."""
     value = value.strip()
-    if len(value) >= MIN_SECRET_LENGTH:
-        _given.add(value)
+    parts = {p for p in value.split() if len(p) >= MIN_SECRET_LENGTH} if " " in value else set()
+    return {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET}
+
+
+def register_secret(value: str) -> None:
+    """Take a value given as a credential (`-M api_key=...`, a header, the key a provider
+    was made with) for a secret, whatever its shape."""
+    _given.update(_secret_values(value))
+
+
+def _a_setting(value: str) -> bool:
+    """Whether a value of a secret's name is a setting: a boolean, a small number, or the
+    path of an existing file (`SSL_KEY=/etc/ssl/key.pem`)."""
+    value = value.strip()
+    if not value or _NOT_A_KEY.match(value):
+        return True
+    if value[:1] in "/~." or re.match(r"\w:\\", value):
+        with contextlib.suppress(OSError, ValueError):
+            return Path(value).expanduser().exists()
+    return False
 
 
 def is_secret_name(name: str) -> bool:
@@ -106,16 +133,37 @@ def url_credentials(url: str) -> list[str]:
     return found + [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
 
 
-def secrets() -> list[str]:
-    """Every known secret value, longest first."""
-    found = set(_given)
-    for name, value in os.environ.items():
+def _all_secrets() -> frozenset[str]:
+    named = tuple(
+        sorted((n, v) for n, v in os.environ.items() if is_secret_name(n) or _WHOLE_URL.match(v))
+    )
+    return _secrets_of(named, frozenset(_given))
+
+
+@functools.lru_cache(maxsize=16)
+def _secrets_of(named: tuple[tuple[str, str], ...], given: frozenset[str]) -> frozenset[str]:
+    """The secrets of the environment's credential-named variables and URLs, and those given
+    (cached: a log is redacted string by string)."""
+    found = set(given)
+    for name, value in named:
         if is_secret_name(name):
-            if len(value) >= MIN_SECRET_LENGTH and not _NOT_A_KEY.search(value):
-                found.add(value)
-        elif _WHOLE_URL.match(value):  # a base URL set in the environment, with credentials
-            found.update(v for v in url_credentials(value) if len(v) >= MIN_SECRET_LENGTH)
-    return sorted(found, key=len, reverse=True)
+            if not _a_setting(value):
+                found.update(_secret_values(value))
+        else:  # a base URL set in the environment, with credentials
+            found.update(v for v in url_credentials(value) if v)
+    return frozenset(found)
+
+
+def secrets() -> list[str]:
+    """Every known secret value of `MIN_SECRET_LENGTH` characters or more, longest first
+    (found whole and in pieces)."""
+    return sorted((s for s in _all_secrets() if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True)
+
+
+def short_secrets() -> list[str]:
+    """The known secrets shorter than `MIN_SECRET_LENGTH`, longest first (found as words of
+    their own)."""
+    return sorted((s for s in _all_secrets() if len(s) < MIN_SECRET_LENGTH), key=len, reverse=True)
 
 
 # Lower-case letters and separators: a run of a key that reads as words or a path (`medhalbe`
@@ -198,6 +246,10 @@ def redact(text: str) -> str:
                 pieces += [text[last:first], REDACTED]
                 last = after
             text = "".join([*pieces, text[last:]])
+    short = short_secrets()
+    if short:
+        words = "|".join(re.escape(s) for s in short)
+        text = re.sub(rf"(?<![\w.-])(?:{words})(?![\w-])", REDACTED, text)
     if "://" in text:
         text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
     if "=" in text:
@@ -293,6 +345,8 @@ def guard_model(model: Any) -> Any:
         The same model.
     """
     api = model.api
+    if isinstance(getattr(api, "api_key", None), str):
+        register_secret(api.api_key)  # the key the provider was made with, whatever its source
     generate = api.generate
     if getattr(generate, "_redacting", False):
         return model

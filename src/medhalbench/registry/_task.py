@@ -15,8 +15,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from inspect_ai import Task, task
+from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 
 from medhalbench._provenance import INPUTS, input_record
+from medhalbench._secrets import guard_active_models
 from medhalbench.arguments import (
     REQUIRED,
     SETTINGS_KEY,
@@ -29,6 +31,19 @@ from medhalbench.arguments import (
 )
 
 S = TypeVar("S")
+
+
+@solver
+def guarded_models() -> Solver:
+    """Redact what the run's models hand back (`guard_active_models`) before inspect logs or
+    caches it, on every route into a task: `inspect eval medhalbench/...`, `eval_set`, the
+    Python API, not only our command line (which guards them when it makes them)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        guard_active_models()  # idempotent: the models are patched once
+        return state
+
+    return solve
 
 
 def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callable[..., Task]]:
@@ -49,6 +64,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
             checked = check_arguments(settings, values)
             record = construct(settings, checked)
             made = body(record)
+            made.solver = chain(guarded_models(), made.solver)
             made.metadata = {SETTINGS_KEY: stored(record), **(made.metadata or {})}
             # What the run read, so that a retry can tell whether it changed (and find it
             # from another folder).

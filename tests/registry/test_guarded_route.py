@@ -1,0 +1,47 @@
+"""A task run by inspect's own route (the Python API here; `inspect eval medhalbench/...`
+and `eval_set` make the same task) redacts what its models hand back before inspect logs or
+caches it: a server that quotes the key in its replies leaves it in no log or cache."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from helpers import stub_at
+from medhalbench.examples import illustrative
+from medhalbench.medhallu import medhallu
+
+KEY = "sk-route-PLANTEDz8Qx41vN0cKe3"
+
+
+def quoting_the_key(messages: list[dict[str, object]]) -> str:
+    return f"1 (your key {KEY} is about to expire)"
+
+
+@pytest.mark.parametrize("shape", ["plain", "bearer"])
+def test_a_quoted_key_reaches_no_log_or_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    # Known by its source, whatever its shape: a value with a scheme word in front too.
+    monkeypatch.setenv("STUB_API_KEY", KEY if shape == "plain" else f"Bearer {KEY}")
+    with stub_at(quoting_the_key) as base_url:
+        [log] = inspect_eval(
+            medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=1),
+            model="openai-api/stub/model", model_base_url=base_url, cache=True,
+            log_dir=str(tmp_path / "logs"), display="none",
+        )  # fmt: skip
+    assert log.status == "success", log.error
+    replies = [s.output.completion for s in log.samples or []]
+    assert replies and all("[redacted]" in r for r in replies)
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".eval" for p in written) and any("cache" in p.parts for p in written)
+    for path in written:
+        data = path.read_bytes()
+        if path.suffix == ".eval":
+            with zipfile.ZipFile(path) as z:
+                data = b"".join(z.read(n) for n in z.namelist())
+        assert KEY[5:20].encode() not in data, path
