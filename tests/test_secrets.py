@@ -472,3 +472,40 @@ def test_a_key_in_a_base_url_from_the_environment_is_refused(
         assert "base URL set in the environment" in lines[0]
         assert KEY[::-1][:12] not in result.output
         assert not list(tmp_path.glob("*.eval"))  # refused before any work
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "api_key:sk-Colon9Given8Key7", "sk-Colon9Given8Key7", "api key sk-Colon9Given8Key7",
+        "default_headers=sk-Colon9Given8Key7", 'extra_headers={"X-Api-Key": 7}',
+    ],
+)  # fmt: skip
+def test_a_refused_model_argument_never_shows_its_value(given: str) -> None:
+    import click
+
+    from medhalbench.commands import parse_model_args
+
+    with pytest.raises(click.BadParameter) as refused:
+        parse_model_args([given])
+    assert "Colon9" not in refused.value.message and "-M" == refused.value.param_hint
+
+
+def test_header_arguments_are_mappings_whose_values_are_secrets() -> None:
+    from medhalbench.commands import parse_model_args
+
+    parsed = parse_model_args(['default_headers={"X-Api-Key": "hdr-Given5Key4Value3"}'])
+    assert parsed == {"default_headers": {"X-Api-Key": "hdr-Given5Key4Value3"}}
+    assert redact("sent hdr-Given5Key4Value3") == f"sent {REDACTED}"
+    literal = parse_model_args(["extra_headers={'Authorization': 'Bearer tok-Lit9Value8Key'}"])
+    assert literal["extra_headers"]["Authorization"].startswith("Bearer ")
+    assert redact("tok-Lit9Value8Key") == REDACTED
+
+
+def test_a_base_url_without_a_scheme_keeps_its_password_out_of_the_refusal() -> None:
+    from medhalbench.commands._models import OptionError, checked_base_url
+
+    with pytest.raises(OptionError) as refused:
+        checked_base_url("user:pw-Bare7Url6Secret5@localhost:8000/v1", "--model-base-url")
+    assert "Bare7" not in str(refused.value) and "localhost:8000" in str(refused.value)
+    assert redact("pw-Bare7Url6Secret5") == REDACTED

@@ -556,3 +556,31 @@ def test_stored_markup_runs_nothing_in_a_browser(hostile_log: Path, browser_page
     assert [a.note for a in read_answers(hostile_log)] == PAYLOADS
     # The statements hold markup too; the policy had nothing to block: none of it ran as code.
     assert refused == []
+
+
+def test_a_connection_that_never_sends_its_head_is_dropped(
+    session: AuditSession,
+) -> None:
+    server = server_module.AuditServer(session, 0, head_timeout=0.3)
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as slow:
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")  # the head never ends
+            # The server's own time-out (0.3 s here) closes it, long before the client's 5 s.
+            assert slow.recv(1024) == b""
+        assert status(raw(server.port, request(server, "GET", f"{server.guard.base}/done"))) == 200
+    finally:
+        server.stop()
+
+
+def test_a_known_secret_in_a_log_is_never_served(
+    session: AuditSession, guard: PageGuard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Words of a statement the log holds play a key a server once quoted into it.
+    shown = next(text for d in session.drawn for _, text in d.item.shown if text.isascii())
+    words = " ".join(shown.split()[:3])
+    monkeypatch.setenv("AUDITED_API_KEY", words)
+    with TestClient(audit_app(session, guard), base_url=ORIGIN, follow_redirects=False) as client:
+        pages = [client.get(f"{guard.base}/item/{i}").text for i in range(len(session.drawn))]
+    assert any("[redacted]" in page for page in pages)
+    assert not any(words in page for page in pages)

@@ -16,6 +16,7 @@ It serves only the person who started it, and only its own page:
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import hashlib
 import hmac
@@ -36,8 +37,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench._secrets import redact
 from medhalbench.audit._session import MAX_NOTE_CHARS, AnswerNotSaved, AuditSession
 
 MAX_BODY_BYTES = 64 * 1024
@@ -46,9 +49,27 @@ MAX_HEAD_BYTES = 16 * 1024
 """The largest request head (its headers) served."""
 BODY_TIMEOUT = 10.0
 """Seconds a request's body may take to arrive."""
+HEAD_TIMEOUT = 10.0
+"""Seconds a new connection may take to send a whole request head (a slow or silent one is
+dropped, not held open)."""
 START_TIMEOUT = 30.0
 """Seconds the server may take to start listening."""
 _environment = Environment(loader=PackageLoader("medhalbench.audit", "templates"), autoescape=True)
+
+
+class _HeadTimeout(H11Protocol):
+    """uvicorn's h11 protocol, dropping a connection whose first request head has not
+    arrived within `head_timeout` seconds (uvicorn waits for it without end)."""
+
+    head_timeout = HEAD_TIMEOUT
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.loop.call_later(self.head_timeout, self._head_expired)
+
+    def _head_expired(self) -> None:
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
 
 
 @dataclass(frozen=True)
@@ -193,8 +214,11 @@ def audit_app(session: AuditSession, guard: PageGuard, warn: Warn = _stderr) -> 
             f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
         )
+        # A log may hold a key a server quoted before redaction was ours: never served.
         return HTMLResponse(
-            body, status_code=status, headers={**_HEADERS, "Content-Security-Policy": policy}
+            redact(body),
+            status_code=status,
+            headers={**_HEADERS, "Content-Security-Policy": policy},
         )
 
     def render(index: int | None, status: int = 200) -> HTMLResponse:
@@ -298,14 +322,22 @@ class AuditServer:
         MedhalbenchError: The port is in use (or cannot be had).
     """
 
-    def __init__(self, session: AuditSession, port: int, warn: Warn = _stderr) -> None:
+    def __init__(
+        self,
+        session: AuditSession,
+        port: int,
+        warn: Warn = _stderr,
+        head_timeout: float = HEAD_TIMEOUT,
+    ) -> None:
         self.socket = _listening_socket(port)
         self.port = int(self.socket.getsockname()[1])
         self.guard = PageGuard(self.port)
         self.server = uvicorn.Server(
             uvicorn.Config(
                 audit_app(session, self.guard, warn),
-                http="h11",  # its bound on a request's head (h11_max_incomplete_event_size)
+                # h11 bounds a request's head (h11_max_incomplete_event_size); a head that
+                # does not arrive in time drops the connection.
+                http=type("HeadTimeout", (_HeadTimeout,), {"head_timeout": head_timeout}),
                 log_level="error",  # a malformed request is answered 400, not logged
                 log_config=None,
                 access_log=False,

@@ -22,6 +22,7 @@ from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 from medhalbench._errors import MedhalbenchError
 from medhalbench._hubmodels import offline_unless_reachable
 from medhalbench._secrets import (
+    REDACTED,
     guard_model,
     is_secret_name,
     redact_url,
@@ -123,17 +124,62 @@ def provider_of(name: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
 
 
+_HEADERS = re.compile(r"headers?$", re.IGNORECASE)
+
+
+def _argument_name(given: str) -> str:
+    """What of an argument may be shown: its name, cut before any separator (its value may
+    be a key, whatever shape the argument has)."""
+    parts = re.split(r"[:=\s]", given.strip(), maxsplit=1)
+    named = len(parts) == 2 and re.fullmatch(r"[A-Za-z_][\w.-]{0,39}", parts[0])
+    return repr(parts[0]) if named else "an argument"  # a lone word may be the key itself
+
+
 def parse_model_args(values: Sequence[str], option: str = "-M") -> dict[str, Any]:
-    """Parse `NAME=VALUE` pairs (values read as int, float or bool where they look so)."""
+    """Parse `NAME=VALUE` pairs (values read as int, float or bool where they look so).
+
+    A value named like a credential is registered as a secret; a headers argument
+    (`default_headers`, `extra_headers`) is read as a mapping (JSON or a Python literal),
+    every header value a secret, or refused. A refusal names the argument, never its value.
+    """
     parsed: dict[str, Any] = {}
     for value in values:
         if "=" not in value:
-            raise click.BadParameter(f"expected NAME=VALUE, got {value!r}", param_hint=option)
-        name, raw = value.split("=", 1)
-        if is_secret_name(name.strip()):
-            register_secret(raw.strip())
-        parsed[name.strip()] = _literal(raw.strip())
+            raise click.BadParameter(
+                f"expected NAME=VALUE, got {_argument_name(value)} without '=' "
+                "(the rest is not shown: it may hold a key)",
+                param_hint=option,
+            )
+        name, raw = (part.strip() for part in value.split("=", 1))
+        if is_secret_name(name):
+            register_secret(raw)
+        parsed[name] = _headers(name, raw, option) if _HEADERS.search(name) else _literal(raw)
     return parsed
+
+
+def _headers(name: str, raw: str, option: str) -> dict[str, str]:
+    """A headers argument read as a mapping of strings, each value a secret."""
+    import ast
+    import json
+
+    mapping: Any = None
+    for read in (json.loads, ast.literal_eval):
+        try:
+            mapping = read(raw)
+            break
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    if not isinstance(mapping, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()
+    ):
+        raise click.BadParameter(
+            f"{name}: expected a mapping of header names to text, as JSON "
+            '(\'{"X-Api-Key": "..."}\'); the value is not shown',
+            param_hint=option,
+        )
+    for header in mapping.values():
+        register_secret(header)  # a header carries a credential more often than not
+    return mapping
 
 
 def _literal(raw: str) -> Any:
@@ -158,7 +204,8 @@ def parse_role_values(
         if not rest or role not in roles:
             raise click.BadParameter(
                 f"expected ROLE{separator}{'URL' if separator == '=' else 'NAME=VALUE'} with ROLE one of "
-                f"{', '.join(roles)}, got {value!r}",
+                f"{', '.join(roles)}, got {_argument_name(value)} (the rest is not shown: it "
+                "may hold a key)",
                 param_hint=option,
             )
         by_role.setdefault(role, []).append(rest)
@@ -192,6 +239,10 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     if url is None:
         return None
     held = url_credentials(url)
+    # Without a scheme, `user:password@host` is no URL to parse: its credentials all the same.
+    bare = re.match(r"^[^/@\s]*@", url.strip()) if "://" not in url else None
+    if bare:
+        held += [v for v in bare.group(0)[:-1].split(":", 1) if v]
     for value in held:
         register_secret(value)  # never shown, whatever prints the URL later
     try:
@@ -201,7 +252,8 @@ def checked_base_url(url: str | None, option: str) -> str | None:
         scheme, hostname = "", None
     if scheme not in ("http", "https") or not hostname:
         raise OptionError(
-            f"{option}: expected an http:// or https:// URL with a host, got {redact_url(url)!r}"
+            f"{option}: expected an http:// or https:// URL with a host, got "
+            f"{redact_url(re.sub(r'^[^/@]*@', REDACTED + '@', url.strip()))!r}"
         )
     if held:
         raise OptionError(
