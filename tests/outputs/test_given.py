@@ -43,3 +43,12 @@ def test_two_outputs_for_one_sample_are_refused_naming_the_line() -> None:
 def test_outputs_that_match_nothing_are_refused() -> None:
     with pytest.raises(DataError, match="none of its 1 outputs matches"):
         match_outputs(samples(), [GivenOutput(("x", "y"), "z", 1)], keys, path="out.jsonl")
+
+
+def test_an_output_whose_text_two_samples_judge_is_refused_naming_both() -> None:
+    twins = [*samples(), Sample(id="s9", input="q", metadata={"text": "Statement 2."})]
+    with pytest.raises(DataError, match=r"line 4.*matches samples s2 and s9.*its sample's id"):
+        match_outputs(twins, [GivenOutput((None, "statement 2."), "x", 4)], keys, path="o.jsonl")
+    # By id it is no guess.
+    kept, _ = match_outputs(twins, [GivenOutput(("s9", "statement 2."), "x", 4)], keys, path="o")
+    assert [s.id for s in kept] == ["s9"]

@@ -87,20 +87,31 @@ def match_outputs(
         The samples with an output, and how many outputs matched no sample.
 
     Raises:
-        DataError: When no output matches any sample, or two match the same one.
+        DataError: When no output matches any sample, two match the same one, or one matches
+            two samples by their text (naming both).
     """
-    by_key: dict[Hashable, Sample] = {}
+    by_key: dict[Hashable, list[Sample]] = {}
     for sample in samples:
         for key in sample_keys(sample):
             if key is not None:
-                by_key.setdefault(key, sample)
+                by_key.setdefault(key, []).append(sample)
     kept: dict[str | int | None, Sample] = {}
     unmatched = 0
     for output in outputs:
-        answered = next((by_key[k] for k in output.keys if k is not None and k in by_key), None)
-        if answered is None:
+        found = next((by_key[k] for k in output.keys if k is not None and k in by_key), None)
+        if found is None:
             unmatched += 1
             continue
+        if len(found) > 1:
+            # A text two samples judge (a statement in two sources, an answer equal to the
+            # truth): which one the output answers is not ours to guess.
+            raise DataError(
+                f"the output matches samples {found[0].id} and {found[1].id} by the text they "
+                "judge: give each output its sample's id",
+                path=path,
+                line=output.line,
+            )
+        answered = found[0]
         if answered.id in kept:
             raise DataError(
                 f"a second output for sample {answered.id} (one per sample)",
