@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 import pytest
 
 from medhalbench.arguments import (
+    MAX_WHOLE,
     REQUIRED,
     ArgumentError,
     Count,
@@ -88,7 +89,7 @@ def test_a_signature_gives_types_defaults_choices_ranges_and_help() -> None:
     assert (
         found["limit"].kind is int
         and found["limit"].optional
-        and found["limit"].range == Range(min=1)
+        and found["limit"].range == Range(min=1, max=MAX_WHOLE)
     )
     assert found["limit"].help == "Use the first N rows, two samples each."
     assert found["pairing"].choices == ("both", "random") and found["pairing"].default == "both"
@@ -114,7 +115,7 @@ def test_values_are_converted_whichever_way_they_came(
 @pytest.mark.parametrize(
     ("name", "value", "reason"),
     [
-        ("limit", -4, "not in the range x>=1"), ("limit", "0", "not in the range x>=1"),
+        ("limit", -4, "not in the range 1<=x<=2147483647"), ("limit", "0", "not in the range 1<="),
         ("limit", "many", "expected a whole number"), ("limit", True, "expected a whole number"),
         ("limit", 2.5, "expected a whole number"), ("temperature", 7, "not in the range 0<=x<=2"),
         ("temperature", "hot", "expected a number"), ("temperature", math.nan, "finite"),
@@ -157,3 +158,17 @@ def test_a_settings_dataclass_with_nested_settings_is_built_from_flat_values() -
         construct(Request, {"source": ["nothing"]})
     with pytest.raises(ArgumentError, match="attempts"):
         construct(Request, {"source": ["a=1"], "attempts": 0})
+
+
+def test_numbers_a_provider_cannot_take_are_refused_naming_the_option(
+    warm_cli: list[str],
+) -> None:
+    import subprocess
+
+    for option, value in (("--max-tokens", "1000000000000"), ("--reply-seed", str(2**70))):
+        result = subprocess.run(
+            [*warm_cli, "eval", "medhallu", option, value, "--dry-run"],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert result.returncode == 2 and option in result.stderr, result.stderr
+        assert "2147483647" in result.stderr and "Traceback" not in result.stderr

@@ -17,6 +17,7 @@ from medhalbench.arguments._arguments import (
     usage_examples,
 )
 from medhalbench.arguments._marks import (
+    MAX_WHOLE,
     BuildProtocol,
     ByProtocol,
     Count,
@@ -64,6 +65,7 @@ __all__ = [
     "Argument",
     "ArgumentError",
     "BuildProtocol",
+    "MAX_WHOLE",
     "Count",
     "DataSource",
     "Fraction",

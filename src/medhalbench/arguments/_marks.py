@@ -26,10 +26,13 @@ class Range:
         )
 
     def __str__(self) -> str:
-        low = f"{self.min:g}{'<' if self.min_open else '<='}" if self.min is not None else ""
-        high = f"{'<' if self.max_open else '<='}{self.max:g}" if self.max is not None else ""
-        if low and not high:
-            return f"x{'>' if self.min_open else '>='}{self.min:g}"
+        def shown(end: float) -> str:
+            return f"{int(end)}" if float(end).is_integer() else f"{end:g}"
+
+        low = f"{shown(self.min)}{'<' if self.min_open else '<='}" if self.min is not None else ""
+        high = f"{'<' if self.max_open else '<='}{shown(self.max)}" if self.max is not None else ""
+        if self.min is not None and not high:
+            return f"x{'>' if self.min_open else '>='}{shown(self.min)}"
         return f"{low}x{high}"
 
 
@@ -150,8 +153,12 @@ class ByProtocol:
         return f"Default: ours {shown(self.ours)}; paper {shown(self.paper)}."
 
 
-Count = Annotated[int, Range(min=1)]
-"""Limits, counts, token budgets, connections, seconds: a whole number of at least 1."""
+MAX_WHOLE = 2**31 - 1
+"""The largest whole number a provider takes (a 32-bit signed integer: llama.cpp's and most
+servers' token budgets and seeds)."""
+Count = Annotated[int, Range(min=1, max=MAX_WHOLE)]
+"""Limits, counts, token budgets, connections, seconds: a whole number of at least 1 that a
+provider can take."""
 NonNegative = Annotated[int, Range(min=0)]
 """Retries, resamples: a whole number of at least 0."""
 Temperature = Annotated[float, Range(0.0, 2.0)]

@@ -9,6 +9,7 @@ from typing import Any, Literal, TypeVar, get_args
 import click
 
 from medhalbench._errors import DataError
+from medhalbench.arguments import MAX_WHOLE
 from medhalbench.commands._derive import click_params, options_of
 from medhalbench.commands._models import (
     ConnectionSettings,
@@ -213,7 +214,7 @@ def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
         ),
         click.Option(
             ["--reply-seed", "reply_seed"],
-            type=int,
+            type=click.IntRange(0, MAX_WHOLE),
             default=DEFAULT_REPLY_SEED,
             show_default=True,
             help="Seed sent with every call where the provider takes one (not Anthropic or Google); only the embedded model promises identical replies (the log says what each model promises).",
