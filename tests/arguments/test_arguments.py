@@ -172,3 +172,16 @@ def test_numbers_a_provider_cannot_take_are_refused_naming_the_option(
         )  # fmt: skip
         assert result.returncode == 2 and option in result.stderr, result.stderr
         assert "2147483647" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_task_argument_given_twice_is_refused_naming_both(warm_cli: list[str]) -> None:
+    import subprocess
+
+    from medhalbench.examples import illustrative
+
+    data = illustrative("medhallu_illustrative.jsonl")
+    base = [*warm_cli, "eval", "medhallu", "--dataset", data, "--dry-run"]
+    both = subprocess.run([*base, "-T", "limit=2", "--limit", "3"], capture_output=True, text=True)
+    assert both.returncode == 2 and "-T limit=... and --limit both set limit" in both.stderr
+    alone = subprocess.run([*base, "-T", "limit=2"], capture_output=True, text=True)
+    assert alone.returncode == 0, alone.stderr

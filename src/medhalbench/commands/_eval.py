@@ -80,7 +80,15 @@ def eval_command(entry: Benchmark) -> click.Command:
     def run(**values: Any) -> None:
         ctx = click.get_current_context()
         task_values = take_values(arguments, values)
-        task_values.update(parse_model_args(values.pop("task_args"), option="-T"))
+        given_by_t = parse_model_args(values.pop("task_args"), option="-T")
+        for name in given_by_t:
+            source = ctx.get_parameter_source(name)
+            if source is not None and source is not click.core.ParameterSource.DEFAULT:
+                option = f"--{name.replace('_', '-')}"
+                raise click.BadParameter(
+                    f"-T {name}=... and {option} both set {name}: give one", param_hint="-T"
+                )
+        task_values.update(given_by_t)
         task_values.update({name: values[name] for name in CONNECTED if name in by_name})
         swept = (
             parse_sweep(values.pop("sweep"), by_name[sweep.argument], sweep.flag) if sweep else None
