@@ -52,3 +52,15 @@ def test_an_evaluation_through_the_batch_api_scores_every_sample_once(
     # line; its samples were sent again, in a second batch, within the same run.
     assert len(failed) == 1 and _batches.lines_served - before == 24
     assert len(_batches.batches) >= 2
+
+
+def test_batch_with_a_provider_that_has_none_is_refused_naming_the_model() -> None:
+    result = CliRunner(env={"LOCAL_API_KEY": "sk-unused"}).invoke(
+        cli,
+        ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+         "--model", "openai-api/local/m", "--model-base-url", "http://127.0.0.1:9/v1",
+         "--batch", "--dry-run"],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    [line] = [x for x in result.stderr.splitlines() if x.strip()]
+    assert "--batch" in line and "openai-api/local/m has no batch API" in line

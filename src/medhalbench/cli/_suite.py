@@ -14,6 +14,7 @@ from medhalbench.commands import (
     BATCH_SAMPLE_RETRIES,
     InputFile,
     Suite,
+    batchless,
     check_suite_contexts,
     console,
     display_param,
@@ -87,6 +88,9 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
         f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )
     settings = loaded.settings
+    unbatched = batchless([name for run in tasks for name in (run.model.name, *run.roles.values())])
+    if settings.batch and unbatched:
+        raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(path))
     again = f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest"
     try:
         with interruptible(again), progress_display(console, enabled=display is None):

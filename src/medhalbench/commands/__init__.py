@@ -31,6 +31,7 @@ from medhalbench.commands._models import (
     ConnectionSettings,
     OptionError,
     attempt_limit,
+    batchless,
     parse_model_args,
 )
 from medhalbench.commands._options import (
@@ -68,6 +69,7 @@ from medhalbench.commands._suite import (
 from medhalbench.commands._tables import print_runs, print_table, show_results
 
 __all__ = [
+    "batchless",
     "ExamplesGroup",
     "examples_epilog",
     "locked",

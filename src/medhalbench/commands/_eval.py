@@ -18,7 +18,7 @@ from medhalbench.commands._derive import (
     take_values,
 )
 from medhalbench.commands._failures import fail_on_unfinished
-from medhalbench.commands._models import parse_model_args
+from medhalbench.commands._models import batchless, parse_model_args
 from medhalbench.commands._options import eval_model_params, flag
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
@@ -129,6 +129,9 @@ def eval_command(entry: Benchmark) -> click.Command:
             under_test=[f"the outputs in {given}"] if given else models,
             shared=values.pop("judge", None),
         )
+        unbatched = batchless([*models, *(n for names in roles.values() for n in names)])
+        if values.get("batch") and unbatched:
+            raise click.BadParameter(unbatched, param_hint="--batch")
         overrides = [{sweep.argument: v} for v in swept] if swept and sweep else [{}]
         try:
             tasks = [entry.make_task({**task_values, **o}) for o in overrides]

@@ -221,6 +221,22 @@ class Connection:
     config: GenerateConfig = field(default_factory=GenerateConfig)
 
 
+BATCH_PROVIDERS = ("openai", "anthropic", "google", "grok", "together")
+"""The providers whose batch API inspect uses (`--batch`)."""
+
+
+def batchless(models: Sequence[str]) -> str | None:
+    """The first model whose provider has no batch API (inspect would run it one call at a
+    time under `--batch`, without a word), with what to do; None when all have one."""
+    for model in models:
+        if model.split("/", 1)[0] not in BATCH_PROVIDERS and not writes_nothing(model):
+            return (
+                f"{model} has no batch API (inspect batches {', '.join(BATCH_PROVIDERS)} "
+                "models); leave batching out, or name a model of those providers"
+            )
+    return None
+
+
 def batch_mode(options: dict[str, Any]) -> bool | BatchConfig | None:
     """inspect's batch setting from `--batch` and `--batch-delay` (None: no batching)."""
     if not options.get("batch"):
