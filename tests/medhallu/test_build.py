@@ -423,3 +423,24 @@ def test_fallback_step_keeps_the_candidate_closest_to_the_truth() -> None:
     chosen, similarities = fallback_step(attempts, TRUTH, ScriptedEmbedder({"C1": 0.2, "C2": 0.8}))
     assert chosen.attempt == 2 and similarities == pytest.approx({1: 0.2, 2: 0.8})
     assert fallback_step([Attempt(1, 0.4, "?")], TRUTH, ScriptedEmbedder({})) is None
+
+
+def test_merge_names_missing_repeated_and_mismatched_shards(tmp_path: Path) -> None:
+    from medhalbench import DataError
+    from medhalbench.medhallu.build._build import SHARD_FILE, check_shard_set
+
+    def shard(name: str, index: int, count: int) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / SHARD_FILE).write_text(json.dumps({"index": index, "count": count}))
+        return folder
+
+    a, c, d = shard("a", 0, 4), shard("c", 2, 4), shard("d", 3, 4)
+    with pytest.raises(DataError, match=r"shard 1/4 missing from the 3 given"):
+        check_shard_set([a, c, d])
+    with pytest.raises(DataError, match=r"shard 0/4 given twice"):
+        check_shard_set([a, c, d, shard("again", 0, 4)])
+    with pytest.raises(DataError, match=r"different splits"):
+        check_shard_set([a, shard("other", 1, 3)])
+    check_shard_set([a, shard("b", 1, 4), c, d])  # the whole set
+    check_shard_set([tmp_path / "unmarked"])  # folders built before shard.json: as they are

@@ -71,6 +71,8 @@ RECORDS_FILE = "records.jsonl"
 DATASET_JSONL = "medhallu.jsonl"
 DATASET_PARQUET = "medhallu.parquet"
 SUMMARY_FILE = "summary.json"
+SHARD_FILE = "shard.json"
+"""Which shard of how many a folder holds (`--shard i/n`), for `merge` to check the set."""
 UNSPECIFIED = "Unspecified"
 
 RowStatus = Literal["passed", "fallback", "no_candidate"]
@@ -376,8 +378,10 @@ def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHa
     """Merge shard outputs into one dataset.
 
     Raises:
-        DataError: A question appears in two shards with different content.
+        DataError: A question appears in two shards with different content, or the folders
+            are not one whole set of shards (`check_shard_set`).
     """
+    check_shard_set(shard_dirs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     merged: dict[str, dict[str, Any]] = {}
@@ -395,6 +399,44 @@ def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHa
         if key not in target:
             target.append(record)
     return write_dataset([MedHalluBuildRow.model_validate(r) for r in target.records()], out)
+
+
+def check_shard_set(shard_dirs: Sequence[str | Path]) -> None:
+    """Refuse folders that are not one whole set of shards: a shard missing or given twice,
+    or shards of different counts (each folder's `shard.json`; folders built before it are
+    taken as they are).
+
+    Raises:
+        DataError: Naming the missing, repeated or mismatched shards.
+    """
+    seen: dict[tuple[int, int], str] = {}
+    for folder in shard_dirs:
+        marker = Path(folder) / SHARD_FILE
+        if not marker.is_file():
+            continue
+        try:
+            found = json.loads(marker.read_text(encoding="utf-8"))
+            shard = (int(found["index"]), int(found["count"]))
+        except (ValueError, KeyError, TypeError, OSError):
+            raise DataError("unreadable shard.json (rebuild this shard)", path=marker) from None
+        if shard in seen:
+            raise DataError(
+                f"shard {shard[0]}/{shard[1]} given twice (also {seen[shard]})", path=folder
+            )
+        seen[shard] = str(folder)
+    counts = {count for _, count in seen}
+    if len(counts) > 1:
+        raise DataError(
+            f"shards of different splits ({', '.join(f'i/{c}' for c in sorted(counts))}): merge the folders of one --shard I/N set"
+        )
+    if counts:
+        [count] = counts
+        missing = [f"{i}/{count}" for i in range(count) if (i, count) not in seen]
+        if missing:
+            raise DataError(
+                f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing from the "
+                f"{len(seen)} given: give every shard folder (build the missing ones first)"
+            )
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -470,6 +512,11 @@ async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedH
     """`medhalbench build medhallu`: the build with the command's models."""
     if request.protocol == "paper":  # before any work: a clear refusal
         require_three(models.names.get("discriminator", []))
+    if request.shard is not None:
+        out = Path(request.out)
+        out.mkdir(parents=True, exist_ok=True)
+        index, count = request.shard
+        (out / SHARD_FILE).write_text(json.dumps({"index": index, "count": count}))
     return await build_medhallu(
         request.records(), request.out, build_roles(request, models), request.settings,
         concurrency=request.concurrency, protocol=request.protocol,
