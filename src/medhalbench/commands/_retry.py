@@ -26,6 +26,8 @@ from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
 from medhalbench.commands._run import console, redacted_logs
 from medhalbench.commands._tables import show_results
+from medhalbench.registry import benchmarks, find_benchmark
+from medhalbench.results import benchmark_name
 
 
 def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
@@ -87,7 +89,15 @@ def retry_runs(
         given = parse_model_args(model_args)
         by_role = _role_args(role_args)
         for path in logs:
-            read_header(path)
+            task = read_header(path).eval.task
+            if find_benchmark(benchmark_name(task)) is None:
+                # Before any work: inspect's own eval-retry resumes other tasks' logs.
+                raise DataError(
+                    f"a log of {task}, no medhalbench benchmark (known: "
+                    f"{', '.join(b.name for b in benchmarks())}): resume it with "
+                    "'inspect eval-retry'",
+                    path=path,
+                )
         finished: list[EvalLog] = []
         targets: list[str] = []
         again = "stopped by the user"
