@@ -60,7 +60,8 @@ def canned_reply(messages: list[dict[str, Any]]) -> str:
 
 
 Fault = str
-"""What the server does with one request: "ok", "429" (with Retry-After: 1), "500",
+"""What the server does with one request: "ok", "400" (a refused request, with the server's
+reason), "429" (with Retry-After: 1), "500",
 "timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
 "truncated" (a cut-off JSON body, the connection closed early), "cutjson" (a cut-off JSON
 body sent whole), "nonjson" (a 200 with an HTML body), "nochoices" (a 200
@@ -246,6 +247,11 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send_bytes(429, body, headers={"Retry-After": "1"})
         elif kind == "500":
             self._send(500, {"error": {"message": "internal error", "type": "server_error"}})
+        elif kind == "400":  # a request the server will not take, with its reason
+            self._send(
+                400,
+                {"error": {"message": "model 'nope' does not exist", "type": "invalid_request"}},
+            )
         elif kind == "timeout":
             time.sleep(StubHandler.hang)
             self._send(500, {"error": {"message": "too late"}})

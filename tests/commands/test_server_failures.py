@@ -213,3 +213,15 @@ def test_a_key_echoed_by_the_server_is_in_nothing_written(
         opener = gzip.open if trace.suffix == ".gz" else open
         with opener(trace, "rb") as f:
             assert SECRET.encode() not in f.read(), trace
+
+
+def test_a_request_the_server_refuses_is_one_line_with_its_address_and_reason(
+    medhalbench: Medhalbench, stubs: list[Stub], tmp_path: Path
+) -> None:
+    stubs.append(stub := Stub(lambda n: "400"))
+    result = medhalbench(*eval_args(stub.base_url), cwd=tmp_path)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1 and stub.base_url in lines[0], lines
+    assert "400" in lines[0] and "model 'nope' does not exist" in lines[0]
+    assert "Traceback" not in result.stderr and "unexpected" not in result.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import datetime
+import errno
 import gc
 import importlib
 import os
@@ -24,7 +25,7 @@ from pathlib import Path
 import click
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench._secrets import redact
+from medhalbench._secrets import redact, redact_url
 
 USER_ERROR = 2
 INTERNAL_ERROR = 1
@@ -248,6 +249,27 @@ def traceback_file(ex: BaseException) -> Path:
     return path
 
 
+_MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT})
+
+
+def _client_error(ex: BaseException) -> str | None:
+    """A server's 4xx answer (an SDK's status error) as one line: the address, the status
+    and the server's own reason; None for anything else."""
+    status = getattr(ex, "status_code", None)
+    if not isinstance(status, int) or not 400 <= status < 500 or status in (401, 408, 429):
+        return None
+    request = getattr(ex, "request", None) or getattr(
+        getattr(ex, "response", None), "request", None
+    )
+    address = str(getattr(request, "url", "") or "the server")
+    body = getattr(ex, "body", None)
+    reason = body.get("message") if isinstance(body, dict) else None
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        reason = body["error"].get("message") or reason
+    reason = reason or getattr(ex, "message", None) or str(ex)
+    return f"{redact_url(address)} answered {status}: {one_line(str(reason), 200)}"
+
+
 def report(ex: BaseException) -> None:
     """Report an exception that escaped a command, and exit."""
     ex = leaf(ex)
@@ -273,6 +295,14 @@ def report(ex: BaseException) -> None:
     if isinstance(ex, OSError) and ex.filename and ex.strerror:
         # A file or folder the user named cannot be read or written (no right, disk full).
         fail(f"{ex.filename}: {ex.strerror}")
+    if isinstance(ex, OSError) and ex.errno in _MACHINE_ERRNOS:
+        # The disk, not us: a full or read-only disk while writing somewhere unnamed.
+        fail(
+            f"{ex.strerror or os.strerror(ex.errno or 0)} while writing (free some space, or give another folder)"
+        )
+    refused = _client_error(ex)
+    if refused is not None:
+        fail(refused)
     path = traceback_file(ex)
     what = "ran out of memory" if isinstance(ex, MemoryError) else f"unexpected {type(ex).__name__}"
     fail(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -48,6 +49,14 @@ _MISBEHAVING = [
     ("self.choices[0]", "the server's chat completion holds no choice (an empty 'choices')"),
     ("404", "the server has no such endpoint (404)"),
 ]  # fmt: skip
+# A 4xx other than those with a failure of their own (401, 403, 404, 408, 429), as the
+# OpenAI-style SDKs word it: 'BadRequestError("Error code: 400 - REASON")', the reason the
+# server's error message (or the body itself, "{'error': {'message': ...}}").
+_REFUSED = re.compile(
+    r"Error code: (4(?!01|03|04|08|29)\d\d) - (?:.*?['\"]message['\"]: ['\"])?"
+    r"(.{1,300}?)(?:['\"][,})]|['\"]?\)?$)",
+    re.MULTILINE,
+)
 MISBEHAVING_HINT = "check the server and --model-base-url (OpenAI-compatible APIs end in /v1)"
 
 _FAILURES = [
@@ -122,6 +131,10 @@ def _kind_of(message: str, traceback_text: str) -> tuple[Kind, str]:
     message = " ".join(message.split())
     if kind.startswith(_OURS):
         return "input", message
+    refused = _REFUSED.search(text)
+    if refused:  # a request the server will not take: its own reason says why
+        reason = refused[2].replace("\\'", "'").replace('\\"', '"')
+        return "misbehaving", f"the server refused the request with {refused[1]}: {reason}"
     for needle, reason in _MISBEHAVING:
         if needle in text:
             return "misbehaving", f"{reason}; {MISBEHAVING_HINT}"
