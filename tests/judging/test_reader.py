@@ -4,8 +4,10 @@ key and value type; negations by their meaning; the words come from one data fil
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -172,3 +174,105 @@ def test_a_reply_is_prepared_once_into_labelled_lines() -> None:
     )
     assert prepare_reply(reply) == "final verdict: hallucinated\nreason: x"
     assert prepare_reply("### Verdict\n\n**NO** 🚩 [1]") == "Verdict: NO"
+
+
+# ---- issue 41: a reply is read only where it commits to one class -------------------------
+
+# (reader, reply, reading): replies of the classes that had been read as the wrong class on
+# unseen sets, written apart from any corpus.
+COMMITTED = [
+    # withdrawn, hedged or left open after it is given: never read
+    (truth, "False. Wait, I take that back.", None),
+    (truth, "True. Although I could be wrong.", None),
+    (factual, "Factual: YES. Actually, I retract that; the context doesn't say.", None),
+    (factual, "YES. I may be wrong, though, since the context is about adults only.", None),
+    (detection, "1. Actually, scratch that — I can't tell from the knowledge.", None),
+    (detection, "Verdict: 0\nOn second thought, I'm not confident; treat it as undetermined.", None),
+    (detection, "Leaning 0.", None),
+    (detection, "Best guess: 1", None),
+    (factual, "Yes. Actually, no: the context says 10 mg, not 100 mg.", None),
+    (truth, "True, but only in adults.", None),
+    # a new verdict after a correction is the one read
+    (factual, "Factual: no\n\nEdit: I misread the context. Factual: yes.", "yes"),
+    # a field named by a verdict word is read by its value, in a tool call of any provider
+    (detection, '{"fabricated": false}', "0"),
+    (factual, '{"incorrect": true}', "no"),
+    (truth, "Richtig: nein", "false"),
+    (detection, "Inventado: no. La respuesta coincide con el conocimiento.", "0"),
+    (detection, '{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "judge",'
+                ' "arguments": "{\\"hallucinated\\": true}"}}]}', "1"),
+    (detection, '[{"type": "tool_use", "id": "t1", "name": "verdict", "input": {"is_factual": true}}]', "0"),
+    (factual, '{"functionCall": {"name": "x", "args": {"is_hallucinated": true}}}', "no"),
+    (truth, '[TOOL_CALLS][{"name": "f", "arguments": {"correct": false}}]', "false"),
+    (truth, '<|python_tag|>{"name": "check", "parameters": {"is_true": "false"}}', "false"),
+    (detection, '{"not_sure": false, "label": 1}', "1"),
+    # a tick or a box is read as the column or box it marks
+    (truth, "| True | False |\n|---|---|\n| | ✓ |", "false"),
+    (truth, "| True | False |\n|---|---|\n| ✓ | ✓ |", None),
+    (factual, "| Criterion | Yes | No |\n|---|---|---|\n| Hallucinated | ✓ | |", "no"),
+    (truth, "| Option | Selected |\n|---|---|\n| True | ✓ |\n| False | |", "true"),
+    (truth, "- [ ] True\n- [x] False", "false"),
+    (truth, "- [x] True\n- [x] False", None),
+    (detection, "☐ 0 factual ☑ 1 hallucinated", "1"),
+    (factual, "- [ ] The statement is factual\n- [x] The statement is not factual", "no"),
+    # a yes/no is read by the question it answers
+    (truth, "Yes, there is a mistake: the liver, not the kidney, makes bile.", "false"),
+    (factual, "No, nothing wrong with it.", "yes"),
+    (factual, "Yes — there are errors in the dosing.", "no"),
+    (truth, "Yes, that is a myth.", "false"),
+    (detection, "Does the answer contradict the knowledge? Yes.", "1"),
+    (factual, "Is the statement supported by the context? No.", "no"),
+    (factual, "Could the statement be wrong? Yes.", None),
+    (truth, "Is it accurate? Yes, except for the dose, which is wrong.", "false"),
+    (detection, "There is an error in the knowledge passage, but the answer is correct: 0", "0"),
+    # a label its explanation contradicts, refusals and questions back: never read
+    (factual, "Factual: NO. The context says exactly the same thing.", None),
+    (truth, "False. The statement correctly describes the mechanism.", None),
+    (detection, "Извините, я не могу ответить на этот вопрос.", None),
+    (factual, "Czy możesz podać kontekst?", None),
+    # fact-checking and NLI labels, quiz marks, options the reply defines and picks
+    (truth, "Refuted.", "false"),
+    (detection, "Label: SUPPORTS", "0"),
+    (factual, "entailment", "yes"),
+    (factual, "NOT ENOUGH INFO — the context is silent.", None),
+    (truth, "The answer supports the use of statins.", None),
+    (truth, "O", "true"),
+    (truth, "× — the femur is the longest bone.", "false"),
+    (truth, "X-rays are used for diagnosis.", None),
+    (truth, "A) True  B) False\nAnswer: A", "true"),
+    (detection, "Options: (a) hallucinated (b) factual. I choose (b).", "0"),
+    (detection, "Option 1: factual. Option 2: hallucinated. I pick option 1.", "0"),
+    (factual, "Options: A) factual B) not factual", None),
+    # reasoning channels and casual verdicts
+    (truth, "<|channel|>analysis<|message|>false<|end|><|start|>assistant<|channel|>final<|message|>True", "true"),
+    (detection, "<|channel|>analysis<|message|>hmm 1<|end|>", None),
+    (factual, "Total nonsense — the context says the opposite.", "no"),
+    (detection, "That's exactly right; the knowledge says the same thing.", "0"),
+    (detection, "The answer repeats an outdated guideline.", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), COMMITTED)
+def test_a_reply_is_read_only_where_it_commits_to_one_class(read, reply: str, expected) -> None:
+    reading = read(reply)
+    assert (None if reading == "unknown" else reading) == expected, reply
+
+
+def test_the_judging_code_holds_no_word_of_another_script() -> None:
+    # Words are data: no string in the reader's code holds a letter of another script
+    # (punctuation such as "。" is no word).
+    other = re.compile(r"[\u0400-\u04ff\u0600-\u06ff\u0900-\u0dff\u3040-\u9fff\uac00-\ud7af]")
+    for path in sorted((SRC / "judging").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                letters = "".join(c for c in node.value if unicodedata.category(c)[0] in "LM")
+                if id(node) not in docstrings:
+                    assert not other.search(letters), (path.name, node.value)

@@ -223,6 +223,8 @@ class DahlScoreMetadata(pydantic.BaseModel):
         units_text: The atomic units.
         verdicts: The checker's verdict on each unit.
         unit_read_by: Who read each verdict (`strict`, `extractor`, or None).
+        unit_unread_reasons: Why the strict reader read no verdict from each unit's reply
+            (None where it read one), kept where the extractor then read one.
         read_by_extractor: Units only the extractor could read.
         p_false: P(false) of each unit, where the checker gave log-probabilities.
         checker_replies: The checker's replies (one per unit, or one for a batch).
@@ -260,6 +262,7 @@ class DahlScoreMetadata(pydantic.BaseModel):
     units_text: list[str] = pydantic.Field(default_factory=list)
     verdicts: list[TruthVerdict | None] = pydantic.Field(default_factory=list)
     unit_read_by: list[str | None] = pydantic.Field(default_factory=list)
+    unit_unread_reasons: list[str | None] = pydantic.Field(default_factory=list)
     read_by_extractor: int = 0
     p_false: list[float | None] | None = None
     checker_replies: list[str] = pydantic.Field(default_factory=list)

@@ -41,6 +41,7 @@ from medhalbench.dahl._verdicts import (
     paper_truth_reading,
     parse_truth_verdicts,
     read_truth_verdict,
+    unread_reasons,
 )
 from medhalbench.evidence import (
     DEFAULT_EVIDENCE_K,
@@ -462,6 +463,7 @@ def dahl_factuality(
             verdicts=list(verdicts),
             read_by_extractor=extracted,
             unit_read_by=read_by,
+            unit_unread_reasons=unread_reasons(replies, len(units.units)),
             p_false=p_false if checks.probabilities else None,
             checker_replies=replies,
             splitter_reply=splitter_reply,

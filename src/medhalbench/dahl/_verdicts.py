@@ -12,6 +12,7 @@ counted as unknown). `paper_truth_reading` is the authors' own substring reading
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from medhalbench.judging import (
@@ -29,7 +30,7 @@ PaperTruth = Literal["true", "false", "bad"]
 
 TRUTH_SCHEMA = VerdictSchema(
     yes="holds",  # "Is this statement true?": yes holds
-    alone=frozenset({"truth", "correctness", "factuality"}),
+    alone=frozenset({"truth", "correctness", "factuality", "casual"}),
     unsure=True,
     hedge_is_unsure=True,
 )
@@ -77,6 +78,17 @@ def parse_truth_verdicts(reply: str) -> list[TruthVerdict]:
         for line in strip_reasoning(reply).splitlines()
         if line.strip()
     ]
+
+
+def unread_reasons(replies: Sequence[str], units: int) -> list[str | None]:
+    """Why the strict reader read no verdict from each unit's reply (None where it read
+    one): one reply per unit, or one reply for all units read line by line."""
+    if len(replies) == 1 and units != 1:
+        lines = [line for line in strip_reasoning(replies[0]).splitlines() if line.strip()]
+        readings = [read_truth_verdict(_LIST_MARKER.sub("", line)) for line in lines]
+    else:
+        readings = [read_truth_verdict(reply) for reply in replies]
+    return [None if read.verdict is not None else read.reason for read in readings]
 
 
 def paper_truth_reading(reply: str) -> PaperTruth:

@@ -3,11 +3,14 @@ reads what it cannot, and verdict probabilities.
 
 Each benchmark's reader lives in its package and is the shared reader with a schema (what
 "yes" means, which digits are verdicts, which words may stand alone). Every reader is strict:
-what cannot be read is counted, never guessed, and a reply offering both classes or
-contradicting itself is not read. The verdict words of every language are in one data file,
-`verdict_words.yaml`.
+a reply is read only when it commits to one class in a verdict position and nothing after it
+withdraws, hedges or contradicts it, its marked and prose readings agreeing; what cannot be
+read is counted with the reason, never guessed. The verdict words of every language are in
+one data file, `verdict_words.yaml`; the contract and its measured precision are in this
+package's README.
 """
 
+from medhalbench.judging._alternatives import offers_both, several_verdict_lines
 from medhalbench.judging._extract import (
     EXTRACTOR_ROLE,
     extract_verdict,
@@ -15,17 +18,7 @@ from medhalbench.judging._extract import (
     extractor_template,
 )
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
-from medhalbench.judging._reader import (
-    Cue,
-    Cues,
-    VerdictSchema,
-    decide,
-    find_cues,
-    offers_both,
-    read_stance,
-    read_with_cues,
-    several_verdict_lines,
-)
+from medhalbench.judging._reader import Cues, decide, find_cues, read_stance, read_with_cues
 from medhalbench.judging._reply import (
     Reading,
     normalise_reply,
@@ -33,6 +26,7 @@ from medhalbench.judging._reply import (
     read_last_verdict,
     strip_reasoning,
 )
+from medhalbench.judging._schema import Cue, VerdictSchema
 from medhalbench.judging._text import json_field, offers_alternatives
 from medhalbench.judging._vocabulary import Stance, Vocabulary, WordKind, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no

@@ -18,9 +18,12 @@ T = TypeVar("T")
 
 # Reasoning that providers leave in the text: <think>...</think> (DeepSeek-R1, Qwen3, QwQ),
 # <thinking>, <reasoning>, <reflection>, [THINK]...[/THINK] (Magistral), ◁think▷ (Kimi).
+# gpt-oss (harmony) writes its reasoning in the analysis channel and its tool preambles in
+# the commentary channel: only the final channel is the reply.
 _REASONING = re.compile(
     r"<(think|thinking|reasoning|reflection)>.*?(?:</\1>|$)|\[THINK\].*?(?:\[/THINK\]|$)"
-    r"|◁think▷.*?(?:◁/think▷|$)",
+    r"|◁think▷.*?(?:◁/think▷|$)"
+    r"|<\|channel\|>[ \t]*(?:analysis|commentary)\b.*?(?:<\|end\|>|(?=<\|channel\|>)|$)",
     re.IGNORECASE | re.DOTALL,
 )
 # A closing tag without its opening (the provider cut the opening off): all before it is reasoning.
@@ -136,7 +139,12 @@ def _join_labels(text: str) -> str:
 
 
 # Chat-template tokens a served model may leak ("<|assistant|>", "<|im_end|>", "<|eot_id|>").
-_CHAT_TOKEN = re.compile(r"<\|[A-Za-z_][\w.]{0,30}\|>")
+# A harmony header ("<|start|>assistant<|channel|>final<|message|>") is no text of the reply.
+_CHAT_TOKEN = re.compile(
+    r"<\|start\|>[ \t]*\w+|<\|channel\|>[ \t]*final\b[^<\n]{0,40}"
+    r"|<\|[A-Za-z_][\w.]{0,30}\|>|\[/?(?:TOOL_CALLS|TOOL_RESULTS|AVAILABLE_TOOLS)\]"
+    r"|\[\|[A-Za-z_]\w{0,30}\|\]"
+)
 
 
 # A Llama-2 style echo of the prompt ("[INST] ... [/INST]"): the prompt names every class.
@@ -196,27 +204,46 @@ _WEAK_CORRECTION = re.compile(
 )
 
 
+def _after_weak(
+    text: str, weak: re.Match[str], read: Callable[[str], Reading[T]]
+) -> Reading[T] | None:
+    """What "actually, ..." changes: the verdict after it; no reading where it opens with
+    an answer that cannot be read ("Yes. Actually, no: ..."); None where it corrects
+    nothing."""
+    after = read(text[weak.end() :])
+    if after.verdict is not None:
+        return Reading(after.verdict, f"after a self-correction: {after.reason}")
+    words = vocabulary()
+    rest = text[weak.end() :].lstrip(" \t,")
+    if words.yes.match(rest) or words.no.match(rest):
+        return Reading(None, "a self-correction whose verdict cannot be read")
+    return None
+
+
 def read_last_verdict(text: str, read: Callable[[str], Reading[T]]) -> Reading[T]:
     """Read a prepared reply, honouring an explicit self-correction: after "wait", "on
     second thought", "re-reading ..." (and "actually," when a verdict follows it) the verdict
     stated after the last correction is read. A correction that states no verdict leaves the
     verdict stated before it ("1. Wait, let me double-check... yes, the numbers differ"),
-    unless it voices doubt ("Wait, that can't be right"): then the reply is not read."""
+    unless it withdraws it or voices doubt ("I take that back", "Wait, that can't be
+    right"): then the reply is not read."""
+    words = vocabulary()
     strong = list(_corrections().finditer(text))
     weak = [
         m for m in _WEAK_CORRECTION.finditer(text) if not strong or m.start() > strong[-1].start()
     ]
-    if weak:
-        after = read(text[weak[-1].end() :])
-        if after.verdict is not None:
-            return Reading(after.verdict, f"after a self-correction: {after.reason}")
+    corrected = _after_weak(text, weak[-1], read) if weak else None
+    if corrected is not None:
+        return corrected
     if not strong:
         return read(text)
     tail = text[strong[-1].end() :]
     after = read(tail)
     if after.verdict is not None:
         return Reading(after.verdict, f"after a self-correction: {after.reason}")
-    if vocabulary().doubt.search(tail):
-        return Reading(None, "a self-correction that doubts the verdict and states none")
+    if words.doubt.search(tail) or words.withdrawals.search(text, strong[-1].start()):
+        return Reading(
+            None, "a self-correction that withdraws or doubts the verdict and states none"
+        )
     before = read_last_verdict(text[: strong[-1].start()], read)
     return Reading(before.verdict, f"kept after a self-correction stating none: {before.reason}")

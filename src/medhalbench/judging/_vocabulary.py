@@ -16,21 +16,25 @@ Stance = Literal["holds", "fails", "unsure"]
 """A reply's stance on the text it judged: it holds (factual, true, correct), it fails
 (hallucinated, false, not factual), or the reply cannot tell."""
 
-WordKind = Literal["truth", "correctness", "factuality", "hallucination"]
-"""What a verdict word speaks of: true/false, correct/wrong, factual/non-factual, or
-hallucinated/fabricated. A benchmark says which kinds may stand on their own."""
+WordKind = Literal["truth", "correctness", "factuality", "hallucination", "casual"]
+"""What a verdict word speaks of: true/false, correct/wrong, factual/non-factual,
+hallucinated/fabricated, or a casual verdict (a myth, outdated, spot on). A benchmark says
+which kinds may stand on their own."""
 
 LabelSense = Literal["neutral", "holds", "fails"]
 """What a label asks: `neutral` (its value says the verdict: "Verdict: false"), `holds` (a yes
 under it holds: "Factual: YES"), `fails` (a yes under it fails: "Hallucination: yes")."""
 
-WORD_KINDS: tuple[WordKind, ...] = ("truth", "correctness", "factuality", "hallucination")
+WORD_KINDS: tuple[WordKind, ...] = ("truth", "correctness", "factuality", "hallucination", "casual")
 WORDS_FILE = "verdict_words.yaml"
 # Letters, digits and the combining marks of Indic scripts (Python's \w leaves those out).
 WORD_CHAR = r"[\w\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]"
 _SAME_NAMED = (
     "unsure", "partial", "not_wholly", "hedges", "faults", "subjects", "fillers", "refusals",
-    "frames", "conditionals", "alternatives", "corrections", "doubt",
+    "frames", "conditionals", "alternatives", "corrections", "doubt", "withdrawals", "earlier",
+    "topics", "parts", "sources", "fault_present", "fault_of_source", "qualifiers", "exceptions",
+    "conjunctions", "digit_leads", "picks", "deviations", "option_words", "tentative",
+    "contrasts",
 )  # fmt: skip
 """The `Vocabulary` patterns compiled from the file's section of the same name."""
 
@@ -82,8 +86,28 @@ class Vocabulary:
         alternatives: Words offering another answer instead.
         corrections: Explicit self-corrections.
         doubt: Doubt voiced after a correction.
+        withdrawals: Phrases that withdraw or leave open a verdict given before them.
+        earlier: Words marking a state the reply has moved past ("at first").
+        topics: Words before what a doubt is about ("whether", "about").
+        parts: Names of one claim of the judged text ("the claim that ...").
+        sources: Names of the evidence ("the context", "the knowledge").
+        fault_present: Words before a fault saying the text has it ("there is an").
+        fault_of_source: What after a fault makes it the evidence's ("in the context").
+        qualifiers: Words after a verdict that qualify it ("but").
+        exceptions: Words that qualify a verdict by an exception ("except").
+        deviations: Words saying an exception is a fault ("off", "wrong", "not").
+        conjunctions: Words joining two values ("and", "y", "和").
+        digit_leads: Words that put a digit after them in verdict position ("answer:").
+        picks: Words picking an option by its letter or number ("option", "I pick").
+        option_words: Words naming an option the reply defines ("Option 1:").
+        tentative: Words of a verdict the reply only leans to ("leaning", "my best guess").
+        contrasts: Words starting a clause that contrasts with the one before ("although").
+        none: Words meaning nothing of what a label names ("none", "N/A").
         affirm: Signs standing for yes.
         deny: Signs standing for no.
+        affirm_alone: Letters standing for yes only as a whole value (a quiz's "O").
+        deny_alone: Letters standing for no only as a whole value (a quiz's "X").
+        select: Marks that select a table's column ("X", "●"), beside the signs for yes.
     """
 
     words: re.Pattern[str]
@@ -110,8 +134,28 @@ class Vocabulary:
     alternatives: re.Pattern[str]
     corrections: re.Pattern[str]
     doubt: re.Pattern[str]
+    withdrawals: re.Pattern[str]
+    earlier: re.Pattern[str]
+    topics: re.Pattern[str]
+    parts: re.Pattern[str]
+    sources: re.Pattern[str]
+    fault_present: re.Pattern[str]
+    fault_of_source: re.Pattern[str]
+    qualifiers: re.Pattern[str]
+    exceptions: re.Pattern[str]
+    deviations: re.Pattern[str]
+    conjunctions: re.Pattern[str]
+    digit_leads: re.Pattern[str]
+    picks: re.Pattern[str]
+    option_words: re.Pattern[str]
+    tentative: re.Pattern[str]
+    contrasts: re.Pattern[str]
+    none: re.Pattern[str]
     affirm: frozenset[str]
     deny: frozenset[str]
+    affirm_alone: frozenset[str]
+    deny_alone: frozenset[str]
+    select: frozenset[str]
 
     def meaning(self, match: re.Match[str]) -> VerdictWord:
         """What a match of `words` means."""
@@ -216,8 +260,12 @@ def build_vocabulary(raw: Mapping[str, Any]) -> Vocabulary:
         final_labels=section("labels", "final"),
         initial_labels=section("labels", "initial"),
         explanation_labels=section("labels", "explanation"),
+        none=section("none_words"),
         affirm=_marks(raw, "affirm"),
         deny=_marks(raw, "deny"),
+        affirm_alone=_marks(raw, "affirm_alone"),
+        deny_alone=_marks(raw, "deny_alone"),
+        select=_marks(raw, "select"),
         **{name: section(name) for name in _SAME_NAMED},
     )
 

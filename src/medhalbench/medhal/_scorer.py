@@ -60,7 +60,7 @@ def factuality_verdict(
     """Score a "Factual: YES/NO" reply.
 
     The metadata keeps our reading and who read it (`read_by`: `strict`, `extractor`, or
-    none), the authors' reading (`paper_predicted`, the first yes/no word), both
+    none), why the strict reader read none (`unread_reason`), the authors' reading (`paper_predicted`, the first yes/no word), both
     explanations, the source item, P(non-factual) when the provider returned
     log-probabilities, and, where both gold and prediction are non-factual with an
     explanation, the cosine similarity of the explanations' embeddings (`embedder`; None
@@ -74,7 +74,7 @@ def factuality_verdict(
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict, read_by = await read_factuality(reply, extract_template)
+        verdict, read_by, unread = await read_factuality(reply, extract_template)
         sample = state.metadata_as(MedHalSampleMetadata)
         label = bool(sample.label)
         gold = sample.explanation
@@ -96,7 +96,7 @@ def factuality_verdict(
             value=int(verdict.factual is not None and verdict.factual == label),
             answer=None if verdict.factual is None else ("YES" if verdict.factual else "NO"),
             explanation=verdict.explanation,
-            reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
+            reason=_score_reason(verdict, read_by),
             metadata=MedHalScoreMetadata(
                 label=label,
                 predicted=verdict.factual,
@@ -110,6 +110,7 @@ def factuality_verdict(
                 p_non_factual=_p_non_factual(state),
                 source=sample.source,
                 item=sample.item,
+                unread_reason=unread,
             ).model_dump(),
         )
 
@@ -129,39 +130,54 @@ def factuality_prediction(extract_template: str = "") -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict, read_by = await read_factuality(reply, extract_template)
+        verdict, read_by, unread = await read_factuality(reply, extract_template)
         answer = None if verdict.factual is None else ("YES" if verdict.factual else "NO")
         return Score(
             value=answer or UNREADABLE,
             answer=answer,
             explanation=verdict.explanation,
-            reason=None if verdict.factual is not None else f"unparseable: {verdict.reason}",
+            reason=_score_reason(verdict, read_by),
             metadata=MedHalReadingMetadata(
                 predicted=verdict.factual,
                 read_by=read_by,
                 explanation=verdict.explanation,
                 p_non_factual=_p_non_factual(state),
                 source=state.metadata_as(MedHalStatementMetadata).source,
+                unread_reason=unread,
             ).model_dump(),
         )
 
     return score
 
 
-async def read_factuality(reply: str, extract_template: str) -> tuple[FactualVerdict, str | None]:
-    """A reply's verdict and who read it (`strict`, `extractor`, or None when neither could)."""
+async def read_factuality(
+    reply: str, extract_template: str
+) -> tuple[FactualVerdict, str | None, str | None]:
+    """A reply's verdict, who read it (`strict`, `extractor`, or None when neither could),
+    and why the strict reader read none (None where it read one)."""
     verdict = parse_factual_verdict(reply)
     if verdict.factual is not None:
-        return verdict, "strict"
+        return verdict, "strict", None
     if extract_template:
         extracted = await extract_verdict(
             reply, _MEANINGS, question=QUESTION, template=extract_template
         )
         if extracted is not None:
-            return FactualVerdict(
-                extracted == "YES", None, f"read by the extractor ({verdict.reason})"
-            ), "extractor"
-    return verdict, None
+            return (
+                FactualVerdict(
+                    extracted == "YES", None, f"read by the extractor ({verdict.reason})"
+                ),
+                "extractor",
+                verdict.reason,
+            )
+    return verdict, None, verdict.reason
+
+
+def _score_reason(verdict: FactualVerdict, read_by: str | None) -> str | None:
+    """How a reply the strict reader could not read was read, or why it was not read."""
+    if read_by == "strict":
+        return None
+    return verdict.reason if read_by == "extractor" else f"unparseable: {verdict.reason}"
 
 
 def _p_non_factual(state: TaskState) -> float | None:

@@ -25,7 +25,7 @@ from medhalbench.judging import (
 
 FACTUAL_SCHEMA = VerdictSchema(
     yes="holds",  # "Is the statement factual?": yes holds
-    alone=frozenset({"truth", "correctness", "factuality"}),
+    alone=frozenset({"truth", "correctness", "factuality", "casual"}),
 )
 _EXPLANATION_TRIM = " .,:;\n-—–"
 
@@ -48,6 +48,8 @@ class MedHalReadingMetadata(BaseModel):
         explanation: The judge's explanation.
         p_non_factual: P(non-factual) at the verdict token, where log-probabilities were kept.
         source: The sample's source.
+        unread_reason: Why the strict reader read no verdict from the reply (None where it
+            read one), kept where the extractor then read one.
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
@@ -57,6 +59,7 @@ class MedHalReadingMetadata(BaseModel):
     explanation: str | None = None
     p_non_factual: float | None = None
     source: str | None = None
+    unread_reason: str | None = None
 
 
 class MedHalScoreMetadata(MedHalReadingMetadata):

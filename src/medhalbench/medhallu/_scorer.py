@@ -33,8 +33,10 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
     The value is 1 when the verdict matches the label, else 0. The metadata holds our
     prediction's name (`factual`, `hallucinated`, `not_sure` or `unparseable`), who read
     it (`read_by`: `strict`, `extractor`, or none), the authors' reading of the same reply
-    (`paper_prediction`, 0/1/2) and, when the provider returned log-probabilities,
-    P(hallucinated) at the verdict token; the parser's reason is the explanation.
+    (`paper_prediction`, 0/1/2), why the strict reader read no verdict (`unread_reason`,
+    kept where the extractor then read one) and, when the provider returned
+    log-probabilities, P(hallucinated) at the verdict token; the parser's reason is the
+    explanation.
 
     Args:
         not_sure: Whether "2: not sure" is an allowed answer.
@@ -67,6 +69,7 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
                 read_by=read_by,
                 paper_prediction=int(paper_detection_reading(reply_as_sent(state.output))),
                 p_hallucinated=verdict_probability(logprobs, _DIGITS, "1", "0"),
+                unread_reason=None if verdict.parsed else verdict.reason,
             ).model_dump(),
         )
 

@@ -23,6 +23,7 @@ from medhalbench.judging import (
     prepare_reply,
     read_last_verdict,
     read_stance,
+    vocabulary,
 )
 
 
@@ -48,6 +49,8 @@ class MedHalluScoreMetadata(BaseModel):
         read_by: Who read the verdict: `strict`, `extractor`, or None.
         paper_prediction: The authors' reading of the same reply (0/1/2).
         p_hallucinated: P(hallucinated) at the verdict token, where log-probabilities were kept.
+        unread_reason: Why the strict reader read no verdict from the reply (None where it
+            read one), kept where the extractor then read one.
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
@@ -57,6 +60,7 @@ class MedHalluScoreMetadata(BaseModel):
     read_by: str | None = None
     paper_prediction: int | None = None
     p_hallucinated: float | None = None
+    unread_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ _OPTION = re.compile(
     r"(?:(?:you\s+are\s+)?(?:factual|hallucinated|not\s+sure|unsure))",
     re.IGNORECASE,
 )
-_LIST_ITEM = re.compile(r"^\s*(\d+)[.)]\s+\S", re.MULTILINE)
+_LIST_ITEM = re.compile(r"^[ \t]*(\d+)[.)](?=[ \t]+\S)", re.MULTILINE)
 _HALLUCINATION_TYPES = re.compile(
     r"^\s*(?:\d+[.)]\s*)?(?:type\s*:?\s*)?(?:misinterpretation\s+of|incomplete\s+information"
     r"|mechanism\s+and\s+pathway|methodological\s+and\s+evidence)",
@@ -104,13 +108,32 @@ _HALLUCINATION_TYPES = re.compile(
 _PROMPT_ECHO = re.compile(r"your\s+judge?ment\s*\(a\s+single\s+digit\)\s*:?", re.IGNORECASE)
 
 
+def _unnumbered(text: str, items: list[re.Match[str]]) -> list[str]:
+    """The text with each list item's number blanked."""
+    parts, last = [], 0
+    for item in items:
+        parts += [text[last : item.start()], " " * (item.end() - item.start())]
+        last = item.end()
+    return [*parts, text[last:]]
+
+
+def _echoes_the_prompt(option: re.Match[str]) -> bool:
+    """Whether an option gives its digit the prompt's meaning ("1 = hallucinated"); one
+    that does not ("Option 1: factual") is the reply's own numbering, read as such."""
+    words = vocabulary()
+    said = option.group(0)[option.end(1) - option.start() :]
+    word = words.words.search(said)
+    stance = "unsure" if word is None else words.meaning(word).stance
+    return DETECTION_SCHEMA.digits.get(option.group(1)) == stance
+
+
 def _read(text: str) -> Reading[Stance]:
     """Read a prepared reply without self-corrections (see `parse_detection_verdict`)."""
     text = _PROMPT_ECHO.sub(" ", text).strip()
     if not text:
         return Reading(None, "no verdict found")
     options = list(_OPTION.finditer(text))
-    if len({m.group(1) for m in options}) > 1:
+    if len({m.group(1) for m in options}) > 1 and all(map(_echoes_the_prompt, options)):
         rest = text
         for match in reversed(options):
             rest = rest[: match.start()] + " " * (match.end() - match.start()) + rest[match.end() :]
@@ -118,8 +141,10 @@ def _read(text: str) -> Reading[Stance]:
         if inner.verdict is None:
             return Reading(None, "echoes the prompt's options")
         return Reading(inner.verdict, f"after the prompt's options: {inner.reason}")
-    if len({m.group(1) for m in _LIST_ITEM.finditer(text)}) > 1:
-        return Reading(None, "a numbered list, no single verdict")
+    items = list(_LIST_ITEM.finditer(text))
+    if len({m.group(1) for m in items}) > 1:
+        # A numbered list's numbers are no verdict digits ("1. Identify the claim ...").
+        text = "".join(_unnumbered(text, items))
     if _HALLUCINATION_TYPES.match(text):
         return Reading(None, "restates a hallucination type, no verdict")
     return read_stance(text, DETECTION_SCHEMA)
