@@ -3,6 +3,7 @@
 Shared by every benchmark; each benchmark's own records and loaders live in its package.
 """
 
+from medhalbench.data._atomic import atomic_path, atomic_text, write_text_atomically
 from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows
 from medhalbench.data._io import (
     MAX_PROMPT_BYTES,
@@ -33,6 +34,9 @@ from medhalbench.data._sources import source_rows
 from medhalbench.data._validate import DistinctKeys, excerpt, validate_row
 
 __all__ = [
+    "atomic_path",
+    "atomic_text",
+    "write_text_atomically",
     "AS_TEXT",
     "BLANK_AS_NONE",
     "LOWERED",

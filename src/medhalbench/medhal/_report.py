@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from medhalbench import results
 from medhalbench._secrets import redact
+from medhalbench.data import atomic_text
 from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadata
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
 from medhalbench.medhal._task import MedHalSettings
@@ -246,7 +247,7 @@ def write_predictions(log: EvalLog) -> list[Path]:
     if not run_record(log).settings_as(MedHalSettings).predict:
         return []
     path = Path(local_path(log.location)).with_suffix(PREDICTIONS_SUFFIX)
-    with path.open("w", encoding="utf-8") as out:
+    with atomic_text(path) as out:
         for row in predictions(log):
             out.write(redact(row.model_dump_json()) + "\n")
     return [path]

@@ -17,7 +17,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -25,7 +24,7 @@ import numpy as np
 from medhalbench._progress import progress_bar
 from medhalbench._secrets import redact
 from medhalbench.arguments import Count, DataSource, LocalPath, Share
-from medhalbench.data import PubMedQARecord, load_pubmedqa
+from medhalbench.data import PubMedQARecord, load_pubmedqa, write_text_atomically
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhallu.build._steps import (
     BuildPrompts,
@@ -285,7 +284,7 @@ async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> C
             "ground_truth_joined": analysis.ground_truth_joined,
             "questions": analysis.questions,
         }
-        Path(request.out).write_text(
-            redact(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
+        write_text_atomically(
+            request.out, redact(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
         )
     return ClusterOutcome(analysis, request.out)

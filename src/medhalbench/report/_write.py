@@ -14,6 +14,7 @@ import pandas as pd
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact
 from medhalbench._version import VERSION
+from medhalbench.data import atomic_path, write_text_atomically
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._export import csv_frame, json_table, markdown
 from medhalbench.report._html import render_html
@@ -116,17 +117,18 @@ def _redacted(frame: pd.DataFrame) -> pd.DataFrame:
 def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportFormat, *,
            published: bool) -> list[Path]:  # fmt: skip
     if fmt == "html":
-        target.write_text(redact(render_html(page)), encoding="utf-8")
+        write_text_atomically(target, redact(render_html(page)))
         return [target]
     if fmt == "markdown":
-        target.write_text(redact(markdown(page.tables())), encoding="utf-8")
+        write_text_atomically(target, redact(markdown(page.tables())))
         return [target]
     if fmt == "latex":
-        target.write_text(redact(latex(page.summary)), encoding="utf-8")
+        write_text_atomically(target, redact(latex(page.summary)))
         return [target]
     figures = _redacted(figures_frame(runs, published=published))
     if fmt == "parquet":
-        figures.to_parquet(target, index=False)
+        with atomic_path(target) as parquet:
+            figures.to_parquet(parquet, index=False)
         return [target]
     if fmt == "json":
         document = {
@@ -137,13 +139,15 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
             "left_out": page.left_out,
         }
         text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1)
-        target.write_text(redact(text) + "\n", encoding="utf-8")
+        write_text_atomically(target, redact(text) + "\n")
         return [target]
     written = []
     for table in page.tables():
         path = target.with_name(f"{target.stem}_{table.slug}.csv")
-        _redacted(csv_frame(table)).to_csv(path, index=False)
+        with atomic_path(path) as part:
+            _redacted(csv_frame(table)).to_csv(part, index=False)
         written.append(path)
     path = target.with_name(f"{target.stem}_figures.csv")
-    figures.to_csv(path, index=False)
+    with atomic_path(path) as part:
+        figures.to_csv(part, index=False)
     return [*written, path]

@@ -29,7 +29,7 @@ from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl.build import PROMPTS
 from medhalbench.dahl.build._filters import THEIR_FAMILIES, check_question
 from medhalbench.dahl.build._papers import Paper, load_papers
-from medhalbench.data import ResumableJsonl, ResumedCounts, run_resumable
+from medhalbench.data import ResumableJsonl, ResumedCounts, atomic_text, run_resumable
 from medhalbench.registry import RoleModels
 
 PROGRESS_FILE = "papers.jsonl"
@@ -300,7 +300,7 @@ async def _build_one(
 
 
 def _write_matches(path: Path, records: list[dict[str, Any]], key: str) -> None:
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_text(path, newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["question", "category", "paper_id", "rule", "matched"])
         for r in records:
@@ -313,7 +313,7 @@ def _write_matches(path: Path, records: list[dict[str, Any]], key: str) -> None:
 def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
     """Rewrite the CSVs from the finished records (paper order of the progress file):
     `questions.csv`, `dropped.csv` (ours) and `review.csv` (what the paper's families flag)."""
-    with (out_dir / QUESTIONS_FILE).open("w", newline="", encoding="utf-8") as f:
+    with atomic_text(out_dir / QUESTIONS_FILE, newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["question", "category", "paper_id"])
         for r in records:

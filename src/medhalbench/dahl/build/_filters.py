@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from medhalbench._errors import DataError
 from medhalbench.arguments import BuildProtocol, ByProtocol, LocalPath, NotTaken, Spelling
-from medhalbench.data import read_rows
+from medhalbench.data import atomic_text, read_rows
 from medhalbench.registry import RoleModels
 from medhalbench.results import Column, ResultTable
 
@@ -207,9 +207,7 @@ _OWN_NOUNS = (
     r"|patients|participants|children|mice|rats|cells|tumou?rs|hospitals|centres|centers"
     r"|groups|cases|assays?|measurements|variables|covariates|themes"
 )
-_OWN_DEFINITE = re.compile(
-    rf"\b[Tt]he\s+(?:[a-z][a-z-]*\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)"
-)
+_OWN_DEFINITE = re.compile(rf"\b[Tt]he\s+(?:[a-z][a-z-]*\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)")
 # A study the question names ("the DAPA-CKD trial", "the iSUSI registry"): its parts are
 # public, and "the secondary endpoints" are that study's.
 _NAMED_STUDY = re.compile(
@@ -473,8 +471,7 @@ def filter_questions(
 
 
 def _write(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_text(path, newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)

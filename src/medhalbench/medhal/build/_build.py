@@ -27,7 +27,13 @@ from medhalbench.arguments import (
     resolve_protocol,
     resolved,
 )
-from medhalbench.data import ResumableJsonl, ResumedCounts, run_resumable
+from medhalbench.data import (
+    ResumableJsonl,
+    ResumedCounts,
+    atomic_text,
+    run_resumable,
+    write_text_atomically,
+)
 from medhalbench.medhal._dataset import medhal_features, medhal_fields
 from medhalbench.medhal.build._convert import (
     Conversion,
@@ -241,7 +247,7 @@ def write_outputs(records: Sequence[dict[str, Any]], out: Path, seed: int) -> di
             )
     features = medhal_features()
     for split in SPLITS:
-        with (out / f"{split}.jsonl").open("w", encoding="utf-8") as f:
+        with atomic_text(out / f"{split}.jsonl") as f:
             for sample in by_split[split]:
                 f.write(json.dumps(sample, ensure_ascii=False) + "\n")
     datasets.DatasetDict(
@@ -347,7 +353,8 @@ async def build_medhal(
         counts.samples += len(r["samples"])
         counts.dropped.update(r["dropped"])
     summary.splits = write_outputs(records, out, seed)
-    (out / "summary.json").write_text(
+    write_text_atomically(
+        out / "summary.json",
         json.dumps(
             {
                 "sources": {
@@ -366,6 +373,6 @@ async def build_medhal(
                 "converter": str(converter_model),
             },
             indent=2,
-        )
+        ),
     )
     return summary

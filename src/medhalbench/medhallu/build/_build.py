@@ -37,8 +37,11 @@ from medhalbench.data import (
     Record,
     ResumableJsonl,
     ResumedCounts,
+    atomic_path,
+    atomic_text,
     load_pubmedqa,
     run_resumable,
+    write_text_atomically,
 )
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhallu._dataset import Difficulty
@@ -309,14 +312,15 @@ def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHall
     import pyarrow.parquet as pq
 
     rows = [r.published() for r in records if r.status != "no_candidate"]
-    with (out_dir / DATASET_JSONL).open("w", encoding="utf-8") as f:
+    with atomic_text(out_dir / DATASET_JSONL) as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     flat = [{**r, "provenance": json.dumps(r["provenance"], ensure_ascii=False)} for r in rows]
-    pq.write_table(pa.Table.from_pylist(flat), out_dir / DATASET_PARQUET)
+    with atomic_path(out_dir / DATASET_PARQUET) as parquet:
+        pq.write_table(pa.Table.from_pylist(flat), parquet)
     summary = summarise(records)
     summary.out = str(out_dir)
-    (out_dir / SUMMARY_FILE).write_text(json.dumps(summary.as_dict(), indent=2))
+    write_text_atomically(out_dir / SUMMARY_FILE, json.dumps(summary.as_dict(), indent=2))
     return summary
 
 
