@@ -40,8 +40,6 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
         ('What is A?,"cardio"logy\nWhat is B?,oncology\n', 2),
         # A quote that swallows the next row and closes at the end of it.
         ('What is A?,"cardiology\nWhat is B?,oncology"\nWhat is C?,cardiology\n', 2),
-        # A swallowed row that holds a quote.
-        ('What is A?,"cardiology\nWhat is ""B""?\nx"\nWhat is C?,cardiology\n', 2),
         # A quote opened on the last row, never closed.
         ('What is A?,cardiology\nWhat is B?,"oncology\n', 3),
         # Too many and too few cells.
@@ -64,6 +62,15 @@ def test_a_field_over_several_lines_is_read_when_it_swallows_no_row(tmp_path: Pa
         (2, {"question": "What is A,\nin two lines?", "category": "cardiology"}),
         (4, {"question": "What is B?", "category": "oncology"}),
     ]
+
+
+def test_a_field_over_lines_with_doubled_quotes_is_read_as_spreadsheets_write_it(
+    tmp_path: Path,
+) -> None:
+    text = 'question,category\n"He said ""why?""\nWhat is A?",cardiology\nWhat is B?,oncology\n'
+    rows = list(read_rows(write(tmp_path, "q.csv", text)))
+    assert rows[0] == (2, {"question": 'He said "why?"\nWhat is A?', "category": "cardiology"})
+    assert rows[1][1]["question"] == "What is B?"
 
 
 def test_a_header_naming_a_column_twice_is_refused(tmp_path: Path) -> None:
