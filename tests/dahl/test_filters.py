@@ -178,6 +178,20 @@ def test_questions_written_before_tuning() -> None:
     assert wrongly == []
 
 
+def test_questions_written_by_another_hand() -> None:
+    """`heldout2` was written for issue 43 by someone who had not seen the rules. Its first
+    run caught 43 of 68 paper-dependent questions (63%) and dropped none of 45 standalone
+    ones; its misses (the paper's figures and tables, a study's cohort or data set with a
+    modifier, "the scores", "the isolates") were read to widen `paper_reference` and
+    `own_study`. `heldout3`, unseen, says what a new set can expect."""
+    rows = _labelled("heldout2")
+    dependent = [q for q, needs in rows if needs]
+    standalone = [q for q, needs in rows if not needs]
+    assert (len(dependent), len(standalone)) == (68, 45)
+    assert sum(check_question(q) is not None for q in dependent) == 56  # 82%
+    assert [q for q in standalone if check_question(q) is not None] == []
+
+
 def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> None:
     released = shared_data / "dahl" / "questions.csv"
     if not released.is_file():
@@ -186,13 +200,13 @@ def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> N
         questions = [r["question"] for r in csv.DictReader(f)]
     assert len(questions) == 8573
     ours = [q for q in questions if check_question(q) is not None]
-    assert len(ours) == 108 and len(ours) / len(questions) <= 0.015
+    assert len(ours) == 117 and len(ours) / len(questions) <= 0.015
     # Every drop names what the authors let through that needs the paper.
     assert (
         "How did PARA affect the total blood transfusion cost compared to the control group?"
         in ours
     )
     with_cases = sum(check_question(q, cases=True) is not None for q in questions)
-    assert with_cases == 201
+    assert with_cases == 210
     paper = [check_question(q, "paper") for q in questions]
     assert sum(m is not None for m in paper) == 198

@@ -134,6 +134,8 @@ _PAPER_REFERENCE = re.compile(
     r"|\b(?:described|presented|mentioned|reported|shown|discussed|outlined)\s+(?:above|earlier|here|below)\b"
     r"|\bthe\s+(?:above|aforementioned)\b"
     r"|\baccording\s+to\s+the\s+(?:findings|results|data|analysis|authors?|study|report)\b"
+    # The paper's own figures and tables ("Figure 2", "Fig. 3B", "Table S1").
+    r"|\b(?:supplementary\s+)?(?:figure|fig\.|table)\s*S?\d+[a-z]?\b"
     # Verbs that only the paper's own content can be the agent of ("are mentioned", "can be
     # inferred"); "as described by Hanahan" names its source and stays.
     r"|\b(?:mentioned|inferred)\b"
@@ -197,15 +199,20 @@ _STUDY_FINDING = re.compile(
 # Lower-case words only: a named study or framework ("the DAPA-CKD trial", "the Team FIRST
 # framework") is a public thing a question may name.
 _OWN_ALWAYS = re.compile(
-    r"\b[Tt]he\s+(?:cohort|team|interviews|interviewees|questionnaires?|randomi[sz]ation"
-    r"|enrol(?:l)?ment)\b(?!\s+of\b)"
+    r"\b[Tt]he\s+(?:team|questionnaires?|randomi[sz]ation|enrol(?:l)?ment)\b(?!\s+of\b)"
+    # A study's own sample or material, whatever its modifiers ("the validation cohort").
+    r"|\b[Tt]he\s+(?:(?!(?:of|and|or|in|for|to|with|on)\b)[a-z][a-z-]*\s+){0,2}?"
+    r"(?:cohort|interviews|interviewees|focus\s+groups"
+    r"|data\s?set|isolates|households)\b(?!\s+of\b)"
     r"|\b(?:of|among|by)\s+respondents\b"
 )
 _OWN_NOUNS = (
     r"trials?|surveys?|experiments?|analys[ie]s|models?|samples?|results|findings|follow-up"
     r"|outcomes?|endpoints?|criteria|population|series|programmes?|programs?|interventions?"
     r"|patients|participants|children|mice|rats|cells|tumou?rs|hospitals|centres|centers"
-    r"|groups|cases|assays?|measurements|variables|covariates|themes"
+    r"|groups|cases|assays?|measurements|variables|covariates|themes|visits?|curves|scores?"
+    r"|biomarkers|protocols|clinicians|nurses|physicians|sites|wards|clinics|specimens"
+    r"|biopsies|strains|lines|cardiomyocytes|neurons|xenografts|controls"
 )
 _OWN_DEFINITE = re.compile(rf"\b[Tt]he\s+(?:[a-z][a-z-]*\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)")
 # A study the question names ("the DAPA-CKD trial", "the iSUSI registry"): its parts are
