@@ -99,6 +99,12 @@ def test_dahl_keeps_why_each_unit_was_not_read(logs: Path) -> None:
     assert metadata["units_text"] == ["Aspirin inhibits COX.", "It lowers fever."]
     reason = read_truth_verdict(UNREAD_TRUTH).reason
     assert metadata["unit_unread_reasons"] == [None, reason] and reason
+    # In load_units, and revealed beside the reading on the audit page.
+    units = medhalbench.load_units(logs)
+    assert list(units.unread_reason.fillna("")) == ["", reason]
+    [audited] = audited_logs([Path(_log(logs, "dahl").location)])
+    [unread_item] = [i for i in audited.items if i.role == "reader" and i.unit == 2]
+    assert f"({reason})" in dict(unread_item.revealed)["Read as"]
 
 
 def test_load_samples_and_the_audit_show_the_reason(logs: Path) -> None:

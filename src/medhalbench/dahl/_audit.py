@@ -57,7 +57,7 @@ def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
     answer = judged.cleaned_response or (sample.output.completion if sample.output else "")
     question = sample.metadata_as(DahlSampleMetadata).question
     units, verdicts, replies = judged.units_text, judged.verdicts, judged.checker_replies
-    read_by = judged.unit_read_by
+    read_by, unread = judged.unit_read_by, judged.unit_unread_reasons
     # A grounded run keeps each unit's passages: shown beside the unit, as the checker read them.
     passages = judged.unit_passages or []
     per_unit = len(replies) == len(units)  # batch mode: one reply for all units
@@ -93,6 +93,7 @@ def items(sample: EvalSample, record: RunRecord) -> list[AuditItem]:
                 reading_item(
                     sample, position, "checker", (f"{ASKED}\n{unit}", str(replies[position - 1])),
                     (TRUE, FALSE, NO_VERDICT), reading, extracted=extracted,
+                    reason=(unread[position - 1] or "") if position <= len(unread) else "",
                 )
             )  # fmt: skip
         if verdict in (TRUE, FALSE):

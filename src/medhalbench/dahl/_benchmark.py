@@ -39,9 +39,10 @@ def dahl_units(metadata: Mapping[str, Any]) -> list[registry.Unit]:
     texts = answer.units_text
     verdicts = answer.verdicts or [None] * len(texts)
     p_false = answer.p_false or [None] * len(texts)
+    unread = answer.unit_unread_reasons or [None] * len(texts)
     return [
-        registry.Unit(text, verdict, p)
-        for text, verdict, p in zip(texts, verdicts, p_false, strict=False)
+        registry.Unit(text, verdict, p, reason)
+        for text, verdict, p, reason in zip(texts, verdicts, p_false, unread, strict=False)
     ]
 
 

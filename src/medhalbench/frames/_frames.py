@@ -205,7 +205,8 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
     """One row per atomic unit of the finished DAHL runs: the run, the sample's id, epoch,
     question and category, `unit` (its position in the answer), `text`, `verdict` (true,
     false, unknown; <NA> where the checker's reply could not be read), `is_true` and
-    `p_false` (P(false), where the checker gave log-probabilities). Columns and dtypes:
+    `p_false` (P(false), where the checker gave log-probabilities) and `unread_reason` (why the
+    strict reader read no verdict from the checker's reply). Columns and dtypes:
     `frames.UNITS`.
 
     Raises:
@@ -241,7 +242,7 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
                         "question": sample.question, "category": sample.category,
                         "unit": position, "text": unit.text, "verdict": unit.verdict,
                         "is_true": {"true": True, "false": False}.get(unit.verdict or ""),
-                        "p_false": unit.p_false,
+                        "p_false": unit.p_false, "unread_reason": unit.unread_reason,
                     }
                 )  # fmt: skip
     return typed(pd.DataFrame(rows, columns=[c.name for c in UNITS]), UNITS)

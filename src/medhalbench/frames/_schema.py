@@ -103,6 +103,7 @@ UNITS = RUN[:4] + _columns("""
     verdict   string   `true`, `false` or `unknown`; <NA>: the checker's reply could not be read
     is_true   boolean  the verdict as true or false; <NA>: unknown or unreadable
     p_false   float64  P(false) where the checker gave log-probabilities
+    unread_reason  string  why the strict reader read no verdict from the checker's reply (kept where the extractor then read one); <NA>: it read one
 """)
 
 RENAMED = {

@@ -257,11 +257,13 @@ class Unit:
         verdict: The judge's verdict (`true`, `false`, `unknown`); None where its reply
             could not be read.
         p_false: P(false) where the judge gave log-probabilities.
+        unread_reason: Why the strict reader read no verdict from the judge's reply.
     """
 
     text: str
     verdict: str | None
     p_false: float | None = None
+    unread_reason: str | None = None
 
 
 def _no_settings(record: RunRecord) -> list[str]:
