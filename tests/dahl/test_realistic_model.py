@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from inspect_ai.log import read_eval_log
 
 import realistic_model as realistic
@@ -54,10 +54,10 @@ def realistic_model() -> RealisticModel:
     )
 
 
-def test_dahl_through_the_openai_provider_with_named_judges(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    model = realistic_model()
+def run_dahl(
+    model: RealisticModel, log_dir: Path, monkeypatch: pytest.MonkeyPatch, *extra: str
+) -> Result:
+    """`eval dahl` through the openai SDK against the model on 127.0.0.1, judged by it too."""
     with stub_at(model) as base_url:
         monkeypatch.setenv("OPENAI_BASE_URL", base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
@@ -65,11 +65,19 @@ def test_dahl_through_the_openai_provider_with_named_judges(
             cli,
             [
                 "eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o",
-                "--judge", "openai/gpt-4o-mini", "--log-dir", str(tmp_path), "--bootstrap", "0",
-                "--display", "none",
+                "--judge", "openai/gpt-4o-mini", "--log-dir", str(log_dir), "--bootstrap", "0",
+                "--display", "none", *extra,
             ],
         )  # fmt: skip
     assert result.exit_code == 0, result.stderr
+    return result
+
+
+def test_dahl_through_the_openai_provider_with_named_judges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = realistic_model()
+    result = run_dahl(model, tmp_path, monkeypatch)
     assert "splitter openai/gpt-4o-mini" in result.stdout  # the table names every role
     [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
     assert {k: v.model for k, v in (log.eval.model_roles or {}).items()} == {
@@ -126,18 +134,7 @@ def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
     [reasoning] = [s for s in TRUTH_STYLES if s.kind == "reasoning"]
     monkeypatch.setattr(realistic, "TRUTH_STYLES", [reasoning])
     model = realistic_model()
-    with stub_at(model) as base_url:
-        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
-        result = CliRunner().invoke(
-            cli,
-            [
-                "eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o",
-                "--judge", "openai/gpt-4o-mini", "--log-dir", str(tmp_path), "--bootstrap", "0",
-                "--no-cache", "--display", "none",
-            ],
-        )  # fmt: skip
-    assert result.exit_code == 0, result.stderr
+    run_dahl(model, tmp_path, monkeypatch, "--no-cache")
     [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
     checks = {r.key: r for r in model.of("check")}
     samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
