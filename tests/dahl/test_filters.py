@@ -208,13 +208,13 @@ def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> N
         questions = [r["question"] for r in csv.DictReader(f)]
     assert len(questions) == 8573
     ours = [q for q in questions if check_question(q) is not None]
-    assert len(ours) == 117 and len(ours) / len(questions) <= 0.015
+    assert len(ours) == 115 and len(ours) / len(questions) <= 0.015
     # Every drop names what the authors let through that needs the paper.
     assert (
         "How did PARA affect the total blood transfusion cost compared to the control group?"
         in ours
     )
     with_cases = sum(check_question(q, cases=True) is not None for q in questions)
-    assert with_cases == 210
+    assert with_cases == 208
     paper = [check_question(q, "paper") for q in questions]
     assert sum(m is not None for m in paper) == 198

@@ -198,10 +198,13 @@ _STUDY_FINDING = re.compile(
 # participle says they were the study's ("the tumours examined", "the two hospitals studied").
 # Lower-case words only: a named study or framework ("the DAPA-CKD trial", "the Team FIRST
 # framework") is a public thing a question may name.
+# Modifiers between "the" and its noun: words, not the function words that start another
+# phrase ("the prognosis for patients" is no study's patients).
+_MODIFIER_WORD = r"(?!(?:of|for|and|or|in|to|with|on|at|by|from)\b)[a-z][a-z-]*"
 _OWN_ALWAYS = re.compile(
     r"\b[Tt]he\s+(?:team|questionnaires?|randomi[sz]ation|enrol(?:l)?ment)\b(?!\s+of\b)"
     # A study's own sample or material, whatever its modifiers ("the validation cohort").
-    r"|\b[Tt]he\s+(?:(?!(?:of|and|or|in|for|to|with|on)\b)[a-z][a-z-]*\s+){0,2}?"
+    rf"|\b[Tt]he\s+(?:{_MODIFIER_WORD}\s+){{0,2}}?"
     r"(?:cohort|interviews|interviewees|focus\s+groups"
     r"|data\s?set|isolates|households)\b(?!\s+of\b)"
     r"|\b(?:of|among|by)\s+respondents\b"
@@ -214,7 +217,9 @@ _OWN_NOUNS = (
     r"|biomarkers|protocols|clinicians|nurses|physicians|sites|wards|clinics|specimens"
     r"|biopsies|strains|lines|cardiomyocytes|neurons|xenografts|controls"
 )
-_OWN_DEFINITE = re.compile(rf"\b[Tt]he\s+(?:[a-z][a-z-]*\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)")
+_OWN_DEFINITE = re.compile(
+    rf"\b[Tt]he\s+(?:{_MODIFIER_WORD}\s+){{0,2}}?(?:{_OWN_NOUNS})\b(?!\s+of\b)"
+)
 # A study the question names ("the DAPA-CKD trial", "the iSUSI registry"): its parts are
 # public, and "the secondary endpoints" are that study's.
 _NAMED_STUDY = re.compile(
@@ -224,7 +229,7 @@ _NAMED_STUDY = re.compile(
 _ONE_CASE = re.compile(r"\b(?:patient|case|child|woman|man|boy|girl|infant)\b(?!s)", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had)\b", re.IGNORECASE)
 _OWN_PARTICIPLE = re.compile(
-    rf"\b[Tt]he\s+(?:[a-z0-9][a-z0-9-]*\s+){{0,3}}?(?:{_OWN_NOUNS})\s+(?:examined|studied"
+    rf"\b[Tt]he\s+(?:{_MODIFIER_WORD}\s+|\d+\s+){{0,3}}?(?:{_OWN_NOUNS})\s+(?:examined|studied"
     r"|described|included|enrolled|analy[sz]ed|reported|tested|assessed|investigated|sampled"
     r"|surveyed|followed)\b(?!\s+(?:by|with|for|in|to)\b)"
 )
