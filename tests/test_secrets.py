@@ -509,3 +509,24 @@ def test_a_base_url_without_a_scheme_keeps_its_password_out_of_the_refusal() -> 
         checked_base_url("user:pw-Bare7Url6Secret5@localhost:8000/v1", "--model-base-url")
     assert "Bare7" not in str(refused.value) and "localhost:8000" in str(refused.value)
     assert redact("pw-Bare7Url6Secret5") == REDACTED
+
+
+def test_a_key_like_a_home_of_no_user_is_a_secret_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OTHER_TOKEN", "~nosuchuser-Zq81")
+    assert "~nosuchuser-Zq81" in secrets()
+    assert redact("got ~nosuchuser-Zq81 back") == f"got {REDACTED} back"
+
+
+def test_a_key_holding_a_quote_leaves_json_that_still_parses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PROBE_API_KEY", "sk-PL\"ANT'quote9Wv7Q")
+    for text in (
+        json.dumps({"h": "sk-PL\"ANT'quote9Wv7Q", "x": "ok"}),
+        repr("sk-PL\"ANT'quote9Wv7Q"),
+    ):
+        cleaned = redact(text)
+        assert "quote9Wv7Q" not in cleaned and REDACTED in cleaned
+    assert json.loads(redact(json.dumps({"h": "sk-PL\"ANT'quote9Wv7Q"})))["h"].endswith(REDACTED)

@@ -84,6 +84,9 @@ _SECRET_ASSIGNMENT = re.compile(
 _PARAMETER_MARKS = ("key=", "token=", "auth", "passw", "pwd=", "secret=", "sig", "code=")
 _ASSIGNMENT_MARKS = ("key=", "token=", "secret=", "passw")
 _given: set[str] = set()
+# An odd number of backslashes before a redaction: the last one escaped a character the
+# redaction took.
+_DANGLING_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\" + re.escape(REDACTED))
 
 
 def _secret_values(value: str) -> set[str]:
@@ -106,7 +109,8 @@ def _a_setting(value: str) -> bool:
     if not value or _NOT_A_KEY.match(value):
         return True
     if value[:1] in "/~." or re.match(r"\w:\\", value):
-        with contextlib.suppress(OSError, ValueError):
+        # "~user" of no such user cannot be expanded: a key that starts like a path.
+        with contextlib.suppress(OSError, ValueError, RuntimeError, KeyError):
             return Path(value).expanduser().exists()
     return False
 
@@ -250,6 +254,10 @@ def redact(text: str) -> str:
     if short:
         words = "|".join(re.escape(s) for s in short)
         text = re.sub(rf"(?<![\w.-])(?:{words})(?![\w-])", REDACTED, text)
+    if f"\\{REDACTED}" in text:
+        # A secret cut inside a JSON or repr escape ("sk-\\"x"): the escape's backslash goes
+        # with it, so that the text still parses.
+        text = _DANGLING_ESCAPE.sub(lambda m: m.group(1) + REDACTED, text)
     if "://" in text:
         text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
     if "=" in text:

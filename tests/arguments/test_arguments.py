@@ -185,3 +185,18 @@ def test_a_task_argument_given_twice_is_refused_naming_both(warm_cli: list[str])
     assert both.returncode == 2 and "-T limit=... and --limit both set limit" in both.stderr
     alone = subprocess.run([*base, "-T", "limit=2"], capture_output=True, text=True)
     assert alone.returncode == 0, alone.stderr
+
+
+def test_a_float_option_refuses_nan_and_infinity(warm_cli: list[str]) -> None:
+    import subprocess
+
+    from medhalbench.examples import illustrative
+
+    for value in ("nan", "inf", "-inf"):
+        result = subprocess.run(
+            [*warm_cli, "eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+             "--batch-delay", value, "--dry-run"],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert result.returncode == 2 and "--batch-delay" in result.stderr, result.stderr
+        assert "finite" in result.stderr or "range" in result.stderr

@@ -225,3 +225,20 @@ def test_a_request_the_server_refuses_is_one_line_with_its_address_and_reason(
     assert len(lines) == 1 and stub.base_url in lines[0], lines
     assert "400" in lines[0] and "model 'nope' does not exist" in lines[0]
     assert "Traceback" not in result.stderr and "unexpected" not in result.stderr
+
+
+def test_a_404_with_a_reason_and_a_key_http_cannot_carry_are_named() -> None:
+    from medhalbench.commands._failures import _kind_of
+
+    kind, reason = _kind_of(
+        "NotFoundError(\"Error code: 404 - {'error': {'message': 'The model `x` does not "
+        "exist.', 'type': 'NotFoundError'}}\")",
+        "openai.NotFoundError: Error code: 404",
+    )
+    assert kind == "misbehaving" and "The model `x` does not exist." in reason
+    assert "no such endpoint" in _kind_of("Error code: 404 - <html>", "x.NotFoundError: 404")[1]
+    kind, reason = _kind_of(
+        "'ascii' codec can't encode character '\\xfc' in position 13",
+        "builtins.UnicodeEncodeError: 'ascii' codec can't encode character",
+    )
+    assert kind == "input" and "HTTP header" in reason

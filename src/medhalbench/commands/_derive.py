@@ -4,6 +4,7 @@ and a suite entry pass the same checks."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -84,13 +85,24 @@ def click_type(argument: Argument) -> click.ParamType:
                 min_open=bounds.min_open,
                 max_open=bounds.max_open,
             )
-        return click.FloatRange(
+        return _FiniteRange(
             bounds.min, bounds.max, min_open=bounds.min_open, max_open=bounds.max_open
         )
     path = argument.path
     if path is not None and (path.must_exist or not path.dir_okay or not path.file_okay):
         return click.Path(exists=path.must_exist, dir_okay=path.dir_okay, file_okay=path.file_okay)
     return click.STRING
+
+
+class _FiniteRange(click.FloatRange):
+    """A float range that refuses nan and infinity (click's comparisons let them through:
+    `--batch-delay inf` would wait for ever)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        converted = super().convert(value, param, ctx)
+        if isinstance(converted, float) and not math.isfinite(converted):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return converted
 
 
 def click_param(argument: Argument) -> click.Parameter:

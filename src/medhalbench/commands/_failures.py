@@ -49,11 +49,11 @@ _MISBEHAVING = [
     ("self.choices[0]", "the server's chat completion holds no choice (an empty 'choices')"),
     ("404", "the server has no such endpoint (404)"),
 ]  # fmt: skip
-# A 4xx other than those with a failure of their own (401, 403, 404, 408, 429), as the
+# A 4xx other than those with a failure of their own (401, 403, 408, 429), as the
 # OpenAI-style SDKs word it: 'BadRequestError("Error code: 400 - REASON")', the reason the
 # server's error message (or the body itself, "{'error': {'message': ...}}").
 _REFUSED = re.compile(
-    r"Error code: (4(?!01|03|04|08|29)\d\d) - (?:.*?['\"]message['\"]: ['\"])?"
+    r"Error code: (4(?!01|03|08|29)\d\d) - (?:.*?['\"]message['\"]: ['\"])?"
     r"(.{1,300}?)(?:['\"][,})]|['\"]?\)?$)",
     re.MULTILINE,
 )
@@ -131,10 +131,19 @@ def _kind_of(message: str, traceback_text: str) -> tuple[Kind, str]:
     message = " ".join(message.split())
     if kind.startswith(_OURS):
         return "input", message
+    if "UnicodeEncodeError" in kind and "codec can't encode" in text:
+        # httpx sends headers as ASCII: the key (or a header) the user gave cannot be sent.
+        return "input", (
+            "the API key or a header holds characters an HTTP header cannot carry (only "
+            "ASCII): check the key's environment variable and any -M headers"
+        )
     refused = _REFUSED.search(text)
+    if refused and refused[1] == "404" and "message" not in refused[0]:
+        refused = None  # a 404 with no reason of its own: no such endpoint (below)
     if refused:  # a request the server will not take: its own reason says why
         reason = refused[2].replace("\\'", "'").replace('\\"', '"')
-        return "misbehaving", f"the server refused the request with {refused[1]}: {reason}"
+        hint = f"; {MISBEHAVING_HINT}" if refused[1] == "404" else ""
+        return "misbehaving", f"the server refused the request with {refused[1]}: {reason}{hint}"
     for needle, reason in _MISBEHAVING:
         if needle in text:
             return "misbehaving", f"{reason}; {MISBEHAVING_HINT}"
