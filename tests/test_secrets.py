@@ -530,3 +530,11 @@ def test_a_key_holding_a_quote_leaves_json_that_still_parses(
         cleaned = redact(text)
         assert "quote9Wv7Q" not in cleaned and REDACTED in cleaned
     assert json.loads(redact(json.dumps({"h": "sk-PL\"ANT'quote9Wv7Q"})))["h"].endswith(REDACTED)
+
+
+def test_a_placeholder_key_is_no_secret() -> None:
+    # Local servers take "none" or a small number for no key: it is no secret, and
+    # redacting the word would break inspect's own records ("tool_choice": "none").
+    for placeholder in ("none", "None", "null", "1234"):
+        register_secret(placeholder)
+    assert redact('{"tool_choice": "none", "n": 1234}') == '{"tool_choice": "none", "n": 1234}'

@@ -98,8 +98,10 @@ def _secret_values(value: str) -> set[str]:
 
 def register_secret(value: str) -> None:
     """Take a value given as a credential (`-M api_key=...`, a header, the key a provider
-    was made with) for a secret, whatever its shape."""
-    _given.update(_secret_values(value))
+    was made with) for a secret, whatever its shape (but a placeholder such as `none`,
+    `EMPTY`'s kin `null`, or a small number, which local servers take for no key)."""
+    if not _NOT_A_KEY.match(value.strip()):
+        _given.update(_secret_values(value))
 
 
 def _a_setting(value: str) -> bool:
