@@ -327,7 +327,12 @@ def test_train_dry_run_prints_the_resolved_recipe_and_writes_nothing(
     )
     assert paper.returncode == 0, paper.stderr
     assert all(name in paper.stdout for name in ALL_PROJECTIONS)
-    for knob in ("LoRA on 7 projections", "r 64, alpha 16", "2 steps of batch 8 x 4", "linear decay"):
+    for knob in (
+        "LoRA on 7 projections",
+        "r 64, alpha 16",
+        "2 steps of batch 8 x 4",
+        "linear decay",
+    ):
         assert knob in paper.stdout, knob  # one epoch over 40 examples: ceil(40 / 32) steps
     assert "at most 8192 tokens" in paper.stdout and "40 training examples" in paper.stdout
     assert "base weights in float32" in paper.stdout  # no CUDA here: bf16 is theirs on CUDA
