@@ -46,7 +46,8 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [
             medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=4),
             medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train"),
-            dahl(dataset=illustrative("dahl_illustrative.csv"), limit=1),
+            # No cache: another test's checker may have cached a reply to the same unit.
+            dahl(dataset=illustrative("dahl_illustrative.csv"), limit=1, cache=False),
         ],
         model=model, model_roles={"splitter": model, "checker": model},
         log_dir=str(folder), display="none",
