@@ -252,6 +252,12 @@ def traceback_file(ex: BaseException) -> Path:
 _MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT})
 
 
+def refused_request(status: int | str, reason: str) -> str:
+    """How a request a server refused (a 4xx with a reason of its own) is said, from a live
+    exception (`report`) or from a log's error (`_failures`) alike."""
+    return f"the server refused the request with {status}: {reason}"
+
+
 def _client_error(ex: BaseException) -> str | None:
     """A server's 4xx answer (an SDK's status error) as one line: the address, the status
     and the server's own reason; None for anything else."""
@@ -267,7 +273,7 @@ def _client_error(ex: BaseException) -> str | None:
     if isinstance(body, dict) and isinstance(body.get("error"), dict):
         reason = body["error"].get("message") or reason
     reason = reason or getattr(ex, "message", None) or str(ex)
-    return f"{redact_url(address)} answered {status}: {one_line(str(reason), 200)}"
+    return f"{redact_url(address)}: {refused_request(status, one_line(str(reason), 200))}"
 
 
 def report(ex: BaseException) -> None:

@@ -27,6 +27,7 @@ from medhalbench.commands._errors import (
     MAX_MESSAGE_CHARS,
     TERMINATED,
     USER_ERROR,
+    refused_request,
     wind_down,
 )
 from medhalbench.commands._progress import retry_record
@@ -143,7 +144,7 @@ def _kind_of(message: str, traceback_text: str) -> tuple[Kind, str]:
     if refused:  # a request the server will not take: its own reason says why
         reason = refused[2].replace("\\'", "'").replace('\\"', '"')
         hint = f"; {MISBEHAVING_HINT}" if refused[1] == "404" else ""
-        return "misbehaving", f"the server refused the request with {refused[1]}: {reason}{hint}"
+        return "misbehaving", f"{refused_request(refused[1], reason)}{hint}"
     for needle, reason in _MISBEHAVING:
         if needle in text:
             return "misbehaving", f"{reason}; {MISBEHAVING_HINT}"

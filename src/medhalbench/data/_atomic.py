@@ -14,6 +14,12 @@ from typing import IO
 from medhalbench._errors import DataError
 
 
+def _unwritable(path: Path, ex: OSError, *, written: bool = True) -> DataError:
+    """One line naming the path that could not be written, and why."""
+    left = "; nothing half-written is left" if written else ""
+    return DataError(f"cannot write it ({ex.strerror or ex}){left}", path=str(path))
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary path beside `path` to write to (by any writer: pandas, pyarrow, ...);
@@ -30,16 +36,13 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         )
         os.close(handle)
     except OSError as ex:
-        raise DataError(f"cannot write it ({ex.strerror or ex})", path=str(target)) from None
+        raise _unwritable(target, ex, written=False) from None
     temporary = Path(name)
     try:
         yield temporary
         os.replace(temporary, target)
     except OSError as ex:
-        raise DataError(
-            f"cannot write it ({ex.strerror or ex}); nothing half-written is left",
-            path=str(target),
-        ) from None
+        raise _unwritable(target, ex) from None
     finally:
         temporary.unlink(missing_ok=True)
 
@@ -54,10 +57,7 @@ def atomic_text(path: str | Path, *, newline: str | None = None) -> Iterator[IO[
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as ex:
-            raise DataError(
-                f"cannot write it ({ex.strerror or ex}); nothing half-written is left",
-                path=str(path),
-            ) from None
+            raise _unwritable(Path(path), ex) from None
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
