@@ -120,6 +120,14 @@ def test_credentials_in_urls(url: str, shown: str) -> None:
     assert url_credentials(url)
 
 
+def test_credentials_in_a_url_whose_slashes_a_path_clean_up_merged() -> None:
+    # `Path("es:idx@http://u:pw@host")` prints `es:idx@http:/u:pw@host`.
+    assert redact("es:idx@http:/u:pw0rd@host: no such file") == (
+        "es:idx@http:/[redacted]@host: no such file"
+    )
+    assert redact("C:/Users/me@example/file.txt") == "C:/Users/me@example/file.txt"
+
+
 @pytest.mark.parametrize(
     ("text", "shown"),
     [

@@ -67,7 +67,10 @@ _NOT_A_KEY = re.compile(r"^(?:true|false|yes|no|none|null|\d{1,6})$", re.IGNOREC
 _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
 _ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
-_URL_CREDENTIALS = re.compile(r"(?<=://)[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@")
+# After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
+_URL_CREDENTIALS = re.compile(
+    r"(?:(?<=://)|(?<=[a-zA-Z]:/)(?=[^/]))[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@"
+)
 _WHOLE_URL = re.compile(r"^\s*[a-zA-Z][a-zA-Z0-9+.-]*://\S+\s*$")
 _SECRET_PARAMETERS = (
     r"api[_-]?key|apikey|key|token|access[_-]?token|auth|authorization|password|passwd|pwd|"
@@ -260,7 +263,7 @@ def redact(text: str) -> str:
         # A secret cut inside a JSON or repr escape ("sk-\\"x"): the escape's backslash goes
         # with it, so that the text still parses.
         text = _DANGLING_ESCAPE.sub(lambda m: m.group(1) + REDACTED, text)
-    if "://" in text:
+    if ":/" in text:
         text = _URL_CREDENTIALS.sub(f"{REDACTED}@", text)
     if "=" in text:
         # Literal looks first: the patterns are slow to run over a large log for nothing.

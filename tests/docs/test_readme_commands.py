@@ -303,6 +303,9 @@ def _medhal_sources(folder: Path) -> None:
             (root / "sumpubmed" / name / f"{name}_1.txt").write_text(text)
     _write_jsonl(folder / "pubmed_abstracts.jsonl",
                  [{"id": "a1", "title": "Aspirin and platelets", "text": text}])  # fmt: skip
+    # A user's own questions with the document that answers each (`medhalbench recall`).
+    _write_jsonl(folder / "my_questions.jsonl",
+                 [{"question": "Does low-dose aspirin stop platelets clumping?", "gold": "a1"}])  # fmt: skip
     shared = folder.parent / "shared" / "data" / "pubmedqa"
     shared.mkdir(parents=True)
     shutil.copy(folder / "ori_pqal.json", shared / "ori_pqal_dev.json")

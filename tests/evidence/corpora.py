@@ -102,3 +102,31 @@ def write_medhallu(path: Path) -> Path:
                 + "\n"
             )
     return path
+
+
+def write_other_embedder(folder: Path) -> str:
+    """A sentence-transformers model folder other than all-MiniLM-L6-v2: one small BERT
+    layer of random weights (seeded) over MiniLM's tokenizer, 32 dimensions, about 5 MB."""
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    try:
+        from sentence_transformers.sentence_transformer import modules
+    except ImportError:  # sentence-transformers before 5.2
+        from sentence_transformers import models as modules  # type: ignore[no-redef]
+    from sentence_transformers import SentenceTransformer
+
+    from medhalbench.embeddings import packaged_minilm_path
+
+    tokenizer = AutoTokenizer.from_pretrained(str(packaged_minilm_path()))
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1,
+        num_attention_heads=2, intermediate_size=64, max_position_embeddings=128,
+    )  # fmt: skip
+    torch.manual_seed(0)
+    BertModel(config).save_pretrained(folder / "bert")
+    tokenizer.save_pretrained(folder / "bert")
+    word = modules.Transformer(str(folder / "bert"), max_seq_length=128)
+    model = SentenceTransformer(modules=[word, modules.Pooling(32), modules.Normalize()])
+    model.save(str(folder / "model"))
+    return str(folder / "model")

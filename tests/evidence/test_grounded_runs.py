@@ -18,7 +18,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from helpers import stub_at
 from medhalbench.cli import cli
-from medhalbench.evidence import build_index, open_retriever
+from medhalbench.evidence import DenseSettings, build_index, open_retriever
 from realistic_model import RealisticModel, detection_truth
 
 ANSWERS = {
@@ -192,6 +192,11 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
     [
         (["--evidence-k", "3"], "--evidence-k: needs evidence"),
         (["--evidence-rerank"], "--evidence-rerank: needs evidence"),
+        (["--evidence-retriever", "dense"], "--evidence-retriever: needs evidence"),
+        (
+            ["--evidence", "EVIDENCE", "--evidence-retriever", "hybrid"],
+            "holds no passage vectors, which dense and hybrid retrieval need",
+        ),
         (["--evidence", "EVIDENCE", "--check-mode", "batch"], "check one unit per call"),
         (["--evidence", "/nowhere/corpus.jsonl"], "/nowhere/corpus.jsonl: no such index, corpus"),
         (["--evidence", "EVIDENCE", "--check-prompt", "PROMPT"], "give the grounded one"),
@@ -214,14 +219,7 @@ def test_evidence_settings_that_cannot_apply_end_in_one_line(
 def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows = write_medhallu(tmp_path / "rows.jsonl")
-    # The corpus: each row's abstract under its PubMed id, and documents about other things.
-    corpus = tmp_path / "abstracts.jsonl"
-    with corpus.open("w") as f:
-        for line in rows.read_text().splitlines():
-            row = json.loads(line)
-            f.write(json.dumps({"id": row["pubid"], "text": " ".join(row["Knowledge"])}) + "\n")
-        f.write(json.dumps({"id": "other", "text": "Statins lower LDL cholesterol."}) + "\n")
+    rows, corpus = _medhallu_corpus(tmp_path)
     build_index([corpus], tmp_path / "index", progress=False)
     server = Recording(RealisticModel(detection=detection_truth(rows)))
     with stub_at(server) as base_url:
@@ -238,7 +236,7 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
     assert result.exit_code == 0, result.stderr
     # Titled as retrieved knowledge, never as the gold abstract ("knowledge yes").
     [title] = [line for line in result.stdout.splitlines() if line.startswith("MedHallu:")]
-    assert "knowledge retrieved (index, k 1)" in title and "knowledge yes" not in title
+    assert "knowledge retrieved (index, k 1, bm25)" in title and "knowledge yes" not in title
     prompts = server.users("Your judgement")
     assert len(prompts) == 8
     for prompt in prompts:
@@ -259,3 +257,102 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
     assert refused.exit_code == 2
     [line] = refused.stderr.strip().splitlines()
     assert "add knowledge (--knowledge)" in line
+
+
+def _medhallu_corpus(tmp_path: Path) -> tuple[Path, Path]:
+    """MedHallu rows, and a corpus of each row's abstract under its PubMed id beside
+    documents about other things."""
+    rows = write_medhallu(tmp_path / "rows.jsonl")
+    corpus = tmp_path / "abstracts.jsonl"
+    with corpus.open("w") as f:
+        for line in rows.read_text().splitlines():
+            row = json.loads(line)
+            f.write(json.dumps({"id": row["pubid"], "text": " ".join(row["Knowledge"])}) + "\n")
+        f.write(json.dumps({"id": "other", "text": "Statins lower LDL cholesterol."}) + "\n")
+    return rows, corpus
+
+
+def test_medhallu_retrieval_is_recorded_titled_and_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from medhalbench.arguments import SETTINGS_KEY
+    from medhalbench.frames import load_runs
+    from medhalbench.medhallu._report import detection_table
+    from medhalbench.registry import benchmark
+    from medhalbench.report import figures_frame
+    from medhalbench.report._summary import benchmark_summary
+    from medhalbench.results import Estimate, run_result
+
+    rows, corpus = _medhallu_corpus(tmp_path)
+    build_index([corpus], tmp_path / "index", dense=DenseSettings(), progress=False)
+    server = Recording(RealisticModel(detection=detection_truth(rows)))
+    runs, titles = [], []
+    with stub_at(server) as base_url:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+        for n, extra in enumerate(
+            [
+                ["--evidence", str(tmp_path / "index"), "--evidence-k", "1",
+                 "--evidence-retriever", "dense"],
+                ["--evidence", str(tmp_path / "index"), "--evidence-k", "1"],  # hybrid
+                [],  # the gold abstract
+            ]
+        ):  # fmt: skip
+            result = CliRunner().invoke(
+                cli,
+                [
+                    "eval", "medhallu", "--dataset", str(rows), "--knowledge", *extra,
+                    "--model", "openai/detector", "--log-dir", str(tmp_path / f"logs{n}"),
+                    "--bootstrap", "50", "--display", "none",
+                ],
+            )  # fmt: skip
+            assert result.exit_code == 0, result.stderr
+            [title] = [line for line in result.stdout.splitlines() if line.startswith("MedHallu:")]
+            titles.append(title)
+            [log] = [read_eval_log(str(p)) for p in (tmp_path / f"logs{n}").glob("*.eval")]
+            runs.append(log)
+    dense, hybrid, gold = runs
+    assert "knowledge retrieved (index, k 1, dense)" in titles[0]
+    assert "knowledge retrieved (index, k 1, hybrid)" in titles[1]
+    assert "knowledge yes" in titles[2] and "retrieved" not in titles[2]
+    # The choice is in the run's settings record; the retrieval done, beside it.
+    assert dense.eval.metadata and hybrid.eval.metadata
+    assert dense.eval.metadata[SETTINGS_KEY]["grounding"]["evidence_retriever"] == "dense"
+    assert hybrid.eval.metadata[SETTINGS_KEY]["grounding"]["evidence_retriever"] is None
+    assert [r.eval.metadata["evidence_index"]["retrieval"] for r in (dense, hybrid)] == [
+        "dense", "hybrid",
+    ]  # fmt: skip
+    assert hybrid.eval.metadata["evidence_index"]["retriever"].startswith(
+        f"hybrid:{tmp_path / 'index'} (bm25 + all-MiniLM-L6-v2"
+    )
+    # The gold-retrieval rate is a figure of the run, with its interval.
+    results = [run_result(r) for r in runs]
+    found = [s.metadata["gold_in_knowledge"] for s in dense.samples or []]
+    rate = results[0].figure("gold_in_knowledge_rate")
+    assert rate is not None and rate.value == pytest.approx(sum(found) / len(found))
+    assert rate.has_interval and rate.low <= rate.value <= rate.high
+    assert results[2].figure("gold_in_knowledge_rate") is None  # the gold abstract
+    table = detection_table(results)
+    knowledge = table.columns.index(next(c for c in table.columns if c.name == "Knowledge"))
+    rates = table.columns.index(next(c for c in table.columns if c.name == "Gold in knowledge"))
+    ours = table.ours().rows
+    assert [r[knowledge] for r in ours] == [
+        "retrieved (index, k 1, dense)", "retrieved (index, k 1, hybrid)", "yes",
+    ]  # fmt: skip
+    assert isinstance(ours[0][rates], Estimate) and ours[2][rates] is None
+    # The tidy CSV and load_runs carry it.
+    tidy = figures_frame(results, published=False)
+    assert "gold_in_knowledge_rate" in set(tidy["figure"])
+    frame = load_runs([tmp_path / "logs0", tmp_path / "logs2"])
+    assert "gold_in_knowledge_rate" in frame.columns
+    assert frame["gold_in_knowledge_rate"].notna().sum() == 1
+    # The paper's gold-knowledge rows stand under the gold-knowledge run, never under the
+    # runs given retrieved passages.
+    summary = benchmark_summary(benchmark("medhallu"), results)
+    [paper] = summary.paper
+    published = [row for row, source in zip(paper.rows, paper.published, strict=True) if source]
+    assert published, "the paper's range in the gold-knowledge condition"
+    columns = [c.name for c in paper.columns]
+    for row in published:
+        for name, cell in zip(columns[1:], row[1:], strict=True):
+            assert (cell is not None) == ("evidence none" in name), (name, cell)

@@ -141,16 +141,30 @@ def test_a_failed_build_leaves_no_index_and_no_scratch(tmp_path: Path) -> None:
 
 def test_ids_must_be_unique_across_corpora(tmp_path: Path) -> None:
     a, b = write_jsonl(tmp_path / "a.jsonl"), write_csv(tmp_path / "b.csv")
-    with pytest.raises(DataError, match="'loop-diuretics' is used twice"):
+    # The second place (file, line) is the error's; the first is named in it.
+    with pytest.raises(DataError) as raised:
         build_index([a, b], tmp_path / "index", progress=False)
+    assert str(raised.value) == (
+        f"{b}, line 2: document id 'loop-diuretics' is used twice (first at {a}, line 1)"
+    )
+    with a.open("a") as f:
+        f.write('{"id": "metformin", "text": "Again."}\n')
+    with pytest.raises(DataError, match=r"a.jsonl, line 5: document id 'metformin' is used "):
+        build_index([a], tmp_path / "index", progress=False)
 
 
 def test_an_existing_index_is_replaced_only_when_asked(tmp_path: Path) -> None:
     corpus = write_jsonl(tmp_path / "c.jsonl")
-    build_index([corpus], tmp_path / "index", progress=False)
+    first = build_index([corpus], tmp_path / "index", progress=False)
+    # The same corpora and settings: the index is kept, nothing is rebuilt.
+    said: list[str] = []
+    assert build_index([corpus], tmp_path / "index", progress=False, say=said.append) == first
+    assert said == ["the index of the same corpora and settings is kept: already built"]
     with pytest.raises(DataError, match="already holds an index"):
-        build_index([corpus], tmp_path / "index", progress=False)
+        build_index([write_csv(tmp_path / "c.csv")], tmp_path / "index", progress=False)
     settings = IndexSettings(passage_words=10, overlap_words=2)
+    with pytest.raises(DataError, match="already holds an index"):
+        build_index([corpus], tmp_path / "index", settings, progress=False)
     manifest = build_index([corpus], tmp_path / "index", settings, overwrite=True, progress=False)
     assert manifest.passages > 4 and PassageIndex(tmp_path / "index").manifest == manifest
     (tmp_path / "other").mkdir()

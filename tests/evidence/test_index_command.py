@@ -60,8 +60,29 @@ def _empty_folder(t: Path) -> Path:
 
 def _latin1_txt(t: Path) -> Path:
     folder = write_txt_folder(t / "texts")
-    (folder / "bad.txt").write_bytes("caf\xe9 au lait".encode("latin-1"))
+    (folder / "bad.txt").write_bytes("Le café\n".encode() + "caf\xe9 au lait".encode("latin-1"))
     return folder
+
+
+def _latin1_jsonl(t: Path) -> Path:
+    # Past the first 64 KiB (the sniffed head): the line's own decoding finds it.
+    rows = json.dumps({"id": "a", "text": "x" * 70_000}) + "\n"
+    (t / "c.jsonl").write_bytes(rows.encode() + b'{"id": "b", "text": "caf\xe9"}\n')
+    return t / "c.jsonl"
+
+
+def _latin1_csv(t: Path) -> Path:
+    # Past the first 64 KiB too: the CSV reader decodes in blocks, the line is found again.
+    text = "id,text\na," + "x" * 70_000 + "\n"
+    (t / "c.csv").write_bytes(text.encode() + b"b,caf\xe9 au lait\n")
+    return t / "c.csv"
+
+
+def _duplicate_id(t: Path) -> Path:
+    (t / "c.jsonl").write_text(
+        '{"id": "a", "text": "one"}\n{"id": "b", "text": "two"}\n{"id": "a", "text": "three"}\n'
+    )
+    return t / "c.jsonl"
 
 
 def _text_not_text(t: Path) -> Path:
@@ -74,7 +95,19 @@ BAD_CORPORA = {
     "malformed JSONL": (_bad_jsonl, "c.jsonl, line 2: malformed JSON"),
     "no text column": (_no_text_csv, "c.csv, line 2, field 'text': no text"),
     "empty folder": (_empty_folder, "empty: the folder holds no .txt files"),
-    "not UTF-8": (_latin1_txt, "bad.txt: not UTF-8 text (byte 0xe9"),
+    "not UTF-8": (
+        _latin1_txt,
+        "bad.txt, line 2: not UTF-8 text (byte 0xe9 at character 4 of the line)",
+    ),
+    "not UTF-8 row": (
+        _latin1_jsonl,
+        "c.jsonl, line 2: not UTF-8 text (byte 0xe9 at character 25 of the line)",
+    ),
+    "not UTF-8 CSV": (
+        _latin1_csv,
+        "c.csv, line 3: not UTF-8 text (byte 0xe9 at character 6 of the line)",
+    ),
+    "duplicate id": (_duplicate_id, "c.jsonl, line 3: document id 'a' is used twice (first at"),
     "text of another type": (_text_not_text, "field 'text': expected text, got list"),
     "unknown type": (lambda t: t / "c.xml", "unknown corpus file type '.xml'"),
 }
@@ -99,7 +132,10 @@ def test_an_index_is_no_corpus_and_is_not_overwritten_unasked(tmp_path: Path) ->
     assert run(str(corpus), "--out", str(tmp_path / "idx"), "--no-progress")[0] == 0
     code, _, err = run(str(tmp_path / "idx"), "--out", str(tmp_path / "other"))
     assert code == 2 and "idx: is an index folder, not a corpus" in err
-    code, _, err = run(str(corpus), "--out", str(tmp_path / "idx"))
+    code, out, err = run(str(corpus), "--out", str(tmp_path / "idx"), "--no-progress")
+    assert code == 0 and "the index of the same corpora and settings is kept" in out
+    other = write_csv(tmp_path / "c.csv")
+    code, _, err = run(str(other), "--out", str(tmp_path / "idx"))
     assert code == 2 and "already holds an index (give --overwrite to replace it)" in err
     code, _, err = run(str(corpus), "--out", str(tmp_path / "idx"), "--overlap-words", "100")
     assert code == 2 and "--overlap-words" in err and "not below passage_words" in err

@@ -77,6 +77,7 @@ def test_dahl_can_check_against_a_plugged_in_engine(tmp_path: Path) -> None:
     assert (task.metadata or {})["evidence_index"] == {
         "retriever": "fake:pubmed",  # as the engine names itself
         "fingerprint": "fakeplan:pubmed",
+        "retrieval": None,  # the engine's own way
     }
     [_, _, checker] = benchmark("dahl").plan(task, {}, {"units_per_answer": 2})
     plain = dahl(dataset=str(questions), paper_protocol=False)

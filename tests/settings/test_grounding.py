@@ -18,6 +18,11 @@ from medhalbench.settings import Grounding
             "abstracts.jsonl, k 5, re-ranked",
         ),
         ({"evidence": "es:pubmed", "evidence_k": 10}, "es:pubmed, k 10"),
+        ({"evidence": "idx", "evidence_retriever": "dense"}, "idx, k 5, dense"),
+        (
+            {"evidence": "idx", "evidence_retriever": "hybrid", "evidence_rerank": True},
+            "idx, k 5, hybrid, re-ranked",
+        ),
         # A plug-in address holding credentials is named by its last part only.
         ({"evidence": "es:https://user:s3cretpass@search.example/pubmed"}, "pubmed, k 5"),
     ],
@@ -26,3 +31,18 @@ def test_a_runs_evidence_is_named_by_source_k_and_reranking(
     settings: dict[str, object], expected: str | None
 ) -> None:
     assert Grounding(**settings).phrase() == expected  # type: ignore[arg-type]
+
+
+def test_the_retrieval_done_names_a_retrieval_left_to_the_index() -> None:
+    assert Grounding(evidence="idx").phrase("hybrid") == "idx, k 5, hybrid"
+    # What the settings asked stands; a closed-book run has no evidence to name.
+    assert Grounding(evidence="idx", evidence_retriever="bm25").phrase("hybrid") == "idx, k 5, bm25"
+    assert Grounding().phrase("hybrid") is None
+
+
+def test_evidence_settings_without_evidence_are_named() -> None:
+    assert Grounding().unused() == []
+    assert Grounding(evidence_k=3, evidence_retriever="dense").unused() == [
+        "evidence_k", "evidence_retriever",
+    ]  # fmt: skip
+    assert Grounding(evidence="idx", evidence_retriever="dense").unused() == []

@@ -7,9 +7,14 @@ from typing import get_args
 
 import click
 
-from medhalbench.commands import console, examples_epilog, format_option, print_table
+from medhalbench.commands import (
+    bootstrap_option,
+    console,
+    examples_epilog,
+    format_option,
+    print_table,
+)
 from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
-from medhalbench.statistics import DEFAULT_RESAMPLES
 
 
 @click.command(
@@ -23,13 +28,7 @@ from medhalbench.statistics import DEFAULT_RESAMPLES
 )
 @click.argument("log_a", type=click.Path(dir_okay=False))
 @click.argument("log_b", type=click.Path(dir_okay=False))
-@click.option(
-    "--bootstrap",
-    type=click.IntRange(min=1),
-    default=DEFAULT_RESAMPLES,
-    show_default=True,
-    help="Resamples of the paired bootstrap and of the permutation test.",
-)
+@bootstrap_option(least=1, help="Resamples of the paired bootstrap and of the permutation test.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
 @format_option(
     get_args(ComparisonFormat),

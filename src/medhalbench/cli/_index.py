@@ -1,6 +1,6 @@
-"""`medhalbench index CORPUS... --out DIR`: a local corpus cut into passages and indexed for
-evidence-grounded checking (`eval dahl --evidence DIR`, `eval medhallu --knowledge
---evidence DIR`)."""
+"""`medhalbench index CORPUS... --out DIR [--dense]`: a local corpus cut into passages and
+indexed (BM25, and passage vectors with `--dense`) for evidence-grounded checking (`eval dahl
+--evidence DIR`, `eval medhallu --knowledge --evidence DIR`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from medhalbench.arguments import ArgumentError, construct
 from medhalbench.commands import (
@@ -18,9 +19,10 @@ from medhalbench.commands import (
     options_of,
     take_values,
 )
-from medhalbench.evidence import IndexSettings
+from medhalbench.evidence import DenseSettings, IndexSettings
 
 _SETTINGS = options_of(IndexSettings)
+_DENSE = options_of(DenseSettings)
 
 
 def _folder_size(folder: Path) -> int:
@@ -32,7 +34,8 @@ def _folder_size(folder: Path) -> int:
     epilog=examples_epilog(
         [
             "medhalbench index sumpubmed/text --out index/",
-            "medhalbench index papers.jsonl abstracts.csv --out index/ --progress",
+            "medhalbench index papers.jsonl abstracts.csv --out index/ --dense",
+            "medhalbench index papers.jsonl --out index/ --dense --dense-model ncbi/MedCPT-Article-Encoder",
         ]
     ),
     params=[
@@ -44,7 +47,19 @@ def _folder_size(folder: Path) -> int:
             help="The index folder to write (it appears when the build is complete).",
         ),
         *click_params(_SETTINGS),
-        flag("--overwrite", "Replace an index already in --out."),
+        flag(
+            "--dense",
+            "Also store passage vectors (memory-mapped) for dense and hybrid retrieval; "
+            "runs on the index then search it hybrid by default (BM25 and vectors fused by "
+            "reciprocal rank). Added to an index of the same corpora without rebuilding it; "
+            "an interrupted run resumes.",
+        ),
+        *click_params(_DENSE),
+        flag(
+            "--overwrite",
+            "Replace an index of other corpora or settings (or vectors of another model) "
+            "already in --out; the same corpora and settings are kept without it.",
+        ),
         click.Option(
             ["--progress/--no-progress"],
             default=True,
@@ -54,11 +69,17 @@ def _folder_size(folder: Path) -> int:
     ],  # fmt: skip
 )
 def index_command(
-    corpus: tuple[str, ...], out: str, overwrite: bool, progress: bool, **values: Any
+    corpus: tuple[str, ...],
+    out: str,
+    dense: bool,
+    overwrite: bool,
+    progress: bool,
+    **values: Any,
 ) -> None:
     """Index local corpora for evidence-grounded checking: each document is cut into
     overlapping passages (each keeping its document's id and its character offsets) and
-    indexed with BM25 in a folder that later runs open memory-mapped.
+    indexed with BM25, and with --dense embedded by a sentence-transformers model
+    (all-MiniLM-L6-v2 offline by default), in a folder that later runs open memory-mapped.
 
     CORPUS is a JSONL, JSON, CSV or Parquet file of rows with id, title and text (BEIR's
     `_id` and Pyserini's `contents` are read too), a .txt file or a folder of them,
@@ -68,17 +89,35 @@ def index_command(
     """
     from medhalbench.evidence import build_index
 
+    ctx = click.get_current_context()
     try:
         settings = construct(IndexSettings, take_values(_SETTINGS, values))
+        vectors = construct(DenseSettings, take_values(_DENSE, values))
     except ArgumentError as ex:
         flag = "--" + ex.argument.replace("_", "-")
         raise click.BadParameter(ex.reason, param_hint=flag) from None
-    manifest = build_index(list(corpus), out, settings, overwrite=overwrite, progress=progress)
+    if not dense:
+        for argument in _DENSE:
+            if ctx.get_parameter_source(argument.name) is ParameterSource.COMMANDLINE:
+                raise click.BadParameter(
+                    "sets the passage vectors: add --dense", param_hint=argument.flag
+                )
+    manifest = build_index(
+        list(corpus), out, settings, dense=vectors if dense else None, overwrite=overwrite,
+        progress=progress, say=lambda note: console.print(f"[yellow]Note:[/yellow] {note}"),
+    )  # fmt: skip
     console.print(
         f"Indexed {manifest.passages:,} passages of {manifest.documents:,} documents "
         f"({manifest.vocabulary:,} distinct tokens, {manifest.mean_passage_chars:,.0f} "
         f"characters a passage) in {manifest.build_seconds:,.1f} s: {out} "
         f"({_folder_size(Path(out)) / 1e6:,.1f} MB)"
     )
+    if manifest.dense is not None:
+        made = manifest.dense
+        console.print(
+            f"Passage vectors: {made.passages:,} x {made.dimensions} {made.dtype} by "
+            f"{made.model} (fingerprint {made.fingerprint}) in {made.build_seconds:,.1f} s; "
+            "runs search the index hybrid by default"
+        )
     for note in manifest.notes:
         console.print(f"[yellow]Note:[/yellow] {note}")

@@ -48,6 +48,10 @@ _COMMANDS: dict[str, _Lazy] = {
     "index": _Lazy(
         "medhalbench.cli._index:index_command", "Index a local corpus as evidence for judges."
     ),
+    "recall": _Lazy(
+        "medhalbench.cli._recall:recall_command",
+        "Measure how well an index finds the answers to your questions.",
+    ),
 }
 
 

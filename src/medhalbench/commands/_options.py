@@ -20,6 +20,7 @@ from medhalbench.commands._models import (
 from medhalbench.data import MAX_TEXT_FILE_BYTES, check_input_file
 from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED
 from medhalbench.registry import Role
+from medhalbench.statistics import DEFAULT_RESAMPLES
 
 Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
 DISPLAYS: tuple[str, ...] = get_args(Display)
@@ -73,6 +74,17 @@ def format_option(
         "fmt",
         type=click.Choice(formats),
         default=default,
+        show_default=True,
+        help=help,
+    )
+
+
+def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
+    """`--bootstrap`: how many resamples make an interval (at least `least`)."""
+    return click.option(
+        "--bootstrap",
+        type=click.IntRange(min=least),
+        default=DEFAULT_RESAMPLES,
         show_default=True,
         help=help,
     )

@@ -74,7 +74,7 @@ def dahl_settings(record: results.RunRecord) -> list[str]:
     """What distinguishes a DAHL run: how its answers were made, structured verdicts, and
     the evidence its checker was given (none: closed-book)."""
     settings = record.settings_as(DahlSettings)
-    evidence = settings.grounding.phrase()
+    evidence = settings.grounding.phrase(record.retrieval)
     return [
         *generation(record),
         f"structured {yes_no(settings.structured)}",

@@ -46,9 +46,7 @@ from medhalbench.dahl._verdicts import (
 from medhalbench.evidence import (
     DEFAULT_EVIDENCE_K,
     RetrievedPassage,
-    evidence_summary,
     example_passages,
-    open_retriever,
     passages_metadata,
     passages_text,
 )
@@ -89,14 +87,9 @@ def grounded_template(
             `{statement}` and `{passages}`.
     """
     if grounding.evidence is None:
-        unused = {
-            "evidence_k": grounding.evidence_k != EVIDENCE_K,
-            "evidence_rerank": grounding.evidence_rerank,
-            "evidence_prompt": evidence_prompt is not None,
-        }
-        for name, given in unused.items():
-            if given:
-                raise ArgumentError(name, "needs evidence (--evidence CORPUS|INDEX)")
+        unused = [*grounding.unused(), *(["evidence_prompt"] if evidence_prompt else [])]
+        for name in unused:
+            raise ArgumentError(name, "needs evidence (--evidence CORPUS|INDEX)")
         return None
     if check_mode == "batch":
         raise ArgumentError(
@@ -112,15 +105,14 @@ def grounded_template(
     check_placeholders(
         template, {"statement", "passages"}, source=evidence_prompt or "grounded check prompt"
     )
-    open_retriever(grounding.evidence, rerank=grounding.evidence_rerank, progress=True)
+    grounding.retriever(progress=True)
     return template
 
 
 def evidence_record(grounding: Grounding) -> dict[str, Any] | None:
     """What a log keeps about the evidence a run searched (None for a closed-book run)."""
-    if grounding.evidence is None:
-        return None
-    return dict(evidence_summary(grounding.evidence, rerank=grounding.evidence_rerank))
+    found = grounding.summary()
+    return dict(found) if found is not None else None
 
 
 async def unit_evidence(
@@ -130,7 +122,7 @@ async def unit_evidence(
     texts and None without evidence). The search runs in a worker thread."""
     if grounding.evidence is None or not units:
         return [""] * len(units), None
-    retriever = open_retriever(grounding.evidence, rerank=grounding.evidence_rerank)
+    retriever = grounding.retriever()
     found: list[list[RetrievedPassage]] = await asyncio.to_thread(
         retriever.search, units, grounding.evidence_k
     )
@@ -143,7 +135,7 @@ def passage_tokens(grounding: Grounding) -> int:
     if not grounding.evidence:
         return 0
     k = grounding.evidence_k
-    retriever = open_retriever(grounding.evidence, rerank=grounding.evidence_rerank)
+    retriever = grounding.retriever()
     sample = example_passages(retriever, count=max(k, 40 * k))
     if not sample:
         return ASSUMED_PASSAGE_TOKENS * k

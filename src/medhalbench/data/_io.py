@@ -75,8 +75,33 @@ def _limit(variable: str, default: int) -> int:
     return value
 
 
+def line_and_column(raw: bytes, at: int) -> tuple[int, int]:
+    """The line (from 1) of a byte of text, and the character it is within that line (from
+    1), counting the characters of the valid UTF-8 before it."""
+    start = raw.rfind(b"\n", 0, at) + 1
+    column = len(raw[start:at].decode("utf-8", errors="replace")) + 1
+    return raw.count(b"\n", 0, at) + 1, column
+
+
 def _not_utf8(ex: UnicodeDecodeError) -> str:
-    return f"not UTF-8 text (byte 0x{ex.object[ex.start]:02x} at position {ex.start}); save the file as UTF-8"
+    raw = bytes(ex.object)
+    _, column = line_and_column(raw, ex.start)
+    return (
+        f"not UTF-8 text (byte 0x{raw[ex.start]:02x} at character {column} of the line); "
+        "save the file as UTF-8"
+    )
+
+
+def _undecodable_line(path: Path) -> tuple[int, str]:
+    """The first line of a file that is not UTF-8, and what is wrong in it (read line by
+    line: a reader that decodes in blocks knows neither)."""
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, start=1):
+            try:
+                raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as ex:
+                return number, _not_utf8(ex)
+    return 0, "not UTF-8 text; save the file as UTF-8"
 
 
 def check_input_file(
@@ -129,17 +154,17 @@ def check_input_file(
         except OSError as ex:
             raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
         if b"\0" in head:
-            at = head.index(0)
+            line, column = line_and_column(head, head.index(0))
             raise DataError(
-                f"a binary file, not text (a NUL byte at position {at})",
+                f"a binary file, not text (a NUL byte at character {column} of the line)",
                 path=path,
-                line=head[:at].count(b"\n") + 1,
+                line=line,
             )
         try:
             # An incremental decoder accepts a character cut at the end of the sample.
             codecs.getincrementaldecoder("utf-8")().decode(head, final=len(head) < SNIFF_BYTES)
         except UnicodeDecodeError as ex:
-            line = head[: ex.start].count(b"\n") + 1
+            line, _ = line_and_column(bytes(ex.object), ex.start)
             raise DataError(_not_utf8(ex), path=path, line=line) from None
     return file
 
@@ -156,7 +181,8 @@ def read_text_file(
     try:
         return file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as ex:
-        raise DataError(_not_utf8(ex), path=path) from None
+        line, _ = line_and_column(bytes(ex.object), ex.start)
+        raise DataError(_not_utf8(ex), path=path, line=line) from None
     except OSError as ex:
         raise DataError(f"cannot read the {what} ({ex.strerror or ex})", path=path) from None
 
@@ -368,7 +394,8 @@ def _read_json(path: Path) -> Iterator[Row]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as ex:
-        raise DataError(_not_utf8(ex), path=path) from None
+        line, _ = line_and_column(bytes(ex.object), ex.start)
+        raise DataError(_not_utf8(ex), path=path, line=line) from None
     value = _parse_json(text, path=path, line=None)
     if isinstance(value, dict):
         items: list[tuple[int | str, Any]] = [
@@ -410,8 +437,9 @@ def _read_csv(path: Path) -> Iterator[Row]:
             start = end + 1
             try:
                 cells = next(reader, None)
-            except UnicodeDecodeError as ex:
-                raise DataError(_not_utf8(ex), path=path, line=f"after line {end}") from None
+            except UnicodeDecodeError:
+                line, reason = _undecodable_line(path)
+                raise DataError(reason, path=path, line=line or f"after line {end}") from None
             except csv.Error as ex:
                 raise DataError(_csv_error(str(ex)), path=path, line=start) from None
             end = reader.line_num

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ class Embedder:
     """
 
     _cache: dict[tuple[str, str | None], Any] = {}
+    _fingerprints: dict[int, str] = {}
     _lock = threading.Lock()
 
     def __init__(self, name_or_path: str = DEFAULT_EMBEDDER, device: str | None = None) -> None:
@@ -49,9 +52,10 @@ class Embedder:
                 from sentence_transformers import SentenceTransformer
 
                 try:
-                    Embedder._cache[key] = SentenceTransformer(
-                        self.source, device=device, local_files_only=local_only
-                    )
+                    with _quiet_loading():
+                        Embedder._cache[key] = SentenceTransformer(
+                            self.source, device=device, local_files_only=local_only
+                        )
                 except Exception as ex:
                     raise offline_error(name_or_path, "Embedding model", ex) from None
             self.model = Embedder._cache[key]
@@ -64,10 +68,62 @@ class Embedder:
             self.model.encode(list(texts), normalize_embeddings=True, show_progress_bar=False)
         )
 
+    @property
+    def dimensions(self) -> int:
+        """The length of an embedding."""
+        # sentence-transformers 5.2 renamed get_sentence_embedding_dimension.
+        named = getattr(self.model, "get_embedding_dimension", None) or getattr(
+            self.model, "get_sentence_embedding_dimension", None
+        )
+        found = named() if named is not None else None
+        return int(found) if found else int(self.encode(["x"]).shape[1])
+
+    @property
+    def fingerprint(self) -> str:
+        """What makes the model's embeddings what they are, hashed (16 hex digits): its
+        modules, the longest input it reads, its vocabulary and every weight. Two copies
+        of one model (a hub name and its folder) share it; vectors made by models of
+        different fingerprints are not comparable."""
+        with Embedder._lock:
+            key = id(self.model)
+            if key not in Embedder._fingerprints:
+                Embedder._fingerprints[key] = _model_fingerprint(self.model)
+            return Embedder._fingerprints[key]
+
     def similarity(self, a: str, b: str) -> float:
         """Cosine similarity of two texts."""
         e = self.encode([a, b])
         return cosine_similarity(e[0], e[1])
+
+
+@contextlib.contextmanager
+def _quiet_loading() -> Iterator[None]:
+    """transformers' bar of weights loaded, left out: loading takes a second, and a
+    command's output (and its one line on an error) is its own."""
+    from transformers.utils import logging as transformers_logging
+
+    shown = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if shown:
+            transformers_logging.enable_progress_bar()
+
+
+def _model_fingerprint(model: Any) -> str:
+    digest = hashlib.sha256()
+    tokenizer = getattr(model, "tokenizer", None)
+    described = [
+        [type(module).__name__ for module in model],
+        model.max_seq_length,
+        len(tokenizer) if tokenizer is not None else None,
+    ]
+    digest.update(repr(described).encode())
+    for name, tensor in sorted(model.state_dict().items()):
+        digest.update(f"{name} {tensor.dtype} {tuple(tensor.shape)}".encode())
+        digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()[:16]
 
 
 def cosine_similarity(a: np.ndarray, b: np.ndarray) -> float:

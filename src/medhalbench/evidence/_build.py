@@ -17,7 +17,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +28,9 @@ from medhalbench._progress import progress_bar
 from medhalbench._provenance import dataset_fingerprint
 from medhalbench._version import VERSION
 from medhalbench.evidence._chunks import chunk_document
-from medhalbench.evidence._corpus import INDEX_MANIFEST, corpus_kind, read_documents
-from medhalbench.evidence._records import IndexManifest, IndexSettings, Passage
+from medhalbench.evidence._corpus import INDEX_MANIFEST, corpus_kind, located_documents
+from medhalbench.evidence._dense import DENSE_FOLDER, VECTORS_FILE, install_vectors, write_vectors
+from medhalbench.evidence._records import DenseSettings, IndexManifest, IndexSettings, Passage
 
 INDEX_FORMAT = 1
 """The index folder's layout version (raised when it changes)."""
@@ -175,13 +176,15 @@ def _passages(
     seen: dict[str, str] = {}
     for source in sources:
         empty = 0
-        for document in read_documents(source):
+        for found in located_documents(source):
+            document = found.document
             if document.id in seen:
                 raise DataError(
-                    f"document id {document.id!r} is used twice (also in {seen[document.id]})",
-                    path=source,
+                    f"document id {document.id!r} is used twice (first at {seen[document.id]})",
+                    path=found.file,
+                    line=found.line,
                 )
-            seen[document.id] = str(source)
+            seen[document.id] = found.place()
             passages = chunk_document(
                 document, size=settings.passage_words, overlap=settings.overlap_words
             )
@@ -191,34 +194,132 @@ def _passages(
             notes.append(f"{source}: {empty} document(s) without text left out")
 
 
+def _same_index(
+    target: Path, paths: Sequence[Path], settings: IndexSettings
+) -> IndexManifest | None:
+    """The manifest of the index in `target` when it was built from the same corpora
+    (their content) with the same settings, and is whole."""
+    from medhalbench.evidence._index import read_manifest
+
+    if not (target / INDEX_MANIFEST).is_file():
+        return None
+    try:
+        manifest = read_manifest(target)
+    except DataError:
+        return None
+    whole = all((target / name).exists() for name in (PASSAGES_FILE, OFFSETS_FILE, BM25_FOLDER))
+    same = manifest.settings == settings and manifest.source_fingerprints == [
+        dataset_fingerprint(p) for p in paths
+    ]
+    return manifest if whole and same else None
+
+
+def _texts(folder: Path, start: int) -> Iterator[str]:
+    """What the dense model embeds of each passage (as BM25: title and text), from one on."""
+    offsets = np.load(folder / OFFSETS_FILE, mmap_mode="r")
+    with (folder / PASSAGES_FILE).open("rb") as f:
+        if start < len(offsets):
+            f.seek(int(offsets[start]))
+            for line in f:
+                yield index_text(Passage(**json.loads(line)))
+
+
+def add_vectors(
+    folder: str | Path,
+    dense: DenseSettings,
+    *,
+    overwrite: bool = False,
+    progress: bool = True,
+    say: Callable[[str], None] = lambda _: None,
+) -> IndexManifest:
+    """Give an index passage vectors (dense and hybrid retrieval), or finish those an
+    interrupted build began; vectors of the same model and storage already there are kept.
+
+    Args:
+        folder: The index folder.
+        dense: The model and the storage.
+        overwrite: Replace vectors of another model or storage.
+        progress: Show a progress bar.
+        say: Called with what was kept or resumed.
+
+    Returns:
+        The index's manifest, naming the vectors.
+
+    Raises:
+        DataError: Vectors of another model or storage there (without `overwrite`).
+        ResourceUnavailableError: A model that cannot be loaded (a hub name offline).
+    """
+    from medhalbench.embeddings import Embedder
+    from medhalbench.evidence._index import read_manifest
+
+    target = Path(folder)
+    manifest = read_manifest(target)
+    current = manifest.dense
+    if current is not None:
+        fingerprint = Embedder(dense.dense_model).fingerprint
+        if (current.fingerprint, current.dtype, current.passages) == (
+            fingerprint, dense.dense_dtype, manifest.passages,
+        ) and (target / DENSE_FOLDER / VECTORS_FILE).is_file():  # fmt: skip
+            say(f"passage vectors of {current.model} ({current.dtype}) kept: already made")
+            return manifest
+        if not overwrite:
+            raise DataError(
+                f"already holds passage vectors of {current.model} ({current.dtype}); give "
+                f"--overwrite to replace them with {dense.dense_model}'s ({dense.dense_dtype})",
+                path=target,
+            )
+    with progress_bar(disable=not progress) as bar:
+        task = bar.add_task("Passage vectors", total=manifest.passages)
+
+        def resumed(done: int) -> None:
+            if done:
+                bar.advance(task, done)
+                say(f"passage vectors resumed after {done:,} made by an earlier run")
+
+        made = write_vectors(
+            target, lambda start: _texts(target, start), manifest.passages, dense,
+            tick=lambda n: bar.advance(task, n), started=resumed,
+        )  # fmt: skip
+    updated = replace(manifest, dense=made)
+    install_vectors(target, asdict(updated), target / INDEX_MANIFEST)
+    return updated
+
+
 def build_index(
     sources: Sequence[str | Path],
     out: str | Path,
     settings: IndexSettings | None = None,
     *,
+    dense: DenseSettings | None = None,
     overwrite: bool = False,
     progress: bool = True,
+    say: Callable[[str], None] = lambda _: None,
 ) -> IndexManifest:
     """Build an index folder from one or more corpora (see `read_documents` for the
-    layouts). The folder appears only when the build is complete: it is built beside it
-    and moved into place, so an interrupted build leaves no half index.
+    layouts). The BM25 index appears only when it is complete: it is built beside the
+    folder and moved into place, so an interrupted build leaves no half index. Passage
+    vectors (`dense`) are added to it afterwards in saved chunks: the same command run
+    again after an interruption resumes them. The same command run again on a finished
+    index keeps it (corpora and settings unchanged: nothing is redone).
 
     Args:
         sources: The corpora; document ids must be unique across them.
         out: The index folder to write.
         settings: How passages are cut and tokenised.
-        overwrite: Replace an index already in `out`.
+        dense: Passage vectors to make (None: BM25 only).
+        overwrite: Replace an index of other corpora or settings (or vectors of another
+            model) already in `out`.
         progress: Show progress bars.
+        say: Called with what was kept or resumed rather than made.
 
     Returns:
         The index's manifest (also written to `out/manifest.json`).
 
     Raises:
         DataError: A corpus that cannot be read (naming file, line and field), an id used
-            twice, a corpus with no text, or an output folder that cannot be written.
+            twice (naming both places), a corpus with no text, or an output folder that
+            cannot be written.
     """
-    import bm25s
-
     settings = settings or IndexSettings()
     paths = [Path(s) for s in sources]
     if not paths:
@@ -226,7 +327,27 @@ def build_index(
     for path in paths:
         corpus_kind(path)  # a missing or unknown corpus stops before any work
     target = Path(out)
-    _check_out(target, overwrite)
+    if dense is not None:
+        from medhalbench.embeddings import Embedder
+
+        Embedder(dense.dense_model)  # a model that cannot be loaded stops before any work
+    manifest = _same_index(target, paths, settings)
+    if manifest is None:
+        _check_out(target, overwrite)
+        manifest = _build_lexical(paths, target, settings, progress=progress)
+    else:
+        say("the index of the same corpora and settings is kept: already built")
+    if dense is not None:
+        manifest = add_vectors(target, dense, overwrite=overwrite, progress=progress, say=say)
+    return manifest
+
+
+def _build_lexical(
+    paths: Sequence[Path], target: Path, settings: IndexSettings, *, progress: bool
+) -> IndexManifest:
+    """The passages and their BM25 index, built beside `target` and moved into place."""
+    import bm25s
+
     started = time.perf_counter()
     building = target.resolve().parent / f".{target.name}.building-{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)

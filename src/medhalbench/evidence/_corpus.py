@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from medhalbench._errors import DataError
-from medhalbench.data import max_field_chars, read_rows
+from medhalbench.data import line_and_column, max_field_chars, read_rows
 from medhalbench.evidence._records import Document
 
 CorpusKind = Literal["rows", "txt", "pubmedqa", "sumpubmed", "medhallu"]
@@ -25,6 +25,23 @@ TITLE_FIELDS = ("title",)
 ROW_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
 INDEX_MANIFEST = "manifest.json"
 """The file that makes a folder an index (see `PassageIndex`)."""
+
+
+class Located(NamedTuple):
+    """A document and where it was read: the file, and its line (or entry) in it where the
+    file holds several."""
+
+    file: Path
+    line: int | str | None
+    document: Document
+
+    def place(self) -> str:
+        """Where it was read, as an error names it (`corpus.jsonl, line 3`)."""
+        return (
+            f"{self.file}, line {self.line}"
+            if isinstance(self.line, int)
+            else (f"{self.file}, {self.line}" if self.line else str(self.file))
+        )
 
 
 def _first(row: dict[str, Any], names: tuple[str, ...]) -> tuple[str, Any] | None:
@@ -70,7 +87,7 @@ def corpus_kind(path: str | Path) -> CorpusKind:
     return "rows"
 
 
-def _row_documents(path: Path) -> Iterator[Document]:
+def _row_documents(path: Path) -> Iterator[Located]:
     for line, row in read_rows(path):
         found_id = _first(row, ID_FIELDS)
         if found_id is None or found_id[1] is None or not str(found_id[1]).strip():
@@ -91,19 +108,19 @@ def _row_documents(path: Path) -> Iterator[Document]:
                 f"expected text, got {type(text).__name__}", path=path, line=line,
                 field=found_text[0],
             )  # fmt: skip
-        yield Document(str(found_id[1]).strip(), text or "", str(title or ""))
+        yield Located(path, line, Document(str(found_id[1]).strip(), text or "", str(title or "")))
 
 
-def _pubmedqa_documents(path: Path) -> Iterator[Document]:
+def _pubmedqa_documents(path: Path) -> Iterator[Located]:
     from medhalbench.data import load_pubmedqa
 
     # The question is left out: PubMedQA's questions are their articles' titles, and a
     # title in the index would hand the retriever its query.
     for record in load_pubmedqa(path):
-        yield Document(record.pubid, record.context_text)
+        yield Located(path, f"entry '{record.pubid}'", Document(record.pubid, record.context_text))
 
 
-def _medhallu_documents(path: Path) -> Iterator[Document]:
+def _medhallu_documents(path: Path) -> Iterator[Located]:
     for line, row in read_rows(path):
         found = _first(row, ("knowledge",))
         knowledge = found[1] if found else None
@@ -113,10 +130,11 @@ def _medhallu_documents(path: Path) -> Iterator[Document]:
             raise DataError("expected the row's knowledge as text", path=path, line=line,
                             field="Knowledge")  # fmt: skip
         found_id = _first(row, ("pubid", "id"))
-        yield Document(str(found_id[1]) if found_id else f"row-{line}", knowledge)
+        document = Document(str(found_id[1]) if found_id else f"row-{line}", knowledge)
+        yield Located(path, line, document)
 
 
-def _text_file(file: Path, root: Path) -> Document:
+def _text_file(file: Path, root: Path) -> Located:
     size = file.stat().st_size
     if size > 4 * max_field_chars():
         raise DataError(
@@ -124,18 +142,21 @@ def _text_file(file: Path, root: Path) -> Document:
             "(set MEDHALBENCH_MAX_FIELD_CHARS to raise it)",
             path=file,
         )
+    raw = file.read_bytes()
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as ex:
+        line, column = line_and_column(raw, ex.start)
         raise DataError(
-            f"not UTF-8 text (byte 0x{ex.object[ex.start]:02x} at position {ex.start}); save "
-            "the file as UTF-8",
+            f"not UTF-8 text (byte 0x{raw[ex.start]:02x} at character {column} of the line); "
+            "save the file as UTF-8",
             path=file,
+            line=line,
         ) from None
-    return Document(file.relative_to(root).with_suffix("").as_posix(), text)
+    return Located(file, None, Document(file.relative_to(root).with_suffix("").as_posix(), text))
 
 
-def _txt_documents(path: Path) -> Iterator[Document]:
+def _txt_documents(path: Path) -> Iterator[Located]:
     if path.is_file():
         yield _text_file(path, path.parent)
         return
@@ -146,7 +167,7 @@ def _txt_documents(path: Path) -> Iterator[Document]:
         yield _text_file(file, path)
 
 
-def _sumpubmed_documents(path: Path) -> Iterator[Document]:
+def _sumpubmed_documents(path: Path) -> Iterator[Located]:
     # The full texts; the abstracts and shorter abstracts summarise them (duplicates).
     yield from _txt_documents(path / "text")
 
@@ -160,12 +181,23 @@ _READERS = {
 }
 
 
+def located_documents(path: str | Path) -> Iterator[Located]:
+    """The documents of a corpus, in order, each with the file and line it was read from.
+
+    Raises:
+        DataError: As `read_documents`.
+    """
+    kind = corpus_kind(path)
+    yield from _READERS[kind](Path(path))
+
+
 def read_documents(path: str | Path) -> Iterator[Document]:
     """The documents of a corpus, in order (see `CorpusKind` for the layouts read).
 
     Raises:
         DataError: A missing or unreadable corpus, a row without id or text (naming file,
-            line and field), a file that is not UTF-8.
+            line and field), a file that is not UTF-8 (naming the line and the character
+            in it).
     """
-    kind = corpus_kind(path)
-    yield from _READERS[kind](Path(path))
+    for found in located_documents(path):
+        yield found.document

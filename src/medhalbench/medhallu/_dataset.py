@@ -28,12 +28,11 @@ from medhalbench.data import (
     validate_row,
 )
 from medhalbench.evidence import (
-    DEFAULT_EVIDENCE_K,
-    open_retriever,
     passages_metadata,
     passages_text,
 )
 from medhalbench.medhallu._verdicts import DetectionLabel
+from medhalbench.settings import Grounding
 
 HALLUCINATION_TYPES: dict[str, str] = {
     "Misinterpretation of #Question#": (
@@ -192,7 +191,6 @@ def load_medhallu(
     return records
 
 
-EVIDENCE_K = DEFAULT_EVIDENCE_K
 RETRIEVED_TEMPLATE = "detect_user_retrieved.txt"
 
 
@@ -212,30 +210,23 @@ class RetrievedKnowledge:
     gold_found: bool | None
 
 
-def check_evidence(
-    evidence: str | None, *, knowledge: bool, evidence_k: int, evidence_rerank: bool
-) -> None:
+def check_evidence(grounding: Grounding, *, knowledge: bool) -> None:
     """Refuse evidence settings that would not be used.
 
     Raises:
         ArgumentError: Evidence without knowledge, or an evidence setting without evidence.
     """
-    if evidence is not None and not knowledge:
+    if grounding.evidence is not None and not knowledge:
         raise ArgumentError(
             "evidence", "gives the detector retrieved passages as its knowledge: add "
             "knowledge (--knowledge)",
         )  # fmt: skip
-    if evidence is None:
-        for name, given in {
-            "evidence_k": evidence_k != EVIDENCE_K,
-            "evidence_rerank": evidence_rerank,
-        }.items():
-            if given:
-                raise ArgumentError(name, "needs evidence (--knowledge --evidence CORPUS|INDEX)")
+    for name in grounding.unused():
+        raise ArgumentError(name, "needs evidence (--knowledge --evidence CORPUS|INDEX)")
 
 
 def retrieved_knowledge(
-    records: Sequence[MedHalluRecord], evidence: str, *, k: int, rerank: bool
+    records: Sequence[MedHalluRecord], grounding: Grounding
 ) -> list[RetrievedKnowledge]:
     """The passages found for each row's question (the answer under test is not searched
     for: both answers of a row get the same knowledge, as with the gold abstract).
@@ -243,8 +234,8 @@ def retrieved_knowledge(
     Raises:
         DataError: An evidence source that cannot be opened.
     """
-    retriever = open_retriever(evidence, rerank=rerank, progress=True)
-    found = retriever.search([r.question for r in records], k)
+    retriever = grounding.retriever(progress=True)
+    found = retriever.search([r.question for r in records], grounding.evidence_k)
     return [
         RetrievedKnowledge(
             passages_text(hits),

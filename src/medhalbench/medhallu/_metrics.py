@@ -41,6 +41,8 @@ class DetectionOutcome:
         probability: P(hallucinated) from the verdict token's log-probabilities, if kept.
         by_extractor: The prediction is the extractor's (the strict reader could not read
             the reply).
+        gold_in_knowledge: Whether the passages retrieved as knowledge hold the row's own
+            abstract (None: gold or no knowledge, or a row without PubMed id).
     """
 
     label: DetectionLabel
@@ -50,6 +52,7 @@ class DetectionOutcome:
     paper_prediction: DetectionLabel | None = None
     probability: float | None = None
     by_extractor: bool = False
+    gold_in_knowledge: bool | None = None
 
     @property
     def strict_prediction(self) -> DetectionLabel | None:
@@ -92,6 +95,13 @@ def detection_figures(outcomes: Sequence[DetectionOutcome], *, not_sure: bool) -
             names=("precision", "recall", "f1"),
         )  # fmt: skip
     figures += paper_figures(outcomes)
+    if any(o.gold_in_knowledge is not None for o in outcomes):  # retrieved knowledge
+        figures.append(
+            share_figure(
+                "gold_in_knowledge_rate", rows, [bool(o.gold_in_knowledge) for o in outcomes],
+                [o.gold_in_knowledge is not None for o in outcomes],
+            )
+        )  # fmt: skip
     if any(o.by_extractor for o in outcomes):  # the figures without the extractor's readings
         strict = [_positive(o.strict_prediction) for o in outcomes]
         figures += classification_figures("strict_", rows, actual, strict)
@@ -154,8 +164,9 @@ def detection_scores(
         `response_rate`, `not_sure_rate` and `answered_*` over answered samples. The authors' (see
         `paper_figures`): `paper_precision`, `paper_recall`, `paper_f1`,
         `paper_<difficulty>_{accuracy,precision,recall,f1,not_sure_rate}`,
-        `paper_not_sure_rate` and `paper_response_rate`. Each with `_ci_low`/`_ci_high`, a
-        95% interval over rows.
+        `paper_not_sure_rate` and `paper_response_rate`. With retrieved knowledge,
+        `gold_in_knowledge_rate`: the share of samples whose passages hold their row's own
+        abstract. Each with `_ci_low`/`_ci_high`, a 95% interval over rows.
         Counts: `samples`, `unparseable`, `read_by_extractor`, `not_sure`; with samples
         read by the extractor, `strict_*` (the figures without its readings). With verdict
         probabilities: `auroc`, `average_precision`, `brier` and the calibration table.
@@ -197,6 +208,7 @@ def outcome_from_score(sample_score: SampleScore) -> DetectionOutcome:
         paper_prediction=DetectionLabel(paper) if paper is not None else None,
         probability=score.p_hallucinated,
         by_extractor=score.read_by == "extractor",
+        gold_in_knowledge=sample.gold_in_knowledge,
     )
 
 

@@ -25,6 +25,7 @@ from medhalbench.results import (
 )
 
 NO_ROW = "no row of this difficulty"
+NO_PUBMED_ID = "no row with a PubMed id to look for among the passages"
 PAPER_DIFFICULTY_UNDEFINED = "every reply of this difficulty read as not sure"
 
 MEDHALLU_COLUMNS = [
@@ -53,6 +54,7 @@ MEDHALLU_COLUMNS = [
     Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", digits=0),
     Column("Unparseable", digits=0),
+    Column("Gold in knowledge", undefined=NO_PUBMED_ID, interval=True, wide=True),
 ]
 """MedHallu's own columns of its results table (between the run's and its log)."""
 SHOWN_SETTINGS = ("knowledge", "not_sure")
@@ -61,7 +63,7 @@ _MEDHALLU_FIGURES = [
     "f1", "precision", "recall", "easy_f1", "medium_f1", "hard_f1", "paper_f1", "paper_precision",
     "paper_easy_f1", "paper_medium_f1", "paper_hard_f1", "paper_easy_accuracy",
     "paper_medium_accuracy", "paper_hard_accuracy", "response_rate", "paper_response_rate",
-    "paper_not_sure_rate", "auroc", "samples", "unparseable",
+    "paper_not_sure_rate", "auroc", "samples", "unparseable", "gold_in_knowledge_rate",
 ]  # fmt: skip
 
 
@@ -70,12 +72,20 @@ def difficulties(settings: MedHalluSettings) -> str:
     return ",".join(settings.difficulty or []) or "all"
 
 
-def knowledge(settings: MedHalluSettings) -> str:
-    """The knowledge the detector was given: none, the gold abstract, or retrieved passages."""
-    retrieved = settings.grounding.phrase()
+def knowledge_given(settings: MedHalluSettings, retrieval: str | None = None) -> str:
+    """The knowledge the detector was given, as the Knowledge column reads: no, yes (the
+    gold abstract), or retrieved passages ("retrieved (med-index, k 5, hybrid)";
+    `retrieval`: the retrieval the run did, as its log records it)."""
+    retrieved = settings.grounding.phrase(retrieval)
     if retrieved and settings.knowledge:
-        return f"knowledge retrieved ({retrieved})"
-    return f"knowledge {yes_no(settings.knowledge)}"
+        return f"retrieved ({retrieved})"
+    return yes_no(settings.knowledge)
+
+
+def knowledge(settings: MedHalluSettings, retrieval: str | None = None) -> str:
+    """The knowledge the detector was given, as titles name it: knowledge no, knowledge
+    yes (the gold abstract), or "knowledge retrieved (med-index, k 5, hybrid)"."""
+    return f"knowledge {knowledge_given(settings, retrieval)}"
 
 
 def medhallu_settings(record: results.RunRecord) -> list[str]:
@@ -84,7 +94,7 @@ def medhallu_settings(record: results.RunRecord) -> list[str]:
     settings = record.settings_as(MedHalluSettings)
     return [
         f"difficulty {difficulties(settings)}",
-        knowledge(settings),
+        knowledge(settings, record.retrieval),
         f"not sure {yes_no(settings.not_sure)}",
         *([f"structured {yes_no(settings.structured)}"] if record.generated else []),
     ]
@@ -115,7 +125,8 @@ def detection_table(
         s = run.record.settings_as(MedHalluSettings)
         return [
             [
-                difficulties(s), yes_no(s.knowledge), yes_no(s.not_sure), yes_no(s.structured),
+                difficulties(s), knowledge_given(s, run.record.retrieval), yes_no(s.not_sure),
+                yes_no(s.structured),
                 prompt_files(run.record), *(_figure(run, name) for name in _MEDHALLU_FIGURES),
             ]
         ]  # fmt: skip
@@ -152,6 +163,7 @@ def _summary_rows(run: results.RunResult) -> list[results.FigureRow]:
         ("F1 without the extractor", "strict_f1", None, F1_UNDEFINED),
         ("AUROC", "auroc", None, AUROC_UNDEFINED),
         ("Average precision", "average_precision", None, AUROC_UNDEFINED),
+        ("Gold abstract among the passages", "gold_in_knowledge_rate", None, NO_PUBMED_ID),
     ]
 
 

@@ -15,7 +15,6 @@ from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.arguments import DataSource, InputFile, Means
 from medhalbench.data import read_rows, validate_row
-from medhalbench.evidence import evidence_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._dataset import (
     MEDHALLU_HUB,
@@ -191,12 +190,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
         "detect_system_not_sure.txt" if settings.not_sure else "detect_system.txt",
         settings.prompt,
     )
-    check_evidence(
-        settings.grounding.evidence,
-        knowledge=settings.knowledge,
-        evidence_k=settings.grounding.evidence_k,
-        evidence_rerank=settings.grounding.evidence_rerank,
-    )
+    check_evidence(settings.grounding, knowledge=settings.knowledge)
     user_template = read_prompt(
         __package__,
         RETRIEVED_TEMPLATE
@@ -226,12 +220,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
     if not records:
         raise DataError("no rows left after the difficulty filter", path=settings.dataset)
     retrieved = (
-        retrieved_knowledge(
-            records,
-            settings.grounding.evidence,
-            k=settings.grounding.evidence_k,
-            rerank=settings.grounding.evidence_rerank,
-        )
+        retrieved_knowledge(records, settings.grounding)
         if settings.grounding.evidence is not None
         else None
     )
@@ -274,11 +263,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
             else None,
             "outputs_not_in_dataset": unmatched,
             "rows": len(records),
-            "evidence_index": evidence_summary(
-                settings.grounding.evidence, rerank=settings.grounding.evidence_rerank
-            )
-            if settings.grounding.evidence is not None
-            else None,
+            "evidence_index": settings.grounding.summary(),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },
     )

@@ -26,10 +26,21 @@ def same_model(published: str, model: str) -> bool:
 
 
 def in_setting(row: PublishedRow, run: RunResult) -> bool:
-    """Whether a published row is of the run's setting (each setting the row names and the
-    run has, equal as text)."""
+    """Whether a published row is of the run's setting: each setting the row names and the
+    run has is equal as text, and each condition the row does not name (one the paper
+    never varied, such as evidence retrieved from a local corpus) is at its default in the
+    run. A paper's gold-knowledge row never stands beside a run given retrieved passages."""
+    from medhalbench.report._settings import declared, setting_as_text, settings_of
+
     shown = run.settings
-    return all(setting_text(shown[k]) == v for k, v in row.settings.items() if k in shown)
+    if not all(setting_text(shown[k]) == v for k, v in row.settings.items() if k in shown):
+        return False
+    arguments = declared(run.system)
+    return all(
+        value == setting_as_text(name, arguments[name].default)
+        for name, value in settings_of(run).condition.items()
+        if name not in row.settings and name in arguments
+    )
 
 
 def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow | None:

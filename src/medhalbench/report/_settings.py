@@ -92,7 +92,9 @@ class RunSettings:
     written_elsewhere: str | None = None
 
 
-def _text(name: str, value: Any) -> str:
+def setting_as_text(name: str, value: Any) -> str:
+    """A setting's value as the report compares and writes it ("difficulty all" for an
+    empty selection)."""
     if value in (None, [], ()) and name in LIST_DEFAULTS:
         return LIST_DEFAULTS[name]
     return setting_text(value)
@@ -120,7 +122,7 @@ def settings_of(run: RunResult) -> RunSettings:
     if record.facts.rows is not None:
         shown[ROWS] = record.facts.rows
     names = [*selection_settings(run.system), *([ROWS] if ROWS in shown else [])]
-    selection = {k: _text(k, shown.get(k)) for k in names}
+    selection = {k: setting_as_text(k, shown.get(k)) for k in names}
     written = record.data.responses
     if written and record.facts.responses_fingerprint is None:
         # A task that fingerprints the outputs in the dataset's place: the dataset's own.
@@ -140,7 +142,7 @@ def settings_of(run: RunResult) -> RunSettings:
         if whole is not None and shown.get(whole) is None:
             continue  # a qualifier of a setting the run left unset
         # What was sent (the run's effective settings) where the run records it.
-        value = _text(name, shown[name])
+        value = setting_as_text(name, shown[name])
         if kind == "replies":
             if not written:
                 replies[name] = value

@@ -15,6 +15,8 @@ from medhalbench.arguments import SETTINGS_KEY, read_record
 from medhalbench.settings import RunData
 
 S = TypeVar("S")
+RETRIEVER_SETTING = "evidence_retriever"
+"""The setting (`Grounding`'s) that names how the evidence was searched."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,12 @@ class TokenEstimate(pydantic.BaseModel, frozen=True, extra="ignore"):
 
 
 class EvidenceSearched(pydantic.BaseModel, frozen=True, extra="ignore"):
-    """The evidence a run searched: the retriever and the content hash of its corpora."""
+    """The evidence a run searched: the retriever, the content hash of its corpora, and the
+    retrieval it did (bm25, dense, hybrid; None: a plug-in's own, or a log of before)."""
 
     retriever: str | None = None
     fingerprint: str | None = None
+    retrieval: str | None = None
 
 
 class RunFacts(pydantic.BaseModel):
@@ -191,7 +195,16 @@ class RunRecord:
         return self.data.responses is None
 
     @property
+    def retrieval(self) -> str | None:
+        """The retrieval a grounded run did (bm25, dense, hybrid), whether its settings
+        named it or left it to the index (None: closed-book, or a plug-in's own way)."""
+        searched = self.facts.evidence_index
+        return searched.retrieval if searched is not None else None
+
+    @property
     def shown(self) -> dict[str, Any]:
         """The settings by name as tables show them: the record's, with the generation
-        settings as sent in place of the record's."""
-        return {**self.arguments, **self.sent.by_name()}
+        settings as sent in place of the record's, and the retrieval done in place of one
+        left to the index."""
+        done = {RETRIEVER_SETTING: self.retrieval} if self.retrieval else {}
+        return {**self.arguments, **self.sent.by_name(), **done}

@@ -1,0 +1,49 @@
+"""Reciprocal-rank fusion: several rankings of the same items made one (Cormack, Clarke and
+Büttcher, SIGIR 2009), as MedRAG fuses BM25 with a dense retriever."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T", bound=Hashable)
+
+RRF_K = 10
+"""The constant of reciprocal-rank fusion: an item ranked r-th in a ranking gets
+1 / (RRF_K + r) from it. The paper's (and MedRAG's) is 60; on BM25 and all-MiniLM-L6-v2 over
+PubMedQA and SumPubMed, 10 found as many verbatim questions' abstracts in the top 5 and more
+reworded ones (`bench/evidence_recall.py --sweep`: 1.000 against 0.981 of 160)."""
+
+
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[T]], *, k: int = RRF_K
+) -> list[tuple[T, float]]:
+    """Several rankings (each best first, items distinct within one) fused into one: each
+    item scores the sum of 1 / (k + rank) over the rankings that hold it (rank from 1).
+
+    Ties are broken by the best rank the item has in any ranking, then by the rankings'
+    order (the first ranking's order first), so the result is the same whatever the order
+    of equal scores in memory.
+
+    Args:
+        rankings: The rankings, best first.
+        k: The fusion constant (larger: the top ranks weigh less against the rest).
+
+    Returns:
+        Every item of any ranking with its fused score, best first.
+
+    Raises:
+        ValueError: k below 0, or an item twice in one ranking.
+    """
+    if k < 0:
+        raise ValueError(f"the fusion constant is {k}; it cannot be below 0")
+    scores: dict[T, float] = {}
+    best: dict[T, tuple[int, int]] = {}
+    for which, ranking in enumerate(rankings):
+        if len(set(ranking)) != len(ranking):
+            raise ValueError(f"ranking {which + 1} holds an item twice")
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            best[item] = min(best.get(item, (rank, which)), (rank, which))
+    order = sorted(scores, key=lambda item: (-scores[item], best[item]))
+    return [(item, scores[item]) for item in order]
