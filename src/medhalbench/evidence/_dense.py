@@ -27,6 +27,8 @@ PARTIAL_FOLDER = ".dense-building"
 PROGRESS_FILE = "progress.json"
 ENCODE_CHUNK = 2048
 """Passages encoded and saved at a time: an interrupted build loses at most this many."""
+TICK_BATCH = 128
+"""Passages encoded between two moves of the progress bar (a chunk takes minutes on CPU)."""
 SEARCH_CHUNK = 65_536
 """Vectors scored at a time by a batch of queries (bounds a search's memory)."""
 SMALL_BATCH = 32
@@ -71,7 +73,7 @@ def write_vectors(
         texts: The texts to embed, from a passage on (by its position).
         passages: How many passages the index holds.
         settings: The model and the storage.
-        tick: Called with the number of passages embedded, after each chunk.
+        tick: Called with the number of passages embedded, every `TICK_BATCH` of them.
         started: Called once with the number of passages already embedded (a resumed build).
 
     Returns:
@@ -119,19 +121,22 @@ def write_vectors(
 
     def save() -> None:
         nonlocal at, chunk, seconds, clock
-        encoded = embedder.encode(chunk).astype(np.float32)
+        for start in range(0, len(chunk), TICK_BATCH):
+            part = chunk[start : start + TICK_BATCH]
+            encoded = embedder.encode(part).astype(np.float32)
+            if scales is not None:
+                vectors[at : at + len(part)], scales[at : at + len(part)] = quantize(encoded)
+            else:
+                vectors[at : at + len(part)] = encoded.astype(np.float16)
+            at += len(part)
+            tick(len(part))
         if scales is not None:
-            vectors[at : at + len(chunk)], scales[at : at + len(chunk)] = quantize(encoded)
             scales.flush()
-        else:
-            vectors[at : at + len(chunk)] = encoded.astype(np.float16)
         vectors.flush()
-        at += len(chunk)
         now = time.perf_counter()
         seconds += now - clock
         clock = now
         _write_json(progress, {**state, "done": at, "seconds": round(seconds, 3)})
-        tick(len(chunk))
         chunk = []
 
     if done < passages:
