@@ -40,7 +40,7 @@ import shutil
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -68,6 +68,7 @@ _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
 _ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
 # After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
+_HEADERS_ARGUMENT = re.compile(r"headers?$", re.IGNORECASE)
 _URL_CREDENTIALS = re.compile(
     r"(?:(?<=://)|(?<=[a-zA-Z]:/)(?=[^/]))[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@"
 )
@@ -123,6 +124,21 @@ def _a_setting(value: str) -> bool:
 def is_secret_name(name: str) -> bool:
     """Whether a setting's name says it holds a secret (`api_key`, `OPENAI_API_KEY`, ...)."""
     return _SECRET_NAME.search(name.strip()) is not None
+
+
+def model_argument_secrets(args: Mapping[str, Any]) -> list[str]:
+    """The credentials among a model's arguments, known by where they sit: an argument
+    named like a key (`api_key`, `aws_secret_access_key`), every value of a headers mapping
+    (`default_headers`, `extra_headers`), the user and password of a URL argument."""
+    found: list[str] = []
+    for name, value in args.items():
+        if isinstance(value, Mapping) and _HEADERS_ARGUMENT.search(name):
+            found += [str(v) for v in value.values()]
+        elif isinstance(value, str) and is_secret_name(name):
+            found.append(value)
+        elif isinstance(value, str) and ":/" in value:
+            found += url_credentials(value)
+    return found
 
 
 def is_secret_parameter(name: str) -> bool:

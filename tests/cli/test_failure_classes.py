@@ -146,6 +146,36 @@ def test_suite_settings_are_checked(tmp_path: Path) -> None:
     assert code == 2 and "settings.max_retries" in one_line(err)
 
 
+SUITE_SECRET = "pw-SUITEk3y9Lm"
+
+
+@pytest.mark.parametrize(
+    ("settings", "model", "culprit"),
+    [
+        ("{}", "{name: openai/gpt-4o, argz: {}}", "field 'models[1]': unknown field(s) argz"),
+        (f"{{model_base_url: 'user:{SUITE_SECRET}@localhost/v1'}}", "openai/gpt-4o",
+         "field 'settings.model_base_url': expected an http"),
+        ("{model_base_url: 'ftp://localhost/v1'}", "openai/gpt-4o",
+         "field 'settings.model_base_url'"),
+        (f"{{model_base_url: 'http://u:{SUITE_SECRET}@localhost/v1'}}", "openai/gpt-4o",
+         "field 'settings.model_base_url': the URL"),
+        ("{}", f"{{name: openai/gpt-4o, args: {{default_headers: 'X-Key {SUITE_SECRET}'}}}}",
+         "field 'models[1].args': default_headers: expected a mapping"),
+        ("{}", f"{{name: openai/gpt-4o, args: {{default_headers: {{X-Key: \"a\\n{SUITE_SECRET}\"}}}}}}",
+         "field 'models[1].args': default_headers: the value of 'X-Key'"),
+    ],
+)  # fmt: skip
+def test_a_suite_model_is_checked_by_its_own_fields(
+    settings: str, model: str, culprit: str, tmp_path: Path
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(f"settings: {settings}\nmodels: [{model}]\nruns: [{{benchmark: medhallu}}]\n")
+    code, _, err = run(["plan", str(suite)])
+    line = one_line(err)
+    assert code == 2 and culprit in line, err
+    assert SUITE_SECRET not in err and "--model-base-url" not in err and "-M" not in err
+
+
 @pytest.mark.parametrize("price", ["-0.5", ".nan", ".inf", "cheap", "true"])
 def test_prices_must_be_finite_and_not_negative(price: str, tmp_path: Path) -> None:
     prices = tmp_path / "prices.yaml"
@@ -223,3 +253,25 @@ def test_papers_that_are_not_text_are_left_out_and_counted(tmp_path: Path) -> No
     papers = load_papers(folder, unreadable=unreadable)
     assert [p.id for p in papers] == ["text_1"]
     assert unreadable == ["text_2.txt", "text_3.txt"]
+
+
+@pytest.mark.parametrize(
+    ("key", "args", "culprit"),
+    [
+        ("sk-line\nbreak", [], "--model openai/gpt-4o: the API key"),
+        ("sk-not-ascii-é", [], "--model openai/gpt-4o: the API key"),
+        ("sk-ok", ["-M", 'default_headers={"X-Key": "a\\r\\nb"}'], "the value of 'X-Key'"),
+        ("sk-ok", ["-M", 'default_headers={"X Key": "v"}'], "a header's name is not a token"),
+    ],
+)
+def test_a_key_or_header_no_request_can_carry_is_refused_before_any_call(
+    key: str, args: list[str], culprit: str
+) -> None:
+    # Every call would fail before reaching the server, and be retried for minutes.
+    code, _, err = run(
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--model", "openai/gpt-4o",
+         "--model-base-url", "http://127.0.0.1:9/v1", "--display", "none", *args],
+        OPENAI_API_KEY=key,
+    )  # fmt: skip
+    assert code == 2 and culprit in one_line(err), err
+    assert "line\nbreak" not in err and "not-ascii" not in err

@@ -45,3 +45,34 @@ def test_a_quoted_key_reaches_no_log_or_cache(
             with zipfile.ZipFile(path) as z:
                 data = b"".join(z.read(n) for n in z.namelist())
         assert KEY[5:20].encode() not in data, path
+
+
+HEADER_KEY = "hk-route-HEADERq7Wm20pLx9"
+
+
+@pytest.mark.parametrize("where", ["model", "role"])
+def test_a_key_given_as_a_header_argument_reaches_no_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # inspect writes model arguments into the log's header, leaving out only `api_key`.
+    monkeypatch.setenv("STUB_API_KEY", "EMPTY")
+    headers = {"default_headers": {"X-Api-Key": HEADER_KEY}}
+    with stub_at(lambda messages: "1") as base_url:
+        task = medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=1)
+        if where == "model":
+            options: dict[str, object] = {"model_args": headers}
+        else:
+            from inspect_ai.model import get_model
+
+            extractor = get_model("openai-api/stub/extractor", base_url=base_url, **headers)
+            options = {"model_roles": {"extractor": extractor}}
+        [log] = inspect_eval(
+            task, model="openai-api/stub/model", model_base_url=base_url,
+            log_dir=str(tmp_path / "logs"), display="none", **options,
+        )  # fmt: skip
+    assert log.status == "success", log.error
+    [path] = (tmp_path / "logs").glob("*.eval")
+    with zipfile.ZipFile(path) as z:
+        data = b"".join(z.read(n) for n in z.namelist())
+    assert HEADER_KEY[3:18].encode() not in data
+    assert b"[redacted]" in data  # the argument is there, its value is not

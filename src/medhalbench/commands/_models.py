@@ -177,9 +177,33 @@ def _headers(name: str, raw: str, option: str) -> dict[str, str]:
             '(\'{"X-Api-Key": "..."}\'); the value is not shown',
             param_hint=option,
         )
-    for header in mapping.values():
-        register_secret(header)  # a header carries a credential more often than not
+    for header, value in mapping.items():
+        register_secret(value)  # a header carries a credential more often than not
+        if not _HEADER_NAME.fullmatch(header):
+            raise click.BadParameter(
+                f"{name}: a header's name is not a token (letters, digits and "
+                "!#$%&'*+.^_`|~-); it is not shown",
+                param_hint=option,
+            )
+        if not sendable_in_header(value):
+            raise click.BadParameter(
+                f"{name}: the value of {header[:40]!r} {UNSENDABLE}; it is not shown",
+                param_hint=option,
+            )
     return mapping
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP header's name: a token (RFC 9110)."""
+UNSENDABLE = (
+    "holds what an HTTP header cannot carry (a line break, a control character or non-ASCII text)"
+)
+
+
+def sendable_in_header(value: str) -> bool:
+    """Whether a text can be sent as an HTTP header's value (printable ASCII and tabs), as
+    a key is: otherwise every call fails before it reaches the server."""
+    return all(ch == "\t" or " " <= ch <= "~" for ch in value)
 
 
 def _literal(raw: str) -> Any:
@@ -373,6 +397,12 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             f"{option} {name}: the base URL set in the environment {HOLDS_CREDENTIALS}; "
             "give the key in the provider's API key variable (e.g. SERVICE_API_KEY) instead, "
             "where no log or message shows it"
+        )
+    key = getattr(resolved.api, "api_key", None)
+    if isinstance(key, str) and not sendable_in_header(key):
+        raise OptionError(
+            f"{option} {name}: the API key (its environment variable, or -M api_key) "
+            f"{UNSENDABLE}; the key is not shown"
         )
     retry_malformed_replies(resolved)
     return guard_model(resolved)

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import click
 from inspect_ai import Task, task_with
 from inspect_ai.model import Model
 
@@ -34,8 +35,10 @@ from medhalbench.commands._models import (
     ConnectionSettings,
     OptionError,
     check_model_name,
+    checked_base_url,
     connection,
     normalise_model_name,
+    parse_model_args,
     resolve_model,
     role_connection,
 )
@@ -96,8 +99,13 @@ class Suite:
         """The command-line options a model of the suite is called with."""
         return {
             **asdict(self.settings),
-            "model_args": [f"{k}={v}" for k, v in model.args.items()],
+            "model_args": self.model_args(model),
         }
+
+    @staticmethod
+    def model_args(model: SuiteModel) -> list[str]:
+        """A model's provider arguments as `-M` takes them (`NAME=VALUE`)."""
+        return [f"{k}={v}" for k, v in model.args.items()]
 
 
 def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
@@ -142,18 +150,12 @@ def read_suite(path: str | Path) -> Suite:
         raise DataError("needs a non-empty list of models", path=path, field="models")
     if not isinstance(runs, list) or not runs:
         raise DataError("needs a non-empty list of runs", path=path, field="runs")
-    suite_models = []
-    for i, m in enumerate(models, start=1):
-        m = {"name": m} if isinstance(m, str) else _mapping(m, file, f"models[{i}]")
-        if not m.get("name"):
-            raise DataError("a model needs a name", path=path, field=f"models[{i}].name")
-        suite_models.append(
-            SuiteModel(
-                str(m["name"]),
-                _mapping(m.get("args"), file, f"models[{i}].args"),
-                {str(k): str(v) for k, v in _mapping(m.get("roles"), file, f"models[{i}].roles").items()},
-            )
-        )  # fmt: skip
+    where = "settings.model_base_url"
+    try:
+        checked_base_url(settings.model_base_url, where)
+    except OptionError as ex:
+        raise DataError(str(ex).removeprefix(f"{where}: "), path=path, field=where) from None
+    suite_models = [_suite_model(m, file, i) for i, m in enumerate(models, start=1)]
     suite_runs = []
     for i, r in enumerate(runs, start=1):
         r = _mapping(r, file, f"runs[{i}]")
@@ -181,6 +183,31 @@ def read_suite(path: str | Path) -> Suite:
         raise DataError("expected the path of a folder", path=path, field="log_dir")
     log_dir = given or str(Path("logs") / file.stem)
     return Suite(file, log_dir, suite_models, suite_runs, settings)
+
+
+def _suite_model(given: Any, file: Path, i: int) -> SuiteModel:
+    """A suite's model entry, read and checked as `--model`, `-M` and the roles are, each
+    refusal naming the suite's field (never a value: an argument may hold a key)."""
+    entry = {"name": given} if isinstance(given, str) else _mapping(given, file, f"models[{i}]")
+    unknown = set(entry) - {"name", "args", "roles"}
+    if unknown:
+        raise DataError(
+            f"unknown field(s) {_listed(unknown)} (a model has name, args and roles)",
+            path=file,
+            field=f"models[{i}]",
+        )
+    if not entry.get("name"):
+        raise DataError("a model needs a name", path=file, field=f"models[{i}].name")
+    model = SuiteModel(
+        str(entry["name"]),
+        _mapping(entry.get("args"), file, f"models[{i}].args"),
+        {str(k): str(v) for k, v in _mapping(entry.get("roles"), file, f"models[{i}].roles").items()},
+    )  # fmt: skip
+    try:
+        parse_model_args(Suite.model_args(model), f"models[{i}].args")
+    except click.BadParameter as ex:
+        raise DataError(ex.message, path=file, field=f"models[{i}].args") from None
+    return model
 
 
 def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:

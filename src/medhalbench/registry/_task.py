@@ -29,6 +29,7 @@ from medhalbench.arguments import (
     setting_value,
     stored,
 )
+from medhalbench.registry._model_args_guard import guard_model_arguments
 
 S = TypeVar("S")
 
@@ -61,6 +62,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
         arguments = arguments_of(cast(type, settings))
 
         def from_arguments(**values: Any) -> Task:
+            guard_model_arguments()
             checked = check_arguments(settings, values)
             record = construct(settings, checked)
             made = body(record)
