@@ -546,3 +546,12 @@ def test_a_placeholder_key_is_no_secret() -> None:
     for placeholder in ("none", "None", "null", "1234"):
         register_secret(placeholder)
     assert redact('{"tool_choice": "none", "n": 1234}') == '{"tool_choice": "none", "n": 1234}'
+
+
+def test_a_secret_spelt_like_a_word_logs_are_built_of_leaves_their_structure_whole() -> None:
+    # A URL's user beside a password is a name, not a secret; the password is one.
+    assert url_credentials("http://user:pw0rd-x@host/v1") == ["pw0rd-x"]
+    assert url_credentials("https://ghp_tokenABC@host/v1") == ["ghp_tokenABC"]
+    register_secret("user")  # a password no one should choose, and a message role
+    message = '{"role": "user", "content": "hi"}'
+    assert redact(message) == message

@@ -68,6 +68,12 @@ _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
 _ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
 # After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
+# The words a log is built of (message roles, field names): a secret spelt like one would be
+# replaced in every log's structure and unmake it, and guards nothing.
+_LOG_WORDS = frozenset(
+    {"user", "assistant", "system", "tool", "input", "output", "content", "model", "role",
+     "text", "source", "target", "metadata", "scores", "value", "answer", "events"}
+)  # fmt: skip
 _HEADERS_ARGUMENT = re.compile(r"headers?$", re.IGNORECASE)
 _URL_CREDENTIALS = re.compile(
     r"(?:(?<=://)|(?<=[a-zA-Z]:/)(?=[^/]))[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@"
@@ -97,7 +103,7 @@ def _secret_values(value: str) -> set[str]:
     """A credential's value and, where it holds spaces, its parts (not the scheme word)."""
     value = value.strip()
     parts = {p for p in value.split() if len(p) >= MIN_SECRET_LENGTH} if " " in value else set()
-    return {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET}
+    return {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and v not in _LOG_WORDS}
 
 
 def register_secret(value: str) -> None:
@@ -152,10 +158,17 @@ def url_credentials(url: str) -> list[str]:
     (`api_key=`, `key=`, `token=`, `sig=`, ...)."""
     try:
         parts = urlsplit(url.strip())
-        found = [v for v in (parts.username, parts.password) if v]
+        found = [url_secret(parts.username, parts.password)]
     except ValueError:  # a malformed port or IPv6 address
         return []
-    return found + [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
+    keys = [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
+    return [v for v in found if v] + keys
+
+
+def url_secret(user: str | None, password: str | None) -> str | None:
+    """The secret of a URL's `user:password@`: the password; the user where it stands alone
+    (a token given as the user, `https://TOKEN@host`). A user beside a password is a name."""
+    return password or user or None
 
 
 def _all_secrets() -> frozenset[str]:

@@ -28,6 +28,7 @@ from medhalbench._secrets import (
     redact_url,
     register_secret,
     url_credentials,
+    url_secret,
 )
 from medhalbench.arguments import Count, NonNegative, Positive
 from medhalbench.commands._errors import plain_message
@@ -282,7 +283,8 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     # Without a scheme, `user:password@host` is no URL to parse: its credentials all the same.
     bare = re.match(r"^[^/@\s]*@", url.strip()) if "://" not in url else None
     if bare:
-        held += [v for v in bare.group(0)[:-1].split(":", 1) if v]
+        user, _, password = bare.group(0)[:-1].partition(":")
+        held += [v for v in [url_secret(user, password)] if v]
     for value in held:
         register_secret(value)  # never shown, whatever prints the URL later
     try:
