@@ -1,20 +1,29 @@
-"""DAHL's question checks: our precise rules, the paper's three families, the question form,
-on hand-made questions, on questions written before the rules were tuned, and on the
-questions the authors released (their hand filter's decisions)."""
+"""DAHL's question checks: our precise rules, the learned stage after them, the paper's three
+families, the question form, on hand-made questions, on questions written before the rules
+were tuned, and on the questions the authors released (their hand filter's decisions)."""
 
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from medhalbench._errors import ResourceUnavailableError
+from medhalbench.dahl.build import _learned
 from medhalbench.dahl.build._filters import (
+    LEARNED_FLAGS,
+    RULE_HELP,
     RULES,
     check_question,
+    check_questions,
     context_dependence,
     question_form,
 )
+from medhalbench.dahl.build._learned import LearnedStage, LearnedWeights, read_weights
+from medhalbench.embeddings import Embedder
 
 DATA = Path(__file__).parent / "data"
 
@@ -224,29 +233,34 @@ def _labelled(which: str) -> list[tuple[str, bool]]:
         ]
 
 
+def _dropped(questions: list[str], *, learned: bool) -> list[bool]:
+    return [m is not None for m in check_questions(questions, learned=learned)]
+
+
 def test_questions_written_before_tuning() -> None:
     """The `heldout` questions were written before the rules of 2026-11 and never used to
     tune them until their misses (definite nouns with no marker: "the trial", "the tumours
     examined") were read to write `own_study`; its last miss ("our model") was read with
-    `heldout3`'s."""
+    `heldout3`'s. The learned stage was fit on them too: its unseen figures are the
+    leave-one-set-out ones (`test_the_shipped_weights_record_their_unseen_figures`)."""
     rows = _labelled("heldout")
     dependent = [q for q, needs in rows if needs]
     standalone = [q for q, needs in rows if not needs]
-    caught = sum(check_question(q) is not None for q in dependent)
-    wrongly = [q for q in standalone if check_question(q) is not None]
     assert (len(dependent), len(standalone)) == (50, 30)
-    assert caught == 50  # 82% before `own_study`, 98% before "our" + any noun
-    assert wrongly == []
+    assert sum(_dropped(dependent, learned=False)) == 50  # 82% before `own_study`
+    assert not any(_dropped(standalone, learned=False))
+    assert sum(_dropped(dependent, learned=True)) == 50
+    assert not any(_dropped(standalone, learned=True))
 
 
 @pytest.mark.parametrize(
-    ("which", "sizes", "caught"),
+    ("which", "sizes", "caught", "with_learned"),
     [
         # Written for issue 43 by a hand that had not seen the rules. First run: 43 of 68
         # caught (63%), none of 45 standalone dropped; its misses (the paper's figures and
         # tables, a study's cohort or data set with a modifier, "the scores") were then read
         # to widen `paper_reference` and `own_study`.
-        ("heldout2", (68, 45), 65),  # 96% (82% before heldout3's misses were read)
+        ("heldout2", (68, 45), 65, 68),  # 96% (82% before heldout3's misses were read)
         # Written after those rules by another unseen hand: first run 43 of 68 (63%), none of
         # 47 standalone dropped. Its misses (and heldout2's and dev's) were then read to write
         # rules per class: the paper's own words ("herein", its supplement, "the curves
@@ -254,33 +268,169 @@ def test_questions_written_before_tuning() -> None:
         # "the 300 nursing students surveyed"), its analyses ("the subgroup analysis"), how
         # it handled its data ("How was the sequencing data processed?"). A new set is the
         # measure of these (issue 43 asks for 85% on it).
-        ("heldout3", (68, 47), 64),  # 94%
+        # With the learned stage (fit on it): all but "the phase I study of the novel PI3K
+        # inhibitor" (a study named by its design reads as studies in general).
+        ("heldout3", (68, 47), 64, 67),  # 94%
     ],
 )
-def test_questions_written_by_other_hands(which: str, sizes: tuple[int, int], caught: int) -> None:
+def test_questions_written_by_other_hands(
+    which: str, sizes: tuple[int, int], caught: int, with_learned: int
+) -> None:
+    """The rules alone, and with the learned stage (fit on these sets too: its unseen figures
+    are `test_the_shipped_weights_record_their_unseen_figures`)."""
     rows = _labelled(which)
     dependent = [q for q, needs in rows if needs]
     standalone = [q for q, needs in rows if not needs]
     assert (len(dependent), len(standalone)) == sizes
-    assert sum(check_question(q) is not None for q in dependent) == caught
-    assert [q for q in standalone if check_question(q) is not None] == []
+    assert sum(_dropped(dependent, learned=False)) == caught
+    assert not any(_dropped(standalone, learned=False))
+    assert sum(_dropped(dependent, learned=True)) == with_learned
+    assert not any(_dropped(standalone, learned=True))
 
 
+@pytest.mark.slow
 def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> None:
+    """What each check drops of the released questions (the authors kept them all; a share
+    needs the paper all the same). Embeds 8,445 questions: about two minutes on two cores."""
     released = shared_data / "dahl" / "questions.csv"
     if not released.is_file():
         pytest.skip(f"{released} is absent")
     with released.open(encoding="utf-8") as f:
         questions = [r["question"] for r in csv.DictReader(f)]
     assert len(questions) == 8573
-    ours = [q for q in questions if check_question(q) is not None]
+    rules = check_questions(questions, learned=False)
+    ours = [q for q, m in zip(questions, rules, strict=True) if m is not None]
     assert len(ours) == 128 and len(ours) / len(questions) <= 0.015
     # Every drop names what the authors let through that needs the paper.
     assert (
         "How did PARA affect the total blood transfusion cost compared to the control group?"
         in ours
     )
-    with_cases = sum(check_question(q, cases=True) is not None for q in questions)
-    assert with_cases == 221
-    paper = [check_question(q, "paper") for q in questions]
+    # With --cases the learned stage sees the same questions (it leaves case reports to that
+    # rule), so one pass gives both.
+    full = check_questions(questions, cases=True)
+    by_rule = Counter(m.rule for m in full if m is not None)
+    assert by_rule["case_reference"] == 93
+    assert by_rule["learned"] == 411
+    assert sum(by_rule.values()) == 128 + 93 + 411  # ours --cases: 632 (7.37%)
+    learned = [q for q, m in zip(questions, full, strict=True) if m and m.rule == "learned"]
+    # Read among them: a study's own measurements, told as known.
+    assert (
+        "What were the mean buccal and palatal bone thickness measurements at T0 and T1, "
+        "and were the changes statistically significant?" in learned
+    )
+    paper = check_questions(questions, "paper")
     assert sum(m is not None for m in paper) == 198
+
+
+# --- the learned stage ------------------------------------------------------------------------
+
+# Written for these tests (in no training file): a study's own things with no marker the rules
+# know, and standalone questions on the same ground.
+FRESH_DEPENDENT = [
+    "Describe the referral pathway from the first screening visit to specialist review.",
+    "How did plasma lactate change in the ponies over the first six hours of anaesthesia?",
+    "How long did the wound dressings stay in place on average before they had to be changed?",
+    "What was the agreement between the handheld ultrasound device and the cart-based scanner?",
+    "How did the median time to first antibiotic change after the sepsis pathway was launched?",
+    "What did the time-motion observations show about nurses' time spent on documentation?",
+    "What were the costs of running the mobile clinic per consultation?",
+    "How did the knockdown efficiency differ between the two siRNA sequences designed?",
+]
+FRESH_STANDALONE = [
+    "What did the PARADIGM-HF trial show about sacubitril-valsartan?",
+    "What is the typical patient flow through an emergency department triage system?",
+    "Why are inclusion and exclusion criteria needed in clinical trials?",
+    "How do community health worker programmes improve maternal health in rural areas?",
+    "What were the health effects of the Great Smog of London in 1952?",
+    "How is the turnaround time of laboratory tests usually measured?",
+    "How does ultraviolet light disinfect hospital surfaces?",
+    "A 58-year-old man has sudden tearing chest pain. What imaging should be done first?",
+]
+
+
+def test_the_learned_stage_catches_what_the_rules_miss() -> None:
+    assert check_questions(FRESH_DEPENDENT, learned=False) == [None] * len(FRESH_DEPENDENT)
+    threshold = read_weights().threshold
+    for question, match in zip(FRESH_DEPENDENT, check_questions(FRESH_DEPENDENT), strict=True):
+        assert match is not None and match.rule == "learned", question
+        assert match.matched.startswith("p=") and float(match.matched[2:]) >= threshold
+    assert "learned" in RULES["ours"] and "learned" not in RULES["paper"]
+    assert "learned" in RULE_HELP
+
+
+def test_the_learned_stage_keeps_standalone_questions() -> None:
+    assert check_questions(FRESH_STANDALONE, cases=True) == [None] * len(FRESH_STANDALONE)
+
+
+def test_many_at_once_is_one_at_a_time() -> None:
+    questions = (
+        FRESH_DEPENDENT
+        + FRESH_STANDALONE
+        + STANDALONE
+        + [q for qs in OURS_DROPPED.values() for q in qs]
+        + list(QUESTION_FORMS)
+        + ["What was the outcome of this patient after six months of therapy?"]
+    )
+    for cases in (False, True):
+        one_by_one = [check_question(q, cases=cases) for q in questions]
+        assert check_questions(questions, cases=cases) == one_by_one
+    assert check_questions(questions, "paper") == [check_question(q, "paper") for q in questions]
+    assert check_questions([]) == []
+
+
+def test_the_shipped_weights_are_their_embedders() -> None:
+    weights = read_weights()
+    assert weights.embedder == "all-MiniLM-L6-v2"
+    assert weights.flags == tuple(LEARNED_FLAGS)
+    assert weights.coef.shape == (Embedder().dimensions + len(LEARNED_FLAGS),)
+    assert Embedder(weights.embedder).fingerprint == weights.fingerprint
+
+
+def test_weights_of_another_embedder_are_refused(tmp_path: Path) -> None:
+    weights = read_weights()
+
+    class Other:
+        fingerprint = "0123456789abcdef"
+
+    with pytest.raises(ResourceUnavailableError) as error:
+        LearnedStage(weights, embedder=Other())
+    message = str(error.value)
+    assert weights.fingerprint in message and "0123456789abcdef" in message
+    assert "dahl_filter_train.py" in message and "--no-learned" in message
+    assert "\n" not in message
+    # Weights fit with other flags, or no weights at all, are refused as plainly.
+    with pytest.raises(ResourceUnavailableError, match="flags"):
+        _learned.learned_stage(("another_flag",))
+    with pytest.raises(ResourceUnavailableError, match="cannot be read"):
+        read_weights(tmp_path / "absent.jsonl")
+
+
+def test_weights_written_are_read_back(tmp_path: Path) -> None:
+    weights = LearnedWeights(
+        embedder="x", fingerprint="f", flags=("a",), threshold=0.5,
+        coef=np.array([1.0, -2.0, 0.5]), intercept=-0.25, about={"C": 1},
+    )  # fmt: skip
+    path = tmp_path / "w.jsonl"
+    weights.write(path)
+    back = read_weights(path)
+    assert (back.embedder, back.fingerprint, back.flags, back.threshold) == ("x", "f", ("a",), 0.5)
+    assert back.about == {"C": 1} and back.intercept == -0.25
+    chances = back.probabilities(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0], [1.0]]))
+    assert np.allclose(chances, 1 / (1 + np.exp(-np.array([0.75, -1.75]))))
+
+
+def test_the_shipped_weights_record_their_unseen_figures() -> None:
+    """`bench/dahl_filter_train.py` records each labelled set's figures with the stage fit
+    without it: at most 5% of its standalone questions dropped, and for the two sets whose
+    first-run rules are in git history, at least 85% caught by those rules with the stage (the
+    goal on a new set)."""
+    about = read_weights().about
+    sets = about["left_out_sets"]
+    assert set(sets) == {"dev", "heldout", "heldout2", "heldout3"}
+    for figures in sets.values():
+        assert figures["both_dropped"] <= 0.05 * figures["standalone"]
+    for which in ("heldout2", "heldout3"):
+        figures = sets[which]
+        assert figures["first_run_rules_caught"] == 43
+        assert figures["first_run_both_caught"] >= 0.85 * figures["paper_dependent"]

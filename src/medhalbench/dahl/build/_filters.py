@@ -14,7 +14,13 @@ Two rule sets, chosen by the build protocol:
   of which needs its paper) while catching those that need the paper; imperative exam prompts
   ("Analyze...", "Provide...") are questions, and famous studies, past eras and people in
   general ("the Framingham investigators", "in 1955", "the nurses in a stroke unit") are not
-  a paper's.
+  a paper's. What the rules let through goes to a learned stage (`learned`, `_learned.py`): a
+  logistic regression on the question's all-MiniLM-L6-v2 sentence embedding and two flags the
+  rules compute (it names a study or speaks of studies in general; it asks what is typical),
+  trained on labelled questions and the released ones, drops it when its probability reaches a
+  threshold chosen by leave-one-set-out cross-validation; it catches a study's own things named
+  with no marker ("the patient flow", "the mean reduction achieved by the ... intervention").
+  It never overrides `--cases` (a case-report question is left to that rule).
 - `paper`: the three broad families the DAHL paper names: (1) a demonstrative or possessive
   with a study-type noun, (2) verbs that point at the paper's content ("mentioned",
   "observed"), (3) was/were + past participle. The authors applied them by hand; the builder
@@ -27,18 +33,24 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
+import numpy as np
+
 from medhalbench._errors import DataError
 from medhalbench.arguments import BuildProtocol, ByProtocol, LocalPath, NotTaken, Spelling
+from medhalbench.dahl.build._learned import learned_stage
 from medhalbench.data import atomic_text, read_rows
 from medhalbench.registry import RoleModels
 from medhalbench.results import Column, ResultTable
 
 THEIR_FAMILIES = "the paper's three rule families have no case-report rule"
 """Why `--cases` is not taken by `--protocol paper`."""
+NO_LEARNED_STAGE = "the paper's three rule families have no learned stage"
+"""Why `--learned` is not taken by `--protocol paper`."""
 
 OurRule = Literal[
     "not_a_question",
@@ -49,6 +61,7 @@ OurRule = Literal[
     "study_method",
     "own_study",
     "case_reference",
+    "learned",
 ]
 PaperRule = Literal["demonstrative_study_noun", "context_verb", "was_were_participle"]
 RULES: dict[BuildProtocol, tuple[str, ...]] = {
@@ -66,6 +79,7 @@ RULE_HELP: dict[str, str] = {
     "study_method": "asks how a study handled its subjects or data, in the past (how were the controls matched)",
     "own_study": "speaks of a study's own cohort, team, analyses, people or results as if known (the cohort, the subgroup analysis, the caregivers, the knockout mice)",
     "case_reference": "points at a case report or its patient (this patient, the case presented)",
+    "learned": "what the rules let through, dropped by a logistic regression on the question's sentence embedding (matched: its probability)",
     "demonstrative_study_noun": "paper family 1: a demonstrative or possessive with a study noun",
     "context_verb": "paper family 2: a verb that points at the paper's content",
     "was_were_participle": "paper family 3: was/were + past participle",
@@ -589,11 +603,19 @@ def ours_context_dependence(question: str, *, cases: bool = False) -> FilterMatc
     match = _own_study(question)
     if match:
         return FilterMatch("own_study", match.group(0))
-    if cases and not _INTRODUCED.search(question):
-        match = _CASE_REFERENCE.search(question) or _unresolved(_CASE_DEMONSTRATIVE, question)
+    if cases:
+        match = _case_reference(question)
         if match:
             return FilterMatch("case_reference", match.group(0))
     return None
+
+
+def _case_reference(question: str) -> re.Match[str] | None:
+    """A reference to a case report or its patient that the question has not introduced
+    itself ("A 45-year-old man ... this patient" has)."""
+    if _INTRODUCED.search(question):
+        return None
+    return _CASE_REFERENCE.search(question) or _unresolved(_CASE_DEMONSTRATIVE, question)
 
 
 # --- the paper's three families -------------------------------------------------------------
@@ -660,16 +682,114 @@ def context_dependence(
     return ours_context_dependence(question, cases=cases)
 
 
-def check_question(
-    question: str, protocol: BuildProtocol = "ours", *, cases: bool = False
-) -> FilterMatch | None:
-    """Every check of a protocol on one question: its form (ours), then its context; None
-    when it is kept."""
+# The literature, not a paper's own studies: "early hormone replacement trials", "previous
+# studies", "randomised trials" with no article of its own.
+_LITERATURE_STUDIES = re.compile(
+    r"(?<!\bthe\s)(?<!\bthese\s)(?<!\bour\s)\b(?:early|earlier|previous|prior|past|existing"
+    r"|published|recent|other|many|most|some|several|large|small|randomi[sz]ed|observational"
+    r"|preclinical|clinical|animal|epidemiological|first)\s+(?:[\w-]+\s+){0,3}?(?:trials|studies"
+    r"|experiments|cohorts|meta-analyses|reports|research|evidence|literature)\b",
+    re.IGNORECASE,
+)
+
+
+def _named_or_general_study(question: str) -> bool:
+    """Whether a question speaks of a study that is not its paper's: one in general ("a
+    trial"), a named or famous one, a past era, the literature, or someone it introduces
+    itself (the rules' guards)."""
+    return any(
+        pattern.search(question)
+        for pattern in (
+            _GENERIC_STUDY,
+            _NAMED_STUDY,
+            _PUBLIC_STUDY,
+            _INTRODUCED,
+            _LITERATURE_STUDIES,
+        )
+    )
+
+
+# What is typical of the world, not what a study found: "What are the typical complications
+# of ...?", "How is it usually measured?".
+_TYPICAL = re.compile(
+    r"\b(?:typical(?:ly)?|usual(?:ly)?|common(?:ly)?|generally|in\s+general|often"
+    r"|most\s+frequent)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_what_is_typical(question: str) -> bool:
+    """Whether a question asks what is typical, usual or common (`_TYPICAL`)."""
+    return _TYPICAL.search(question) is not None
+
+
+LEARNED_FLAGS = {
+    "named_or_general_study": _named_or_general_study,
+    "asks_what_is_typical": _asks_what_is_typical,
+}
+"""The binary features the learned stage reads after the embedding, in order."""
+
+
+def learned_flags(questions: Sequence[str]) -> np.ndarray:
+    """The learned stage's flags of each question (one row each, `LEARNED_FLAGS`' order)."""
+    return np.array(
+        [[float(flag(q)) for flag in LEARNED_FLAGS.values()] for q in questions],
+        dtype=np.float64,
+    ).reshape(len(questions), len(LEARNED_FLAGS))
+
+
+def _rules(question: str, protocol: BuildProtocol, cases: bool) -> FilterMatch | None:
     if protocol == "ours":
         form = question_form(question)
         if form is not None:
             return form
     return context_dependence(question, protocol, cases=cases)
+
+
+def check_questions(
+    questions: Sequence[str],
+    protocol: BuildProtocol = "ours",
+    *,
+    cases: bool = False,
+    learned: bool = True,
+) -> list[FilterMatch | None]:
+    """Every check of a protocol on each question, one answer per question (None: kept): its
+    form (ours), its context, then (ours, unless `learned` is False) the learned stage on what
+    the rules let through, embedded in batches.
+
+    Args:
+        questions: Generated exam questions.
+        protocol: `ours` or `paper` (the paper's three families; no learned stage).
+        cases: With `ours`, also drop references to a case report or its patient; without it,
+            the learned stage leaves them too.
+        learned: With `ours`, apply the learned stage (its model loads on first use).
+
+    Raises:
+        ResourceUnavailableError: The learned stage's embedding model cannot be loaded, or is
+            not the one its weights were fit on.
+    """
+    found = [_rules(q, protocol, cases) for q in questions]
+    if protocol != "ours" or not learned:
+        return found
+    pending = [
+        i for i, m in enumerate(found) if m is None and _case_reference(questions[i]) is None
+    ]
+    if pending:
+        stage = learned_stage(tuple(LEARNED_FLAGS))
+        asked = [questions[i] for i in pending]
+        chances = stage.probabilities(asked, learned_flags(asked))
+        for i, chance in zip(pending, chances, strict=True):
+            if chance >= stage.threshold:
+                found[i] = FilterMatch("learned", f"p={chance:.2f}")
+    return found
+
+
+def check_question(
+    question: str, protocol: BuildProtocol = "ours", *, cases: bool = False, learned: bool = True
+) -> FilterMatch | None:
+    """Every check of a protocol on one question (see `check_questions`, which embeds many at
+    once); None when it is kept."""
+    return check_questions([question], protocol, cases=cases, learned=learned)[0]
 
 
 @dataclass(frozen=True)
@@ -688,12 +808,16 @@ class FilterRequest:
             rule and the words it matched, go beside it as OUT.dropped.csv.
         protocol: 'ours' (the builder's checks) or 'paper' (the paper's three families).
         cases: Also drop references to a case report or its patient (with 'ours').
+        learned: Apply the learned stage after the rules (with 'ours'; its embedding model
+            all-MiniLM-L6-v2 is local; when it cannot be loaded the command stops with one
+            line, and --no-learned runs the rules alone).
     """
 
     questions: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
     out: Annotated[str, LocalPath(dir_okay=False)]
     protocol: BuildProtocol = "ours"
     cases: Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))] = None
+    learned: Annotated[bool | None, ByProtocol(True, NotTaken(NO_LEARNED_STAGE))] = None
 
 
 @dataclass
@@ -706,6 +830,7 @@ class FilterResult:
     protocol: BuildProtocol = "ours"
     out: str = ""
     dropped_out: str = ""
+    learned: bool = False
 
     @property
     def by_rule(self) -> Counter[str]:
@@ -722,7 +847,8 @@ class FilterResult:
             [Column("rule"), Column("dropped", digits=0), Column("what it catches")],
         )
         for rule in RULES[self.protocol]:
-            if counts.get(rule) or rule != "case_reference":
+            shown = {"case_reference": False, "learned": self.learned}.get(rule, True)
+            if counts.get(rule) or shown:
                 table.add([rule, counts.get(rule, 0), RULE_HELP[rule]])
         lines: list[str | ResultTable] = [
             f"Questions: {self.total}; kept {self.kept} -> {self.out}; dropped "
@@ -745,24 +871,36 @@ def dropped_path(out: str | Path) -> Path:
 
 
 def filter_questions(
-    source: str | Path, out: str | Path, protocol: BuildProtocol = "ours", *, cases: bool = False
+    source: str | Path,
+    out: str | Path,
+    protocol: BuildProtocol = "ours",
+    *,
+    cases: bool = False,
+    learned: bool = True,
 ) -> FilterResult:
-    """Check every question of a file; write the kept rows to `out` and the dropped ones
-    (with `rule`, `matched`) beside it.
+    """Check every question of a file (`check_questions`, in one batch); write the kept rows
+    to `out` and the dropped ones (with `rule`, `matched`) beside it.
 
     Raises:
         DataError: The file cannot be read or a row has no question.
+        ResourceUnavailableError: The learned stage cannot be loaded (`learned`).
     """
     rows = list(read_rows(source))
-    result = FilterResult(protocol=protocol, out=str(out), dropped_out=str(dropped_path(out)))
+    learned = learned and protocol == "ours"
+    result = FilterResult(
+        protocol=protocol, out=str(out), dropped_out=str(dropped_path(out)), learned=learned
+    )
     kept: list[dict[str, Any]] = []
     columns: list[str] = []
+    questions: list[str] = []
     for line, row in rows:
         question = row.get("question")
         if not isinstance(question, str) or not question.strip():
             raise DataError("no question", path=source, line=line, field="question")
         columns += [c for c in row if c not in columns]
-        match = check_question(question, protocol, cases=cases)
+        questions.append(question)
+    matches = check_questions(questions, protocol, cases=cases, learned=learned)
+    for (_, row), match in zip(rows, matches, strict=True):
         if match is None:
             kept.append(row)
         else:
@@ -783,5 +921,9 @@ def _write(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
 def run_filter(request: FilterRequest, models: RoleModels) -> FilterResult:
     """`medhalbench dahl filter QUESTIONS --out KEPT.csv`."""
     return filter_questions(
-        request.questions, request.out, request.protocol, cases=bool(request.cases)
+        request.questions,
+        request.out,
+        request.protocol,
+        cases=bool(request.cases),
+        learned=bool(request.learned),
     )
