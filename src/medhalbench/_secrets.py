@@ -138,13 +138,19 @@ def model_argument_secrets(args: Mapping[str, Any]) -> list[str]:
     (`default_headers`, `extra_headers`), the user and password of a URL argument."""
     found: list[str] = []
     for name, value in args.items():
-        if isinstance(value, Mapping) and _HEADERS_ARGUMENT.search(name):
+        if isinstance(value, Mapping) and is_headers_name(name):
             found += [str(v) for v in value.values()]
-        elif isinstance(value, str) and is_secret_name(name):
-            found.append(value)
+        elif is_secret_name(name) and not isinstance(value, Mapping):
+            found.append(str(value))  # a key of digits is read as a number
         elif isinstance(value, str) and ":/" in value:
             found += url_credentials(value)
     return found
+
+
+def is_headers_name(name: str) -> bool:
+    """Whether a model argument's name says it holds HTTP headers (`default_headers`,
+    `extra_headers`)."""
+    return _HEADERS_ARGUMENT.search(name.strip()) is not None
 
 
 def is_secret_parameter(name: str) -> bool:

@@ -24,7 +24,8 @@ from medhalbench._hubmodels import offline_unless_reachable
 from medhalbench._secrets import (
     REDACTED,
     guard_model,
-    is_secret_name,
+    is_headers_name,
+    model_argument_secrets,
     redact_url,
     register_secret,
     url_credentials,
@@ -125,9 +126,6 @@ def provider_of(name: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
 
 
-_HEADERS = re.compile(r"headers?$", re.IGNORECASE)
-
-
 def _argument_name(given: str) -> str:
     """What of an argument may be shown: its name, cut before any separator (its value may
     be a key, whatever shape the argument has)."""
@@ -139,9 +137,10 @@ def _argument_name(given: str) -> str:
 def parse_model_args(values: Sequence[str], option: str = "-M") -> dict[str, Any]:
     """Parse `NAME=VALUE` pairs (values read as int, float or bool where they look so).
 
-    A value named like a credential is registered as a secret; a headers argument
-    (`default_headers`, `extra_headers`) is read as a mapping (JSON or a Python literal),
-    every header value a secret, or refused. A refusal names the argument, never its value.
+    A headers argument (`default_headers`, `extra_headers`) is read as a mapping (JSON or a
+    Python literal) or refused; the credentials among the arguments (`model_argument_secrets`:
+    values named like a key, every header value) are registered as secrets. A refusal names
+    the argument, never its value.
     """
     parsed: dict[str, Any] = {}
     for value in values:
@@ -152,14 +151,14 @@ def parse_model_args(values: Sequence[str], option: str = "-M") -> dict[str, Any
                 param_hint=option,
             )
         name, raw = (part.strip() for part in value.split("=", 1))
-        if is_secret_name(name):
-            register_secret(raw)
-        parsed[name] = _headers(name, raw, option) if _HEADERS.search(name) else _literal(raw)
+        parsed[name] = _headers(name, raw, option) if is_headers_name(name) else _literal(raw)
+    for secret in model_argument_secrets(parsed):
+        register_secret(secret)
     return parsed
 
 
 def _headers(name: str, raw: str, option: str) -> dict[str, str]:
-    """A headers argument read as a mapping of strings, each value a secret."""
+    """A headers argument read as a mapping of strings, each a header's name and value."""
     import ast
     import json
 
@@ -179,7 +178,6 @@ def _headers(name: str, raw: str, option: str) -> dict[str, str]:
             param_hint=option,
         )
     for header, value in mapping.items():
-        register_secret(value)  # a header carries a credential more often than not
         if not _HEADER_NAME.fullmatch(header):
             raise click.BadParameter(
                 f"{name}: a header's name is not a token (letters, digits and "

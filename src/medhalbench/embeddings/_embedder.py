@@ -60,12 +60,17 @@ class Embedder:
                     raise offline_error(name_or_path, "Embedding model", ex) from None
             self.model = Embedder._cache[key]
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Embeddings of texts, one L2-normalised row each."""
+    def encode(self, texts: Sequence[str], *, batch_size: int = 32) -> np.ndarray:
+        """Embeddings of texts, one L2-normalised row each, `batch_size` per forward pass."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.asarray(
-            self.model.encode(list(texts), normalize_embeddings=True, show_progress_bar=False)
+            self.model.encode(
+                list(texts),
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
         )
 
     @property

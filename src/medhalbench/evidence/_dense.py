@@ -5,7 +5,6 @@ memory-mapped in the index folder (float16, or int8 scaled per vector), and sear
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import threading
 import time
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from medhalbench._errors import DataError
+from medhalbench.data import write_text_atomically
 from medhalbench.evidence._records import DenseManifest, DenseSettings
 
 DENSE_FOLDER = "dense"
@@ -42,9 +42,7 @@ Tick = Callable[[int], None]
 
 
 def _write_json(path: Path, value: dict[str, Any]) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(json.dumps(value, indent=2) + "\n")
-    temporary.replace(path)
+    write_text_atomically(path, json.dumps(value, indent=2) + "\n")
 
 
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

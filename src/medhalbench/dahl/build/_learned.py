@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from medhalbench._errors import ResourceUnavailableError
+from medhalbench.data import write_text_atomically
 
 WEIGHTS = Path(__file__).with_name("paper_dependence_weights.jsonl")
 """The shipped weights."""
@@ -78,7 +79,7 @@ class LearnedWeights:
             "coef": [round(float(c), 7) for c in self.coef],
             "about": self.about,
         }
-        Path(path).write_text(json.dumps(record) + "\n", encoding="utf-8")
+        write_text_atomically(path, json.dumps(record) + "\n")
 
 
 def read_weights(path: str | Path = WEIGHTS) -> LearnedWeights:
@@ -108,16 +109,7 @@ def read_weights(path: str | Path = WEIGHTS) -> LearnedWeights:
 def embed_questions(embedder: Any, questions: Sequence[str]) -> np.ndarray:
     """L2-normalised embeddings of questions, `BATCH_SIZE` at a time (the training script
     embeds through this too, so that training and use see the same vectors)."""
-    if not questions:
-        return np.zeros((0, 0), dtype=np.float32)
-    return np.asarray(
-        embedder.model.encode(
-            list(questions),
-            batch_size=BATCH_SIZE,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
-    )
+    return np.asarray(embedder.encode(questions, batch_size=BATCH_SIZE))
 
 
 class LearnedStage:
