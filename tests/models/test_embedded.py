@@ -106,6 +106,33 @@ async def test_json_schema_constrains_output() -> None:
     assert value["label"] in (0, 1) and isinstance(value["reason"], str)
 
 
+async def test_constrained_verdicts_are_laid_out_compactly() -> None:
+    """A verdict ends at its closing brace: no newlines or indents for the model to pad it
+    with (each one a decoding step), and no code fence around it."""
+    model = get_model("embedded/smollm2")
+    schema = JSONSchema(
+        type="object",
+        properties={"verdict": JSONSchema(type="integer", enum=[0, 1])},
+        required=["verdict"],
+    )
+    for seed in range(3):
+        output = await model.generate(
+            [
+                ChatMessageSystem(content="Reply in JSON with a verdict: 1 if false, else 0."),
+                ChatMessageUser(content="Statement: aspirin is an antibiotic."),
+            ],
+            config=GenerateConfig(
+                max_tokens=64,
+                temperature=0.8,
+                seed=seed,
+                response_schema=ResponseSchema(name="verdict", json_schema=schema),
+            ),
+        )
+        value = json.loads(output.completion)
+        assert output.completion == json.dumps(value)  # '{"verdict": 1}'
+        assert output.stop_reason == "stop"
+
+
 async def test_concurrent_calls_share_one_engine() -> None:
     model = get_model("embedded/smollm2")
     config = GenerateConfig(temperature=0.0, max_tokens=8)
@@ -173,3 +200,24 @@ def test_samples_working_time_is_the_engine_time(tmp_path: Path) -> None:
         gaps.append(sample.working_time - (timings["prompt_ms"] + timings["predicted_ms"]) / 1000)
     # Queueing behind 12 in-flight calls would add several call times to most samples.
     assert sorted(gaps)[len(gaps) // 2] < 0.5, gaps
+
+
+def test_constrained_objects_are_closed_to_unnamed_keys() -> None:
+    """JSON Schema admits any key unless told otherwise; the grammar admits only the named
+    ones (a small model otherwise appends keys until its token limit), whatever they are
+    called, and keeps a schema's own `additionalProperties`."""
+    from medhalbench.models._embedded import _closed
+
+    nested = {"type": "object", "properties": {"b": {"type": "integer"}}}
+    schema = {
+        "type": "object",
+        "properties": {"properties": nested, "items": {"type": "array", "items": nested}},
+        "$defs": {"open": {"type": "object", "properties": {}, "additionalProperties": True}},
+    }
+    closed = _closed(schema)
+    assert closed["additionalProperties"] is False
+    assert set(closed["properties"]) == {"properties", "items"}
+    assert closed["properties"]["properties"]["additionalProperties"] is False
+    assert closed["properties"]["items"]["items"]["additionalProperties"] is False
+    assert closed["$defs"]["open"]["additionalProperties"] is True
+    assert "additionalProperties" not in schema  # the caller's schema is left as it was

@@ -26,6 +26,18 @@ from medhalbench.results import run_result
 
 F = Callable[..., Any]
 
+EXAMPLE_ROWS = 8
+"""Rows of each packaged example the demo uses unless --limit says otherwise: MedHallu's 12
+rows make 48 samples (each row's two answers, without and with knowledge), a third of the
+demo's time more than 8 rows, which still hold every difficulty. DAHL's (4) and MedHal's (8)
+are used whole."""
+
+SAMPLES_IN_FLIGHT = 8
+"""Samples the demo's runs work on at once (inspect's default: one per model connection,
+two for the embedded model on 2 cores). A DAHL sample makes its calls one after another
+(answer, split, checks), so with only as many samples as replicas one replica often waits
+for the other's sample; with more, the calls queue for the replicas and keep both busy."""
+
 
 def _data_options(f: F) -> F:
     """`--<benchmark> DATA` for each benchmark with a demo: the user's data instead of its
@@ -65,7 +77,7 @@ def _roles() -> list[Role]:
     "--limit",
     type=click.IntRange(min=1),
     default=None,
-    help="Use the first N rows of each dataset.",
+    help=f"Use the first N rows of each dataset (default: all of the data you give, the first {EXAMPLE_ROWS} of a packaged example).",
 )
 @click.option(
     "--free-text",
@@ -100,12 +112,15 @@ def demo_command(
     named = {r.name: [v] for r in _roles() if (v := options.pop(r.name, None))}
     roles = {b.name: role_names(b.roles, named, under_test=names, shared=judge) for b in entries}
     illustrative_data = None in data.values()
+    options = {**options, "max_samples": SAMPLES_IN_FLIGHT}
     logs: list[EvalLog] = []
     for entry in entries:
         assert entry.demo is not None
+        run_started = time.perf_counter()
+        rows = limit if limit is not None or data[entry.name] is not None else EXAMPLE_ROWS
         run = entry.demo(
             DemoSettings(
-                data=data[entry.name], limit=limit, structured=not free_text, cache=options["cache"]
+                data=data[entry.name], limit=rows, structured=not free_text, cache=options["cache"]
             )
         )
         console.rule(run.title)
@@ -113,11 +128,15 @@ def demo_command(
         done = run_eval(
             run.tasks,
             models=names,
-            options=options,
+            # A benchmark's runs (MedHallu with and without knowledge) side by side: the
+            # engine's replicas stay busy from one run's last calls to the next one's first.
+            options={**options, "max_tasks": len(run.tasks)},
             roles={role: listed[0] for role, listed in roles[entry.name].items()},
             announce=False,
         )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
+        if done:  # not under --dry-run, which prints plans
+            console.print(f"{entry.title}: {time.perf_counter() - run_started:.0f} s")
         logs += done
     if not logs:  # --dry-run: the plans are all there is
         return

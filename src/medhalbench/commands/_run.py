@@ -165,6 +165,10 @@ def run_eval(
                     seed=seed,
                     metadata={"repeatability": _repeatability(resolved, role_models, seed)},
                     log_dir=options["log_dir"],
+                    # Samples and tasks in flight: inspect's defaults (one sample per
+                    # connection, one task) unless given.
+                    max_samples=options.get("max_samples"),
+                    max_tasks=options.get("max_tasks"),
                     display=display or "none",
                     cache=options["cache"],
                     log_realtime=realtime_logging(tasks),

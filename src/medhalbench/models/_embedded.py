@@ -9,6 +9,7 @@ once, and inspect is told to send it exactly that many.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
@@ -115,6 +116,48 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
 
 _STOP_REASONS = {"stop": "stop", "length": "max_tokens"}
 
+COMPACT_JSON = {"whitespace_flexible": False, "key_separator": ": ", "item_separator": ", "}
+"""llguidance's layout options for constrained JSON: one space after a colon or comma and no
+other whitespace. With the flexible default a small model pads its verdicts with newlines
+and indents, each a constrained decoding step."""
+
+
+def json_grammar(schema: dict[str, Any]) -> str:
+    """The engine's grammar for replies that follow a JSON schema: laid out compactly, and
+    objects closed to keys the schema does not name (unless it says otherwise), so that a
+    verdict ends at its closing brace.
+
+    Sent as the request's `grammar`: with `response_format` llama.cpp's chat layer builds a
+    grammar of its own (a code fence may wrap the object) that ignores layout options.
+    """
+    import xllamacpp
+
+    shaped = {**_closed(schema), "x-guidance": COMPACT_JSON}
+    return str(xllamacpp.json_schema_to_grammar(json.dumps(shaped)))
+
+
+def _closed(schema: Any) -> Any:
+    """The schema with `additionalProperties: false` on every object that names its
+    properties and says nothing of others (JSON Schema's default admits any key, and
+    llguidance keeps to it: a small model then appends keys until its token limit)."""
+    if isinstance(schema, list):
+        return [_closed(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    # A `properties` mapping holds schemas by name (a property may be called anything).
+    closed = {
+        key: {name: _closed(sub) for name, sub in value.items()}
+        if key in _SCHEMAS_BY_NAME and isinstance(value, dict)
+        else _closed(value)
+        for key, value in schema.items()
+    }
+    if "properties" in closed and "additionalProperties" not in closed:
+        closed["additionalProperties"] = False
+    return closed
+
+
+_SCHEMAS_BY_NAME = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
 
 @modelapi(name="embedded")
 class EmbeddedModelAPI(ProviderAPI):
@@ -180,7 +223,7 @@ class EmbeddedModelAPI(ProviderAPI):
             request["top_logprobs"] = config.top_logprobs or 1
         if config.response_schema is not None:
             schema = config.response_schema.json_schema.model_dump(exclude_none=True)
-            request["response_format"] = {"type": "json_object", "schema": schema}
+            request["grammar"] = json_grammar(schema)
         return request
 
     async def generate(

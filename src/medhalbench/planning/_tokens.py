@@ -6,7 +6,7 @@ the one available offline, so counts are estimates of the right order, not invoi
 
 from __future__ import annotations
 
-import os
+import gzip
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -20,26 +20,27 @@ TOKENIZER_NAME = "SmolLM2"
 MESSAGE_OVERHEAD = 4
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "medhalbench"
+PACKAGED = Path(__file__).with_name("smollm2-tokenizer.json.gz")
+"""SmolLM2's tokenizer as `convert_tokenizer` writes it, shipped: converting it from the GGUF
+file takes transformers and 6 s of CPU, a tenth of a first run
+(tests/planning/test_tokens.py checks the two are the same)."""
 
 
 @cache
 def tokenizer() -> Tokenizer:
-    """SmolLM2's tokenizer, converted from the GGUF file once and then read from the cache
-    (`~/.cache/medhalbench/smollm2-tokenizer.json`)."""
-    path = _cache_dir() / "smollm2-tokenizer.json"
-    if not path.is_file():
-        from transformers import AutoTokenizer
+    """SmolLM2's tokenizer (the packaged copy)."""
+    return Tokenizer.from_str(gzip.decompress(PACKAGED.read_bytes()).decode("utf-8"))
 
-        gguf = smollm2_gguf_path()
-        converted = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
-        converted.backend_tokenizer.save(str(partial))
-        partial.replace(path)  # a reader never sees half a file
-    return Tokenizer.from_file(str(path))
+
+def convert_tokenizer() -> Tokenizer:
+    """SmolLM2's tokenizer converted from the embedded model's GGUF file, as transformers
+    reads it (what `PACKAGED` holds; to rewrite it: `gzip.compress(
+    convert_tokenizer().to_str().encode(), mtime=0)`)."""
+    from transformers import AutoTokenizer
+
+    gguf = smollm2_gguf_path()
+    converted = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    return converted.backend_tokenizer
 
 
 def count_tokens(texts: Sequence[str]) -> list[int]:
