@@ -236,6 +236,9 @@ class StubHandler(BaseHTTPRequestHandler):
     fault: Callable[[int], Fault] = staticmethod(lambda n: "ok")
     faults_served: dict[str, int] = {}
     hang = 30.0
+    headers_seen: list[dict[str, str]] = []
+    """The headers of each model call as received, names in lower case (what a client sent,
+    not what it logged)."""
 
     def _fail(self, kind: Fault) -> bool:
         """Serve an injected fault; False when the request should be answered normally."""
@@ -389,6 +392,7 @@ class StubHandler(BaseHTTPRequestHandler):
         with StubHandler.lock:
             StubHandler.requests += 1
             number = StubHandler.requests
+            StubHandler.headers_seen.append({k.lower(): v for k, v in self.headers.items()})
         if self._fail(self.fault(number)):
             return
         self._send(200, answer(self.path, request))

@@ -31,6 +31,7 @@ from medhalbench._secrets import (
     REDACTED,
     RedactingFilter,
     RedactingStream,
+    address_secrets,
     guard_model,
     help_output,
     redact,
@@ -555,3 +556,49 @@ def test_a_secret_spelt_like_a_word_logs_are_built_of_leaves_their_structure_who
     register_secret("user")  # a password no one should choose, and a message role
     message = '{"role": "user", "content": "hi"}'
     assert redact(message) == message
+
+
+@pytest.mark.parametrize("word", ["samples", "success", "scorer", "messages", "started"])
+def test_a_secret_spelt_like_a_word_of_the_log_schema_leaves_logs_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, word: str
+) -> None:
+    """A field name or fixed value of inspect's log schema, given as a credential, would be
+    replaced in every log's structure: it is no secret (and the log still reads)."""
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.log import read_eval_log
+
+    from helpers import scripted_model
+
+    monkeypatch.setenv("SORT_KEY", word)
+    register_secret(word)
+    assert word not in secrets() + short_secrets()
+    [log] = eval(
+        Task(dataset=[Sample(input="q", target="a")]), model=scripted_model(lambda _: "a"),
+        log_dir=str(tmp_path), display="none",
+    )  # fmt: skip
+    assert not redact_file(log.location)
+    assert read_eval_log(log.location).status == "success"
+
+
+@pytest.mark.parametrize("key", ['a.b*c+(d)"e9Zq8', "pw with space/and+plus7Q", "clé-ünï-7Xq2zz"])
+def test_a_key_is_found_as_urls_and_json_encode_it(key: str) -> None:
+    from urllib.parse import quote, quote_plus
+
+    register_secret(key)
+    for shown in (quote(key, safe=""), quote_plus(key), json.dumps(key)[1:-1]):
+        assert shown not in redact(f"echo: {shown} ."), shown
+
+
+@pytest.mark.parametrize(
+    ("address", "found"),
+    [
+        ("es:pubmed@http://elastic:EsPw5ecret44@127.0.0.1:9200", ["EsPw5ecret44"]),
+        ("es:pubmed@http:/elastic:EsPw5ecret44@127.0.0.1:9200", ["EsPw5ecret44"]),
+        ("solr:med@https://host/solr?token=Tk9secret88&q=1", ["Tk9secret88"]),
+        ("es:pubmed@http://127.0.0.1:9200", []),
+        ("pubmed-index", []),
+    ],
+)
+def test_the_credentials_of_urls_inside_an_address(address: str, found: list[str]) -> None:
+    assert address_secrets(address) == found

@@ -6,8 +6,11 @@ environment variable whose name says it holds one (`OPENAI_API_KEY`, `HF_TOKEN`,
 `/` or `~` that names no file, a short one), the key a provider was made with, every value
 given as a secret model argument (`-M api_key=...`) or header, and credentials in URLs
 (`user:pass@`, `?api_key=...`). A value with spaces is a secret whole and in its parts (the
-parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside). Only `true`/`false`/`none`/`null`, a number of six
-digits or fewer, and the path of an existing file are taken for settings, not secrets.
+parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside), and each also as a URL
+or a JSON string encodes it. Only `true`/`false`/`none`/`null`, a number of six digits or
+fewer and the path of an existing file are taken for settings, not secrets; a word that
+inspect's log schema is built of (`samples`, `success`: its field names and fixed values) is
+no secret either, since replacing it would unmake every log.
 A secret of `MIN_SECRET_LENGTH` characters or more is found whole, split by terminal colour
 codes (raw or JSON-escaped, as inspect's `traceback_ansi` holds them), and in pieces: any run
 of `FRAGMENT_LENGTH` or more of its characters (a key cut by a line wrap, or quoted in part)
@@ -33,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import json
 import logging
 import os
 import re
@@ -45,7 +49,7 @@ from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
@@ -67,14 +71,8 @@ _NOT_A_KEY = re.compile(r"^(?:true|false|yes|no|none|null|\d{1,6})$", re.IGNOREC
 _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
 _ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
-# After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
-# The words a log is built of (message roles, field names): a secret spelt like one would be
-# replaced in every log's structure and unmake it, and guards nothing.
-_LOG_WORDS = frozenset(
-    {"user", "assistant", "system", "tool", "input", "output", "content", "model", "role",
-     "text", "source", "target", "metadata", "scores", "value", "answer", "events"}
-)  # fmt: skip
 _HEADERS_ARGUMENT = re.compile(r"headers?$", re.IGNORECASE)
+# After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
 _URL_CREDENTIALS = re.compile(
     r"(?:(?<=://)|(?<=[a-zA-Z]:/)(?=[^/]))[^/\s:@\"'<>]+(?::[^/\s@\"'<>]*)?@"
 )
@@ -100,10 +98,49 @@ _DANGLING_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\" + re.escape(REDACTED))
 
 
 def _secret_values(value: str) -> set[str]:
-    """A credential's value and, where it holds spaces, its parts (not the scheme word)."""
+    """A credential's value and, where it holds spaces, its parts (not the scheme word), each
+    also as a URL or JSON string encodes it (a server that quotes it in a link, a body)."""
     value = value.strip()
     parts = {p for p in value.split() if len(p) >= MIN_SECRET_LENGTH} if " " in value else set()
-    return {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and v not in _LOG_WORDS}
+    kept = {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and not _log_word(v)}
+    return kept | {encoded for v in kept for encoded in _encodings(v)}
+
+
+def _encodings(value: str) -> set[str]:
+    """The value as a URL's query (`%2B`, `+`) and a JSON string (`\\"`, `\\u00e9`)
+    write it, where that differs."""
+    return {quote(value, safe=""), quote_plus(value), json.dumps(value)[1:-1]} - {value}
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z_-]*")
+
+
+def _log_word(value: str) -> bool:
+    """Whether a value is spelt like a word inspect's logs are built of: a field name or a
+    fixed value of its log schema (`samples`, `success`, `user`). Such a secret would be
+    replaced in every log's structure and unmake it, and guard nothing."""
+    return _WORD.fullmatch(value) is not None and value in _log_vocabulary()
+
+
+@functools.cache
+def _log_vocabulary() -> frozenset[str]:
+    """The field names and fixed values of inspect's log schema (read once, when a secret
+    spelt like a word is first met: building the schema takes most of a second)."""
+    from inspect_ai.log import EvalLog
+
+    words: set[str] = set()
+    pending: list[Any] = [EvalLog.model_json_schema()]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending += node
+        elif isinstance(node, dict):
+            words.update(node.get("properties", {}))
+            words.update(str(v) for v in node.get("enum", ()))
+            if "const" in node:
+                words.add(str(node["const"]))
+            pending += node.values()
+    return frozenset(words)
 
 
 def register_secret(value: str) -> None:
@@ -169,6 +206,16 @@ def url_credentials(url: str) -> list[str]:
         return []
     keys = [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
     return [v for v in found if v] + keys
+
+
+_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:/{1,2}[^\s\"'<>]+")
+
+
+def address_secrets(address: str) -> list[str]:
+    """The credentials of every URL inside an address (a plug-in's `es:NAME@http://user:pass@
+    host`; `scheme:/` where a path clean-up made one slash of two)."""
+    urls = (re.sub(r"^([^:]+):/(?!/)", r"\1://", m.group()) for m in _URL_IN_TEXT.finditer(address))
+    return [secret for url in urls for secret in url_credentials(url)]
 
 
 def url_secret(user: str | None, password: str | None) -> str | None:

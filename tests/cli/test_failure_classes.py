@@ -275,3 +275,26 @@ def test_a_key_or_header_no_request_can_carry_is_refused_before_any_call(
     )  # fmt: skip
     assert code == 2 and culprit in one_line(err), err
     assert "line\nbreak" not in err and "not-ascii" not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-M", "api_key:Colon5ecretArg77=x"],  # a colon for the '='
+        ["-M", "AbCdEf5ecretArg77XyZ="],  # a base64 key given bare
+        ["-M", "sk-Name5ecretArg77=1"],
+        ["-M", "Temperature=0.5", "-M", "n ctx=1"],
+        ["--role-arg", "extractor:api_key:Colon5ecretArg77=x"],
+        ["--role-arg", "sk-Role5ecretArg77:api_key=1"],
+    ],
+)
+def test_a_key_given_where_a_name_goes_is_refused_unshown(args: list[str]) -> None:
+    """A model argument's name is a lower-case Python name; anything else may be a key given
+    in the wrong place: refused before any call, and never shown."""
+    code, out, err = run(
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--model", "openai/gpt-4o",
+         "--model-base-url", "http://127.0.0.1:9/v1", "--display", "none", *args],
+        OPENAI_API_KEY="sk-ok",
+    )  # fmt: skip
+    assert code == 2 and "not shown: it may hold a key" in one_line(err), err
+    assert "5ecretArg77" not in out + err and "Temperature" not in err

@@ -15,6 +15,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import free_port
 from medhalbench.cli import cli
+from medhalbench.cli._demo import EXAMPLE_ROWS
 from stub_server import StubHandler, serve
 
 MODEL = "openai-api/stub/stub"
@@ -96,8 +97,10 @@ def test_plan_of_the_packaged_demo_suite_calls_no_model(
     result = CliRunner().invoke(cli, ["plan", "demo", "-P", "units_per_answer=3"])
     assert result.exit_code == 0, result.stderr
     titles = [line for line in result.stdout.splitlines() if line.startswith("MedHallu ·")]
-    # The two MedHallu plans are told apart by their settings.
-    assert len(titles) == 2 and all(t.endswith(": 24 samples") for t in titles), titles
+    # The two MedHallu plans are told apart by their settings; each takes the demo's rows
+    # (both answers of each).
+    samples = f": {2 * EXAMPLE_ROWS} samples"
+    assert len(titles) == 2 and all(t.endswith(samples) for t in titles), titles
     assert {"knowledge no" in t for t in titles} == {True, False}
     assert any(
         line.startswith("MedHal ·") and line.endswith(": 8 samples")

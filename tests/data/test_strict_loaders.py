@@ -1,6 +1,6 @@
 """Loaders account for every record: a file is checked before it is opened, CSV is read
-strictly (a quote that swallows rows is named, with its line), JSON nesting is limited, and
-settings files are parsed with limits; everything else is read right."""
+as Python's csv module reads it (a quote never closed is named, with its line), JSON nesting
+is limited, and settings files are parsed with limits; everything else is read right."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
         ('"What is A?,cardiology\nWhat is B?,oncology\nWhat is C?,"cardiology"\n', 2),
         # A closing quote followed by more text.
         ('What is A?,"cardio"logy\nWhat is B?,oncology\n', 2),
-        # A quote that swallows the next row and closes at the end of it.
-        ('What is A?,"cardiology\nWhat is B?,oncology"\nWhat is C?,cardiology\n', 2),
+        # A quote opened on a record's second line, never closed: that line is named.
+        ('"What is A,\nreally?","cardiology\nWhat is B?,oncology\n', 3),
         # A quote opened on the last row, never closed.
         ('What is A?,cardiology\nWhat is B?,"oncology\n', 3),
         # Too many and too few cells.

@@ -13,6 +13,7 @@ from inspect_ai import eval as inspect_eval
 from helpers import stub_at
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
+from stub_server import StubHandler
 
 KEY = "sk-route-PLANTEDz8Qx41vN0cKe3"
 
@@ -57,6 +58,7 @@ def test_a_key_given_as_a_header_argument_reaches_no_log(
     # inspect writes model arguments into the log's header, leaving out only `api_key`.
     monkeypatch.setenv("STUB_API_KEY", "EMPTY")
     headers = {"default_headers": {"X-Api-Key": HEADER_KEY}}
+    calls_before = len(StubHandler.headers_seen)
     with stub_at(lambda messages: "1") as base_url:
         task = medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=1)
         if where == "model":
@@ -76,3 +78,9 @@ def test_a_key_given_as_a_header_argument_reaches_no_log(
         data = b"".join(z.read(n) for n in z.namelist())
     assert HEADER_KEY[3:18].encode() not in data
     assert b"[redacted]" in data  # the argument is there, its value is not
+    # ... and the calls carried the header as given: the log's copy is redacted, not the
+    # client's (whose default headers are the very mapping the spec holds). The extractor
+    # role is called only for a reply it must read, so its calls are not asked for.
+    sent = [h.get("x-api-key") for h in StubHandler.headers_seen[calls_before:]]
+    if where == "model":
+        assert sent and set(sent) == {HEADER_KEY}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import get_args
 
 import click
@@ -14,6 +13,7 @@ from medhalbench.commands import (
     format_option,
     print_table,
 )
+from medhalbench.data import write_text_atomically
 from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
 
 
@@ -59,10 +59,6 @@ def compare_command(
     if out is None:
         click.echo(text, nl=False)
         return
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as ex:
-        raise click.BadParameter(
-            f"cannot write {out}: {ex.strerror or ex}", param_hint="--out"
-        ) from None
+    # Whole or not at all: a full disk leaves no empty or cut-off file (one line, exit 2).
+    write_text_atomically(out, text)
     console.print(f"Wrote {out}")

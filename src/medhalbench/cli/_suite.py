@@ -107,7 +107,10 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
                 retry_on_error=BATCH_SAMPLE_RETRIES if settings.batch else None,
             )
     except KeyboardInterrupt as ex:
-        redact_files(Path(loaded.log_dir).glob("*.eval"))
+        # The logs, and inspect's manifests (eval-set.json holds every task's model arguments
+        # as given; the hook that redacts it at the set's end does not run after a stop).
+        folder = Path(loaded.log_dir)
+        redact_files([*folder.glob("*.eval"), *folder.glob("*.json")])
         fail(again, stop_code(ex))
         raise
     logs = redacted_logs(list(logs))

@@ -67,7 +67,7 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
         # Exit code 2 for a model server that failed or misbehaves (or bad input met on the
         # way), 1 with the traceback in a file for a bug of ours.
         cause = leaf(ex)
-        kind, reason = classify_exception(cause)
+        kind, reason = classify_exception(cause, out_dir)
         rest = f"finished work is saved in {out_dir}; rerun the same command to finish the rest"
         if kind == "bug":
             fail(

@@ -249,7 +249,17 @@ def traceback_file(ex: BaseException) -> Path:
     return path
 
 
-_MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT})
+UNWRITABLE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+"""Errors of the disk or its rights, not ours: a full disk or quota, a read-only file
+system, no right to write. Met while writing outputs or logs they are one line, exit 2."""
+_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def unwritable_hint(number: int | None) -> str:
+    """What to do about an error in `UNWRITABLE_ERRNOS`."""
+    if number in _FULL_ERRNOS:
+        return "free some space, or give another folder"
+    return "give a folder you can write to"
 
 
 def refused_request(status: int | str, reason: str) -> str:
@@ -301,11 +311,10 @@ def report(ex: BaseException) -> None:
     if isinstance(ex, OSError) and ex.filename and ex.strerror:
         # A file or folder the user named cannot be read or written (no right, disk full).
         fail(f"{ex.filename}: {ex.strerror}")
-    if isinstance(ex, OSError) and ex.errno in _MACHINE_ERRNOS:
+    if isinstance(ex, OSError) and ex.errno in UNWRITABLE_ERRNOS:
         # The disk, not us: a full or read-only disk while writing somewhere unnamed.
-        fail(
-            f"{ex.strerror or os.strerror(ex.errno or 0)} while writing (free some space, or give another folder)"
-        )
+        reason = ex.strerror or os.strerror(ex.errno or 0)
+        fail(f"{reason} while writing ({unwritable_hint(ex.errno)})")
     refused = _client_error(ex)
     if refused is not None:
         fail(refused)

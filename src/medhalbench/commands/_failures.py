@@ -26,8 +26,10 @@ from medhalbench.commands._errors import (
     INTERRUPTED,
     MAX_MESSAGE_CHARS,
     TERMINATED,
+    UNWRITABLE_ERRNOS,
     USER_ERROR,
     refused_request,
+    unwritable_hint,
     wind_down,
 )
 from medhalbench.commands._progress import retry_record
@@ -83,7 +85,10 @@ _OURS = ("medhalbench._errors.", "medhalbench.arguments._arguments.ArgumentError
 Kind = str
 """How a run failed: 'stopped', 'server' (a model call failed: a retry may finish it),
 'misbehaving' (a server that does not answer as its API promises), 'input' (bad input met
-during the run) or 'bug' (ours)."""
+during the run), 'disk' (a full disk or a folder it may not write to) or 'bug' (ours)."""
+
+# The line an OSError's traceback ends with: "[Errno 28] No space left on device: '/x'".
+_ERRNO_LINE = re.compile(r"^[\w.]*(?:Error|Exception): \[Errno (\d+)\] (.*?)(?:: '(.*)')?$")
 
 
 @dataclass(frozen=True)
@@ -116,22 +121,40 @@ def _error_type(traceback: str) -> str:
 def _classify(log: EvalLog) -> tuple[Kind, str]:
     if log.status == "cancelled" or log.error is None:
         return "stopped", "stopped by the user" if log.status == "cancelled" else log.status
-    return _kind_of(log.error.message, log.error.traceback)
+    # A disk error names the log's folder when the error names no file.
+    folder = str(Path(log_path(log)).parent) if log.location else None
+    return _kind_of(log.error.message, log.error.traceback, folder)
 
 
-def classify_exception(ex: BaseException) -> tuple[Kind, str]:
+def classify_exception(ex: BaseException, folder: str | Path | None = None) -> tuple[Kind, str]:
     """How an exception that stopped a command (a builder's) failed, as for a run: a model
-    server that failed or misbehaves, bad input, or a bug of ours; and why, in a few words."""
+    server that failed or misbehaves, bad input, a disk it cannot write, or a bug of ours;
+    and why, in a few words (a disk error names `folder` when it names no file)."""
     text = "".join(traceback.format_exception(ex))
-    return _kind_of(str(ex) or type(ex).__name__, text)
+    return _kind_of(str(ex) or type(ex).__name__, text, None if folder is None else str(folder))
 
 
-def _kind_of(message: str, traceback_text: str) -> tuple[Kind, str]:
+def unwritable_reason(traceback_text: str, folder: str | None) -> str | None:
+    """One line for a traceback that ends in a disk error (`UNWRITABLE_ERRNOS`): the path
+    (the error's file, else `folder`) and the reason; None for any other error."""
+    lines = [line for line in traceback_text.strip().splitlines() if line and not line[0].isspace()]
+    found = _ERRNO_LINE.match(lines[-1].strip()) if lines else None
+    if found is None or int(found[1]) not in UNWRITABLE_ERRNOS:
+        return None
+    path = found[3] or folder
+    reason = f"{found[2]}; {unwritable_hint(int(found[1]))}"
+    return f"{path}: cannot write there ({reason})" if path else f"cannot write ({reason})"
+
+
+def _kind_of(message: str, traceback_text: str, folder: str | None = None) -> tuple[Kind, str]:
     text = f"{message}\n{traceback_text}"
     kind = _error_type(traceback_text)
     message = " ".join(message.split())
     if kind.startswith(_OURS):
         return "input", message
+    unwritable = unwritable_reason(traceback_text, folder)
+    if unwritable is not None:
+        return "disk", unwritable
     if "UnicodeEncodeError" in kind and "codec can't encode" in text:
         # httpx sends headers as ASCII: the key (or a header) the user gave cannot be sent.
         return "input", (
@@ -245,6 +268,8 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
             head, extra = f"{log.eval.task}: {reason}", f"(full traceback: {_traceback_file(log)})"
         elif failure.kind == "input":
             head, finish = f"{log.eval.task}: {reason}", f"{done} of {total} samples done"
+        elif failure.kind == "disk":
+            head = reason
         elif failure.kind == "stopped":
             head = f"{who}: {reason}"
         else:

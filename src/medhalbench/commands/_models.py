@@ -126,11 +126,16 @@ def provider_of(name: str) -> str:
     return "/".join(parts[:2]) if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
 
 
-def _argument_name(given: str) -> str:
-    """What of an argument may be shown: its name, cut before any separator (its value may
-    be a key, whatever shape the argument has)."""
+_ARGUMENT_NAME = re.compile(r"[a-z_][a-z0-9_]{0,39}")
+"""A name that may be shown: lower case, as Python's keyword arguments (and role names) are.
+Anything else may be a key given in the wrong place (`-M "$KEY"`, `-M api_key:KEY=1`)."""
+
+
+def shown_argument_name(given: str) -> str:
+    """What of an argument may be shown: its name, cut before any separator, where it reads
+    as a name (its value may be a key, whatever shape the argument has)."""
     parts = re.split(r"[:=\s]", given.strip(), maxsplit=1)
-    named = len(parts) == 2 and re.fullmatch(r"[A-Za-z_][\w.-]{0,39}", parts[0])
+    named = len(parts) == 2 and _ARGUMENT_NAME.fullmatch(parts[0])
     return repr(parts[0]) if named else "an argument"  # a lone word may be the key itself
 
 
@@ -143,14 +148,20 @@ def parse_model_args(values: Sequence[str], option: str = "-M") -> dict[str, Any
     the argument, never its value.
     """
     parsed: dict[str, Any] = {}
-    for value in values:
+    for position, value in enumerate(values, start=1):
         if "=" not in value:
             raise click.BadParameter(
-                f"expected NAME=VALUE, got {_argument_name(value)} without '=' "
+                f"expected NAME=VALUE, got {shown_argument_name(value)} without '=' "
                 "(the rest is not shown: it may hold a key)",
                 param_hint=option,
             )
         name, raw = (part.strip() for part in value.split("=", 1))
+        if not _ARGUMENT_NAME.fullmatch(name):
+            raise click.BadParameter(
+                "a model argument's name is a lower-case Python name (letters, digits, _); "
+                f"that of value {position} is not (not shown: it may hold a key)",
+                param_hint=option,
+            )
         parsed[name] = _headers(name, raw, option) if is_headers_name(name) else _literal(raw)
     for secret in model_argument_secrets(parsed):
         register_secret(secret)
@@ -227,10 +238,12 @@ def parse_role_values(
         if not rest or role not in roles:
             raise click.BadParameter(
                 f"expected ROLE{separator}{'URL' if separator == '=' else 'NAME=VALUE'} with ROLE one of "
-                f"{', '.join(roles)}, got {_argument_name(value)} (the rest is not shown: it "
+                f"{', '.join(roles)}, got {shown_argument_name(value)} (the rest is not shown: it "
                 "may hold a key)",
                 param_hint=option,
             )
+        if separator == ":":  # checked, and its secrets known, before any work
+            parse_model_args([rest], option)
         by_role.setdefault(role, []).append(rest)
     return by_role
 

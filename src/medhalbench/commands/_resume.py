@@ -98,14 +98,25 @@ def _run_folders(log: EvalLog, path: str | Path) -> list[Path]:
     return [Path.cwd(), Path(path).resolve().parent.parent]
 
 
-def _secret_args(args: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+def _secret_args(args: Mapping[str, Any], given: Mapping[str, Any], option: str) -> dict[str, Any]:
     """A model's arguments with those given again (`given`, the retry's `-M`) in place, and
-    any key the log holds only as redacted left out (the provider then reads its variable)."""
+    any key the log holds only as redacted left out (the provider then reads its variable).
+
+    Raises:
+        OptionError: An argument the log holds redacted that has no variable to fall back on
+            (headers) and is not given again: sent as logged, it would carry the placeholder.
+    """
     kept = {
         name: value
         for name, value in args.items()
         if not (is_secret_name(name) and REDACTED in str(value))
     }
+    missing = [n for n, v in kept.items() if REDACTED in str(v) and n not in given]
+    if missing:
+        raise OptionError(
+            f"the log keeps {', '.join(missing)} redacted: give it again "
+            f"({option}{'' if option.endswith(':') else ' '}{missing[0]}=...)"
+        )
     return {**kept, **given}
 
 
@@ -134,7 +145,7 @@ def _with_keys(
 ) -> EvalLog:
     """The log's models with the keys it does not keep given again, each model checked."""
     spec = log.eval
-    args = _secret_args(spec.model_args, model_args)
+    args = _secret_args(spec.model_args, model_args, "-M")
     base = Connection(base_url=spec.model_base_url, args=args, config=spec.model_generate_config)
     _check_model(spec.model, base, "-M")
     roles: dict[str, ModelConfig | list[ModelConfig]] | None = None
@@ -144,7 +155,7 @@ def _with_keys(
             given = parse_model_args(role_args.get(role, []), "--role-arg")
             updated = []
             for one in config if isinstance(config, list) else [config]:
-                role_model_args = _secret_args(one.args, given)
+                role_model_args = _secret_args(one.args, given, f"--role-arg {role}:")
                 via = Connection(base_url=one.base_url, args=role_model_args, config=one.config)
                 _check_model(one.model, via, f"--role-arg {role}:")
                 updated.append(one.model_copy(update={"args": role_model_args}))

@@ -21,6 +21,7 @@ from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
     attempt_limit,
     parse_model_args,
+    shown_argument_name,
 )
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
@@ -36,7 +37,10 @@ def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
     for value in values:
         role, _, rest = value.partition(":")
         if not role or "=" not in rest:
-            raise DataError(f"--role-arg: expected ROLE:NAME=VALUE, got {value[:60]!r}")
+            raise DataError(
+                "--role-arg: expected ROLE:NAME=VALUE, got "
+                f"{shown_argument_name(value)} (the rest is not shown: it may hold a key)"
+            )
         by_role.setdefault(role, []).append(rest)
     return by_role
 
@@ -90,7 +94,8 @@ def retry_runs(
         by_role = _role_args(role_args)
         for path in logs:
             task = read_header(path).eval.task
-            if find_benchmark(benchmark_name(task)) is None:
+            entry = find_benchmark(benchmark_name(task))
+            if entry is None or entry.task_name != task:
                 # Before any work: inspect's own eval-retry resumes other tasks' logs.
                 raise DataError(
                     f"a log of {task}, no medhalbench benchmark (known: "

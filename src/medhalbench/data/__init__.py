@@ -3,7 +3,12 @@
 Shared by every benchmark; each benchmark's own records and loaders live in its package.
 """
 
-from medhalbench.data._atomic import atomic_path, atomic_text, write_text_atomically
+from medhalbench.data._atomic import (
+    atomic_path,
+    atomic_paths,
+    atomic_text,
+    write_text_atomically,
+)
 from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows
 from medhalbench.data._io import (
     MAX_PROMPT_BYTES,
@@ -36,6 +41,7 @@ from medhalbench.data._validate import DistinctKeys, excerpt, validate_row
 
 __all__ = [
     "atomic_path",
+    "atomic_paths",
     "atomic_text",
     "write_text_atomically",
     "AS_TEXT",

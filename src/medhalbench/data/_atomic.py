@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -28,23 +28,57 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     Raises:
         DataError: The folder cannot be written, or the disk is full, naming `path`.
     """
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".part", dir=target.parent
-        )
-        os.close(handle)
-    except OSError as ex:
-        raise _unwritable(target, ex, written=False) from None
-    temporary = Path(name)
-    try:
+    with atomic_paths([path]) as [temporary]:
         yield temporary
-        os.replace(temporary, target)
-    except OSError as ex:
-        raise _unwritable(target, ex) from None
+
+
+@contextlib.contextmanager
+def atomic_paths(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
+    """Temporary paths beside each of `paths` to write to: they replace all of `paths`
+    when the block ends without error, and are all removed otherwise (a set of files,
+    such as a report's CSV tables, is written whole or not at all).
+
+    Raises:
+        DataError: A folder cannot be written, or the disk is full, naming the file (or,
+            when the error names none of them, the folder of the first).
+    """
+    targets = [Path(p) for p in paths]
+    temporaries: list[Path] = []
+    try:
+        try:
+            temporaries.extend(_temporary_beside(target) for target in targets)
+        except OSError as ex:
+            raise _unwritable(_culprit(ex, targets, temporaries), ex, written=False) from None
+        try:
+            yield list(temporaries)
+            # Every file is whole before the first is renamed: a failure above leaves none.
+            for temporary, target in zip(temporaries, targets, strict=True):
+                os.replace(temporary, target)
+        except OSError as ex:
+            raise _unwritable(_culprit(ex, targets, temporaries), ex) from None
     finally:
-        temporary.unlink(missing_ok=True)
+        for temporary in temporaries:
+            temporary.unlink(missing_ok=True)
+
+
+def _temporary_beside(target: Path) -> Path:
+    """A new empty file in `target`'s folder (made if missing), to be renamed over it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(handle)
+    return Path(name)
+
+
+def _culprit(ex: OSError, targets: list[Path], temporaries: list[Path]) -> Path:
+    """The target an error is about: the one whose temporary (or itself) it names, else the
+    next one to be made, else the folder of the first."""
+    named = {str(t): target for t, target in zip(temporaries, targets, strict=False)}
+    named.update({str(target): target for target in targets})
+    if ex.filename is not None and str(ex.filename) in named:
+        return named[str(ex.filename)]
+    if len(temporaries) < len(targets):
+        return targets[len(temporaries)]
+    return targets[0].parent if len(targets) > 1 else targets[0]
 
 
 @contextlib.contextmanager

@@ -1,9 +1,9 @@
 """Reading rows from local files, each with the place it came from for error messages.
 
 Every record a file holds is accounted for: a file is checked before it is opened (a
-regular, readable file of a sane size, text where text is expected), CSV is read strictly
-(a quote that swallows the following lines is named, not read as one long field), and JSON
-is parsed with a limit on nesting.
+regular, readable file of a sane size, text where text is expected), CSV is read as Python's
+csv module reads it, strictly (a quote opened and never closed is named with its line, not
+read as one long field), and JSON is parsed with a limit on nesting.
 """
 
 from __future__ import annotations
@@ -423,9 +423,9 @@ def _cells(count: int) -> str:
 
 
 def _read_csv(path: Path) -> Iterator[Row]:
-    """CSV read strictly: a quote must enclose a whole field; every row has the header's
-    number of cells; a quoted field that runs over several lines must not hold a quote or
-    a line that reads as a whole row (signs of an unbalanced quote swallowing rows)."""
+    """CSV read as Python's csv module reads it, strictly: a quote must enclose a whole
+    field (quotes inside it doubled), every row has the header's number of cells, and a
+    quote opened and never closed is named with the line where it opens."""
     csv.field_size_limit(max_field_chars())
     end = 0  # the last physical line read
     seen = False
@@ -441,7 +441,7 @@ def _read_csv(path: Path) -> Iterator[Row]:
                 line, reason = _undecodable_line(path)
                 raise DataError(reason, path=path, line=line or f"after line {end}") from None
             except csv.Error as ex:
-                raise DataError(_csv_error(str(ex)), path=path, line=start) from None
+                raise _csv_failure(str(ex), path, start) from None
             end = reader.line_num
             if cells is None:
                 break
@@ -457,8 +457,6 @@ def _read_csv(path: Path) -> Iterator[Row]:
                     path=path,
                     line=start if start == end else f"lines {start}-{end}",
                 )
-            if end > start:
-                _check_multiline(cells, len(header), path, start, end)
             seen = True
             yield start, dict(zip(header, cells, strict=True))
     if header is None:
@@ -467,18 +465,56 @@ def _read_csv(path: Path) -> Iterator[Row]:
         raise DataError("CSV file has a header but no rows", path=path)
 
 
-def _csv_error(reason: str) -> str:
+def _csv_failure(reason: str, path: Path, start: int) -> DataError:
+    """The error for a record the csv module refuses, which starts on line `start`."""
     if "field larger than field limit" in reason:
-        return (
+        return DataError(
             f"a field of more than {max_field_chars():,} characters (an unbalanced quote? "
-            "set MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)"
+            "set MEDHALBENCH_MAX_FIELD_CHARS to raise the limit)",
+            path=path,
+            line=start,
         )
     if "unexpected end of data" in reason or "EOF" in reason:
-        return "a quote opened on this line is never closed"
-    return (
+        # The field swallowed the rest of the file: name the line its quote opens on.
+        return DataError(
+            "a quote opened on this line is never closed (it swallows the rest of the file)",
+            path=path,
+            line=_unclosed_quote_line(path, start),
+        )
+    return DataError(
         f"malformed CSV ({reason}): an unbalanced quote? A quoted field must be quoted "
-        'whole, with quotes inside it doubled ("")'
+        'whole, with quotes inside it doubled ("")',
+        path=path,
+        line=start,
     )
+
+
+def _unclosed_quote_line(path: Path, start: int) -> int:
+    """The line on which the quote left open at the end of the file opens, scanning the
+    record that starts on line `start` (the csv module read it well up to the end)."""
+    opened, state = start, "start"
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        # Lines are split as the csv reader splits them, so the numbers match its line_num.
+        for number, text in enumerate(f, start=1):
+            if number < start:
+                continue
+            for char in text:
+                state = _next_csv_state(state, char)
+                if state == "opened":
+                    state, opened = "quoted", number
+    return opened
+
+
+def _next_csv_state(state: str, char: str) -> str:
+    """One step of the csv module's reading of a field: "start" (of a field), "plain",
+    "quoted", "quote" (a quote inside a quoted field: closing, or doubled) or "opened"."""
+    if state == "quoted":
+        return "quote" if char == '"' else "quoted"
+    if state == "quote" and char == '"':
+        return "quoted"
+    if char in ",\r\n":
+        return "start"
+    return "opened" if state == "start" and char == '"' else "plain"
 
 
 def _csv_header(cells: list[str], path: Path) -> list[str]:
@@ -495,30 +531,6 @@ def _csv_header(cells: list[str], path: Path) -> list[str]:
     if twice is not None:
         raise DataError(f"the header names the column {twice[:60]!r} twice", path=path, line=1)
     return cells
-
-
-def _check_multiline(cells: list[str], columns: int, path: Path, start: int, end: int) -> None:
-    """Refuse a record whose quoted field over several lines looks like swallowed rows."""
-    for cell in cells:
-        # A quote inside such a field was doubled (the strict reader refuses a lone one): the
-        # form spreadsheets export, read as Python's csv module reads it.
-        if "\n" not in cell and "\r" not in cell:
-            continue
-        if columns < 2:
-            continue
-        for offset, text in enumerate(cell.splitlines()[1:], start=1):
-            try:
-                parsed = next(csv.reader([text]), [])
-            except csv.Error:
-                continue
-            if len(parsed) == columns and all(p.strip() for p in parsed):
-                raise DataError(
-                    f"a quoted field runs from line {start} over line {start + offset}, which "
-                    f"reads as a row of its own ({_cells(columns)}): an unbalanced quote on "
-                    f"line {start}?",
-                    path=path,
-                    line=start,
-                )
 
 
 def _read_parquet(path: Path) -> Iterator[Row]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from medhalbench._errors import DataError
 from medhalbench._provenance import dataset_fingerprint
+from medhalbench._secrets import address_secrets, register_secret
 from medhalbench.evidence._build import build_index, index_text
 from medhalbench.evidence._corpus import corpus_kind
 from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
@@ -420,6 +421,8 @@ def open_retriever(
         path = Path(source).expanduser()
         scheme = _SCHEME.match(source)
         if not path.exists() and scheme and (factory := _plugin(scheme.group(1))):
+            for secret in address_secrets(source):  # before anything names the address
+                register_secret(secret)
             if retriever is not None:
                 raise DataError(
                     f"a retriever plug-in ({scheme.group(1)}) searches its own way: the "

@@ -343,6 +343,12 @@ class Benchmark:
         return registered_name(self.task)
 
     @property
+    def task_name(self) -> str:
+        """The name a log of the task carries, with its package (`medhalbench/medhallu`):
+        another package's task of the same short name is not this one."""
+        return str(registry_info(self.task).name)
+
+    @property
     def scorer_name(self) -> str:
         """The name the task's scores carry in a log."""
         return registered_name(self.scorer)

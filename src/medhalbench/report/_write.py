@@ -14,7 +14,7 @@ import pandas as pd
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact
 from medhalbench._version import VERSION
-from medhalbench.data import atomic_path, write_text_atomically
+from medhalbench.data import atomic_path, atomic_paths, write_text_atomically
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._export import csv_frame, json_table, markdown
 from medhalbench.report._html import render_html
@@ -141,13 +141,13 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
         text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1)
         write_text_atomically(target, redact(text) + "\n")
         return [target]
-    written = []
-    for table in page.tables():
-        path = target.with_name(f"{target.stem}_{table.slug}.csv")
-        with atomic_path(path) as part:
-            _redacted(csv_frame(table)).to_csv(part, index=False)
-        written.append(path)
-    path = target.with_name(f"{target.stem}_figures.csv")
-    with atomic_path(path) as part:
-        figures.to_csv(part, index=False)
-    return [*written, path]
+    # One CSV per table and the figures, all written or none (a partial set misleads).
+    frames = {
+        target.with_name(f"{target.stem}_{table.slug}.csv"): _redacted(csv_frame(table))
+        for table in page.tables()
+    }
+    frames[target.with_name(f"{target.stem}_figures.csv")] = figures
+    with atomic_paths(list(frames)) as parts:
+        for part, frame in zip(parts, frames.values(), strict=True):
+            frame.to_csv(part, index=False)
+    return list(frames)

@@ -9,6 +9,7 @@ to the truth by embedding cosine is kept as easy, marked as a fallback."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -76,6 +77,11 @@ DATASET_PARQUET = "medhallu.parquet"
 SUMMARY_FILE = "summary.json"
 SHARD_FILE = "shard.json"
 """Which shard of how many a folder holds (`--shard i/n`), for `merge` to check the set."""
+MAX_SHARDS = 10_000
+"""The most shards a build is split into (`--shard i/n` and `shard.json` alike): beyond
+PubMedQA's labelled questions, and small enough to name the missing ones quickly."""
+NAMED_MISSING = 5
+"""How many missing shards a refusal names before it counts the rest."""
 UNSPECIFIED = "Unspecified"
 
 RowStatus = Literal["passed", "fallback", "no_candidate"]
@@ -407,22 +413,19 @@ def merge_shards(shard_dirs: Sequence[str | Path], out_dir: str | Path) -> MedHa
 
 def check_shard_set(shard_dirs: Sequence[str | Path]) -> None:
     """Refuse folders that are not one whole set of shards: a shard missing or given twice,
-    or shards of different counts (each folder's `shard.json`; folders built before it are
+    shards of different counts, or a `shard.json` out of range (folders built before it are
     taken as they are).
 
     Raises:
-        DataError: Naming the missing, repeated or mismatched shards.
+        DataError: Naming the missing, repeated or mismatched shards, or the `shard.json`
+            and its field out of range.
     """
     seen: dict[tuple[int, int], str] = {}
     for folder in shard_dirs:
         marker = Path(folder) / SHARD_FILE
         if not marker.is_file():
             continue
-        try:
-            found = json.loads(marker.read_text(encoding="utf-8"))
-            shard = (int(found["index"]), int(found["count"]))
-        except (ValueError, KeyError, TypeError, OSError):
-            raise DataError("unreadable shard.json (rebuild this shard)", path=marker) from None
+        shard = _read_shard_marker(marker)
         if shard in seen:
             raise DataError(
                 f"shard {shard[0]}/{shard[1]} given twice (also {seen[shard]})", path=folder
@@ -435,26 +438,75 @@ def check_shard_set(shard_dirs: Sequence[str | Path]) -> None:
         )
     if counts:
         [count] = counts
-        missing = [f"{i}/{count}" for i in range(count) if (i, count) not in seen]
-        if missing:
+        _check_none_missing({index for index, _ in seen}, count)
+
+
+def _read_shard_marker(marker: Path) -> tuple[int, int]:
+    """A folder's `shard.json`: its index and count, each a whole number in range.
+
+    Raises:
+        DataError: Unreadable, or a field missing, not a whole number or out of range.
+    """
+    try:
+        found = json.loads(marker.read_text(encoding="utf-8"))
+        fields = {name: found[name] for name in ("index", "count")}
+    except (ValueError, KeyError, TypeError, OSError):
+        raise DataError("unreadable shard.json (rebuild this shard)", path=marker) from None
+    for name, value in fields.items():
+        # bool is an int to Python; a float or text here was not written by the build.
+        if not isinstance(value, int) or isinstance(value, bool):
             raise DataError(
-                f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing from the "
-                f"{len(seen)} given: give every shard folder (build the missing ones first)"
+                f"field '{name}' is not a whole number: {str(value)[:40]!r}", path=marker
             )
+    problem = shard_range_problem(fields["index"], fields["count"])
+    if problem is not None:
+        name, reason = problem
+        raise DataError(f"field '{name}': {reason} (rebuild this shard)", path=marker)
+    return fields["index"], fields["count"]
+
+
+def _check_none_missing(indices: set[int], count: int) -> None:
+    """Refuse a set of shard indices (each below `count`) that is not all of them, naming
+    the first few missing (never listing all of a large count).
+
+    Raises:
+        DataError: Naming the missing shards.
+    """
+    missing_count = count - len(indices)
+    if missing_count == 0:
+        return
+    missing = (f"{i}/{count}" for i in range(count) if i not in indices)
+    named = ", ".join(itertools.islice(missing, NAMED_MISSING))
+    more = f" and {missing_count - NAMED_MISSING:,} more" if missing_count > NAMED_MISSING else ""
+    raise DataError(
+        f"shard{'s' if missing_count > 1 else ''} {named}{more} missing from the "
+        f"{len(indices)} given: give every shard folder (build the missing ones first)"
+    )
+
+
+def shard_range_problem(index: int, count: int) -> tuple[str, str] | None:
+    """The field out of range ("index" or "count") and why, or None when shard `index` of
+    `count` is in range: one rule for `--shard i/n` and for `shard.json`."""
+    if not 1 <= count <= MAX_SHARDS:
+        return "count", f"shard count must be in 1..{MAX_SHARDS:,}, got {str(count)[:40]}"
+    if not 0 <= index < count:
+        return "index", f"shard index must be in 0..{count - 1}, got {str(index)[:40]}"
+    return None
 
 
 def parse_shard(value: str) -> tuple[int, int]:
-    """Read `i/n` (0-based shard i of n).
+    """Read `i/n` (0-based shard i of n, n at most `MAX_SHARDS`).
 
     Raises:
-        ValueError: Not of that form, or i not below n.
+        ValueError: Not of that form, or out of range.
     """
     try:
         index, count = (int(x) for x in value.split("/"))
     except ValueError:
-        raise ValueError(f"expected i/n, got {value!r}") from None
-    if not 0 <= index < count:
-        raise ValueError(f"shard index must be in 0..{count - 1}")
+        raise ValueError(f"expected i/n, got {value[:40]!r}") from None
+    problem = shard_range_problem(index, count)
+    if problem is not None:
+        raise ValueError(problem[1])
     return index, count
 
 
