@@ -114,6 +114,10 @@ def test_the_text_around_a_key_is_kept() -> None:
         ("wss://u:p@h", "wss://[redacted]@h"),
         ("https://ghp_token0123@host/v1", "https://[redacted]@host/v1"),  # a token as user
         ("https://host/v1?Api-Key=zz", "https://host/v1?Api-Key=[redacted]"),
+        (
+            "https://host/cb#access_token=t0k&type=b",
+            "https://host/cb#access_token=[redacted]&type=b",
+        ),
     ],
 )
 def test_credentials_in_urls(url: str, shown: str) -> None:

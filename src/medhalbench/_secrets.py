@@ -81,7 +81,9 @@ _SECRET_PARAMETERS = (
     r"api[_-]?key|apikey|key|token|access[_-]?token|auth|authorization|password|passwd|pwd|"
     r"secret|client[_-]?secret|sig|signature|x-api-key|x-goog-api-key|code"
 )
-_URL_PARAMETER = re.compile(rf"(?<=[?&;])((?:{_SECRET_PARAMETERS})=)[^&#\s\"'<>\\]+", re.IGNORECASE)
+_URL_PARAMETER = re.compile(
+    rf"(?<=[?&;#])((?:{_SECRET_PARAMETERS})=)[^&#\s\"'<>\\]+", re.IGNORECASE
+)
 # A secret given as NAME=VALUE (a command line's `-M api_key=...`, an environment dump).
 _SECRET_ASSIGNMENT = re.compile(
     r"(?<![\w.-])((?:(?:[\w.-]*[_.-])?(?:api[_-]?key|apikey|token|secret|password|passwd)"
@@ -197,14 +199,16 @@ def is_secret_parameter(name: str) -> bool:
 
 
 def url_credentials(url: str) -> list[str]:
-    """The credentials a URL holds: `user:pass@`, and query parameters that carry keys
-    (`api_key=`, `key=`, `token=`, `sig=`, ...)."""
+    """The credentials a URL holds: `user:pass@`, and query (or fragment) parameters that
+    carry keys (`api_key=`, `key=`, `token=`, `sig=`, ...)."""
     try:
         parts = urlsplit(url.strip())
         found = [url_secret(parts.username, parts.password)]
     except ValueError:  # a malformed port or IPv6 address
         return []
-    keys = [value for name, value in parse_qsl(parts.query) if is_secret_parameter(name)]
+    # The fragment too: OAuth's implicit flow hands its token there (`#access_token=...`).
+    pairs = parse_qsl(parts.query) + parse_qsl(parts.fragment)
+    keys = [value for name, value in pairs if is_secret_parameter(name)]
     return [v for v in found if v] + keys
 
 
