@@ -34,6 +34,7 @@ Where it applies (each boundary calls this module, never a redactor of its own):
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import io
 import json
@@ -451,6 +452,14 @@ def guard_model(model: Any) -> Any:
     api = model.api
     if isinstance(getattr(api, "api_key", None), str):
         register_secret(api.api_key)  # the key the provider was made with, whatever its source
+    held = model_argument_secrets(getattr(model, "model_args", None) or {})
+    if held:
+        # inspect logs a model's arguments, and pairs an eval set's logs with its tasks by
+        # them: the model keeps them redacted (a copy: its client was made from the given
+        # mappings, and sends them), so that a log and a rerun's task agree.
+        for value in held:
+            register_secret(value)
+        model.model_args = redact_object(copy.deepcopy(model.model_args))
     generate = api.generate
     if getattr(generate, "_redacting", False):
         return model

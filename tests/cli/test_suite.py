@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,51 @@ def test_an_interrupted_suite_finishes_on_rerun_with_one_report(
     report = (tmp_path / "logs" / "report.html").read_text()
     assert report.count('id="medhallu"') == 1 and 'id="medhal"' in report
     assert "(published)" in report  # the papers' reference rows
+
+
+HEADER_VALUE = "hv-suite-RERUNk4Qz81Lm"
+
+
+def test_a_suite_with_a_header_argument_reruns_with_nothing_left_to_do(tmp_path: Path) -> None:
+    """A header value is kept redacted in the logs and the eval set's manifest; a rerun still
+    pairs each log with its run (inspect pairs them by the model's arguments as logged) and
+    calls nothing, while the calls made carry the header as given."""
+    suite = tmp_path / "suite.yaml"
+    port = free_port()
+    server = serve(port, 0.0)
+    suite.write_text(
+        f"""
+log_dir: {tmp_path / "logs"}
+settings: {{model_base_url: "http://127.0.0.1:{port}/v1", cache: false}}
+models:
+  - name: {MODEL}
+    args: {{default_headers: {{X-Api-Key: {HEADER_VALUE}}}}}
+runs:
+  - benchmark: medhallu
+    args: {{dataset: example, limit: 2}}
+"""
+    )
+    env = {"STUB_API_KEY": "sk-unused"}
+    try:
+        before = len(StubHandler.headers_seen)
+        first = CliRunner().invoke(cli, ["run", str(suite)], env=env)
+        calls = len(StubHandler.headers_seen) - before
+        again = CliRunner().invoke(cli, ["run", str(suite)], env=env)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert first.exit_code == 0, first.stderr
+    assert again.exit_code == 0, again.stderr
+    sent = {h.get("x-api-key") for h in StubHandler.headers_seen[before:]}
+    assert calls > 0 and sent == {HEADER_VALUE}
+    assert len(StubHandler.headers_seen) - before == calls  # the rerun called nothing
+    assert len(list_eval_logs(str(tmp_path / "logs"))) == 1
+    for path in (tmp_path / "logs").iterdir():
+        data = path.read_bytes()
+        if path.suffix == ".eval":
+            with zipfile.ZipFile(path) as z:
+                data = b"".join(z.read(n) for n in z.namelist())
+        assert HEADER_VALUE[3:18].encode() not in data, path
 
 
 def test_plan_of_the_packaged_demo_suite_calls_no_model(
