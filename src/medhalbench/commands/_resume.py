@@ -98,6 +98,11 @@ def _run_folders(log: EvalLog, path: str | Path) -> list[Path]:
     return [Path.cwd(), Path(path).resolve().parent.parent]
 
 
+def _given_as(option: str, name: str) -> str:
+    """How an argument is given again: `-M NAME`, `--role-arg ROLE:NAME`."""
+    return f"{option}{'' if option.endswith(':') else ' '}{name}"
+
+
 def _secret_args(args: Mapping[str, Any], given: Mapping[str, Any], option: str) -> dict[str, Any]:
     """A model's arguments with those given again (`given`, the retry's `-M`) in place, and
     any key the log holds only as redacted left out (the provider then reads its variable).
@@ -115,7 +120,7 @@ def _secret_args(args: Mapping[str, Any], given: Mapping[str, Any], option: str)
     if missing:
         raise OptionError(
             f"the log keeps {', '.join(missing)} redacted: give it again "
-            f"({option}{'' if option.endswith(':') else ' '}{missing[0]}=...)"
+            f"({_given_as(option, missing[0])}=...)"
         )
     return {**kept, **given}
 
@@ -136,7 +141,7 @@ def _check_model(model: str, config: Connection, option: str) -> None:
     except OptionError as ex:
         raise OptionError(
             f"{ex} (a log keeps no key: set the provider's key variable, or give the key "
-            f"again: {option}{'' if option.endswith(':') else ' '}api_key set to it)"
+            f"again: {_given_as(option, 'api_key')} set to it)"
         ) from None
 
 

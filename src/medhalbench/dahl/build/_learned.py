@@ -109,7 +109,7 @@ def read_weights(path: str | Path = WEIGHTS) -> LearnedWeights:
 def embed_questions(embedder: Any, questions: Sequence[str]) -> np.ndarray:
     """L2-normalised embeddings of questions, `BATCH_SIZE` at a time (the training script
     embeds through this too, so that training and use see the same vectors)."""
-    return np.asarray(embedder.encode(questions, batch_size=BATCH_SIZE))
+    return embedder.encode(questions, batch_size=BATCH_SIZE)
 
 
 class LearnedStage:
@@ -148,8 +148,6 @@ class LearnedStage:
     def probabilities(self, questions: Sequence[str], flags: np.ndarray) -> np.ndarray:
         """The probability that each question needs its paper, embedded in batches; `flags`:
         one row of the weights' flags per question."""
-        if not questions:
-            return np.zeros(0)
         return self.weights.probabilities(embed_questions(self.embedder, questions), flags)
 
 
