@@ -126,3 +126,17 @@ def test_load_samples_and_the_audit_show_the_reason(logs: Path) -> None:
                 assert reasons[reply] in dict(item.revealed)["Read as"]
                 checked.add(reply)
     assert checked == set(reasons)  # each benchmark's unread replies, on the audit page
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [("", "empty reply"), ("  \n", "empty reply"), ("<think>It is 1.</think>", "reasoning only")],
+)
+def test_every_reader_says_alike_why_a_reply_with_nothing_to_read_is_not_read(
+    reply: str, reason: str
+) -> None:
+    detection = parse_detection_verdict(reply)
+    factual = parse_factual_verdict(reply)
+    truth = read_truth_verdict(reply)
+    assert (detection.label, factual.factual, truth.verdict) == (None, None, None)
+    assert (detection.reason, factual.reason, truth.reason) == (reason, reason, reason)

@@ -19,8 +19,7 @@ from medhalbench.judging import (
     Reading,
     Stance,
     VerdictSchema,
-    prepare_reply,
-    read_last_verdict,
+    read_reply,
     read_stance,
     strip_reasoning,
 )
@@ -61,10 +60,7 @@ def read_truth_verdict(reply: str) -> Reading[TruthVerdict]:
     Yes/No and their words in other languages; a label's value) must agree and the reply's
     prose must not contradict them; without one, the reply's prose cues must agree.
     """
-    text = prepare_reply(reply)
-    if not text:
-        return Reading(None, "empty reply" if not reply.strip() else "reasoning only")
-    return read_last_verdict(text, _read)
+    return read_reply(reply, _read)
 
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]+|\d+[.)]|\(\d+\))\s*")

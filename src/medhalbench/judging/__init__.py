@@ -23,7 +23,7 @@ from medhalbench.judging._reply import (
     Reading,
     normalise_reply,
     prepare_reply,
-    read_last_verdict,
+    read_reply,
     strip_reasoning,
 )
 from medhalbench.judging._schema import Cue, VerdictSchema
@@ -52,7 +52,7 @@ __all__ = [
     "offers_both",
     "parse_yes_no",
     "prepare_reply",
-    "read_last_verdict",
+    "read_reply",
     "read_stance",
     "read_with_cues",
     "several_verdict_lines",

@@ -220,6 +220,16 @@ def _after_weak(
     return None
 
 
+def read_reply(reply: str, read: Callable[[str], Reading[T]]) -> Reading[T]:
+    """Read a model's reply with a benchmark's reading of prepared text: the reply is
+    prepared (`prepare_reply`) and read honouring its self-corrections (`read_last_verdict`);
+    one with nothing left to read (empty, or reasoning only) is not read, with that reason."""
+    text = prepare_reply(reply)
+    if not text:
+        return Reading(None, "empty reply" if not reply.strip() else "reasoning only")
+    return read_last_verdict(text, read)
+
+
 def read_last_verdict(text: str, read: Callable[[str], Reading[T]]) -> Reading[T]:
     """Read a prepared reply, honouring an explicit self-correction: after "wait", "on
     second thought", "re-reading ..." (and "actually," when a verdict follows it) the verdict

@@ -18,8 +18,7 @@ from medhalbench.judging import (
     Cues,
     Reading,
     VerdictSchema,
-    prepare_reply,
-    read_last_verdict,
+    read_reply,
     read_with_cues,
 )
 
@@ -122,10 +121,7 @@ def parse_factual_verdict(reply: str) -> FactualVerdict:
     The explanation is the text after an "Explanation" label (the label itself excluded),
     else the text after the verdict.
     """
-    text = prepare_reply(reply)
-    if not text:
-        return FactualVerdict(None, None, "empty reply")
-    read = read_last_verdict(text, _read)
+    read = read_reply(reply, _read)
     if read.verdict is None:
         return FactualVerdict(None, None, read.reason)
     factual, explanation = read.verdict

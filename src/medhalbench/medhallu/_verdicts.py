@@ -20,8 +20,7 @@ from medhalbench.judging import (
     Reading,
     Stance,
     VerdictSchema,
-    prepare_reply,
-    read_last_verdict,
+    read_reply,
     read_stance,
     vocabulary,
 )
@@ -178,10 +177,7 @@ def parse_detection_verdict(reply: str, *, allow_not_sure: bool = False) -> Dete
     Returns:
         The verdict, or an unparseable verdict with the reason.
     """
-    text = prepare_reply(reply)
-    if not text:
-        return DetectionVerdict(None, "empty reply" if not reply.strip() else "reasoning only")
-    read = read_last_verdict(text, _read)
+    read = read_reply(reply, _read)
     if read.verdict is None:
         return DetectionVerdict(None, read.reason)
     label = _LABELS[read.verdict]
