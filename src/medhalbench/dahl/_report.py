@@ -12,6 +12,7 @@ from medhalbench.dahl._task import DahlSettings
 from medhalbench.results import (
     Column,
     bar_of,
+    figure_names,
     figure_rows,
     format_cell,
     horizontal_bars,
@@ -25,22 +26,19 @@ DAHL_COLUMNS = [
     Column("Temperature", digits=2),
     Column("Epochs", digits=0, wide=True),
     Column("Structured", wide=True),
-    Column("DAHL score", undefined="no scored response", interval=True),
-    Column("Paper DAHL score", undefined="no response", interval=True),
-    Column("Scored", digits=0),
-    Column("Excluded", digits=0),
-    Column("Declined", digits=0, wide=True),
-    Column("Unknown unit", digits=0, wide=True),
-    Column("No units", digits=0, wide=True),
-    Column("Mismatch", digits=0, wide=True),
-    Column("Mean units", digits=1, undefined="no scored response"),
-    Column("Mean length", digits=0, undefined="no scored response", wide=True),
+    Column("DAHL score", "dahl_score", undefined="no scored response", interval=True),
+    Column("Paper DAHL score", "paper_dahl_score", undefined="no response", interval=True),
+    Column("Scored", "scored", digits=0),
+    Column("Excluded", "excluded", digits=0),
+    Column("Declined", "excluded_declined", digits=0, wide=True),
+    Column("Unknown unit", "excluded_unknown_unit", digits=0, wide=True),
+    Column("No units", "excluded_no_units", digits=0, wide=True),
+    Column("Mismatch", "excluded_mismatch", digits=0, wide=True),
+    Column("Mean units", "mean_units", digits=1, undefined="no scored response"),
+    Column("Mean length", "mean_length", digits=0, undefined="no scored response", wide=True),
 ]
 """DAHL's own columns of its results table (between the run's and its log)."""
-_DAHL_FIGURES = [
-    "dahl_score", "paper_dahl_score", "scored", "excluded", "excluded_declined",
-    "excluded_unknown_unit", "excluded_no_units", "excluded_mismatch", "mean_units", "mean_length",
-]  # fmt: skip
+_DAHL_FIGURES = figure_names(DAHL_COLUMNS)
 
 
 def dahl_table(

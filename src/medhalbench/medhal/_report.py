@@ -24,6 +24,7 @@ from medhalbench.results import (
     PRECISION_UNDEFINED,
     RECALL_UNDEFINED,
     Column,
+    figure_names,
     figure_rows,
     local_path,
     published_figure,
@@ -37,29 +38,26 @@ from medhalbench.results import (
 MEDHAL_COLUMNS = [
     Column("Source"),
     Column("Structured", wide=True),
-    Column("Precision", undefined=PRECISION_UNDEFINED, wide=True),
-    Column("Recall", undefined=RECALL_UNDEFINED, wide=True),
-    Column("F1", undefined=F1_UNDEFINED, interval=True),
-    Column("Accuracy", undefined="no sample", wide=True),
-    Column("FM precision", undefined=PRECISION_UNDEFINED, wide=True),
-    Column("FM recall", undefined=RECALL_UNDEFINED, wide=True),
-    Column("FM F1", undefined=F1_UNDEFINED, interval=True),
-    Column("FM rate", undefined="no sample", wide=True),
-    Column("BLEU", undefined=EXPLANATION_UNDEFINED, interval=True),
-    Column("ROUGE-1", undefined=EXPLANATION_UNDEFINED, wide=True),
-    Column("ROUGE-2", undefined=EXPLANATION_UNDEFINED, wide=True),
-    Column("Similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
-    Column("Paper similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
-    Column("AUROC", undefined=AUROC_UNDEFINED, wide=True),
-    Column("Samples", digits=0),
-    Column("Unparseable", digits=0),
-]
-"""MedHal's own columns of its results table (between the run's and its log)."""
-_MEDHAL_FIGURES = [
-    "precision", "recall", "f1", "accuracy", "format_matching_precision", "format_matching_recall",
-    "format_matching_f1", "format_matching_rate", "bleu", "rouge1", "rouge2",
-    "explanation_similarity", "paper_explanation_similarity", "auroc", "samples", "unparseable",
+    Column("Precision", "precision", undefined=PRECISION_UNDEFINED, wide=True),
+    Column("Recall", "recall", undefined=RECALL_UNDEFINED, wide=True),
+    Column("F1", "f1", undefined=F1_UNDEFINED, interval=True),
+    Column("Accuracy", "accuracy", undefined="no sample", wide=True),
+    Column("FM precision", "format_matching_precision", undefined=PRECISION_UNDEFINED, wide=True),
+    Column("FM recall", "format_matching_recall", undefined=RECALL_UNDEFINED, wide=True),
+    Column("FM F1", "format_matching_f1", undefined=F1_UNDEFINED, interval=True),
+    Column("FM rate", "format_matching_rate", undefined="no sample", wide=True),
+    Column("BLEU", "bleu", undefined=EXPLANATION_UNDEFINED, interval=True),
+    Column("ROUGE-1", "rouge1", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("ROUGE-2", "rouge2", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("Similarity", "explanation_similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("Paper similarity", "paper_explanation_similarity",
+           undefined=EXPLANATION_UNDEFINED, wide=True),
+    Column("AUROC", "auroc", undefined=AUROC_UNDEFINED, wide=True),
+    Column("Samples", "samples", digits=0),
+    Column("Unparseable", "unparseable", digits=0),
 ]  # fmt: skip
+"""MedHal's own columns of its results table (between the run's and its log)."""
+_MEDHAL_FIGURES = figure_names(MEDHAL_COLUMNS)
 
 
 def medhal_table(

@@ -26,6 +26,8 @@ class Column:
 
     Attributes:
         name: The header.
+        figure: The run figure (metric name) its cells show; empty for a column that is not
+            a figure.
         digits: Digits shown (0 for counts).
         undefined: Why a value of this column can be undefined (shown with "–").
         wide: Shown in the terminal only with `--wide` (always in reports).
@@ -34,6 +36,7 @@ class Column:
     """
 
     name: str
+    figure: str = ""
     digits: int = 3
     undefined: str = ""
     wide: bool = False
@@ -44,6 +47,12 @@ class Column:
     def heading(self) -> str:
         """The name under its group, on one line (for CSV, Markdown and the terminal)."""
         return f"{self.group}: {self.name}" if self.group else self.name
+
+
+def figure_names(columns: Sequence[Column]) -> list[str]:
+    """The run figures the columns show, in their order (a column without a figure, such as
+    a setting's, is skipped)."""
+    return [column.figure for column in columns if column.figure]
 
 
 @dataclass
