@@ -18,7 +18,7 @@ from pathlib import Path
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from medhalbench.medhal import build_medhal, medhal
+from medhalbench.medhal import MedHalBuild, build_medhal, medhal
 from medhalbench.medhal._train import TrainSettings, train_medhal
 
 
@@ -42,9 +42,12 @@ def main() -> None:
     start = time.perf_counter()
     summary = asyncio.run(
         build_medhal(
-            [("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
-            # A budget that keeps every sample inside SmolLM2's 8192-token context.
-            out / "build", get_model("embedded/smollm2"), limit=args.limit, max_tokens=6000, cache=False,
+            MedHalBuild(
+                sources=[("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
+                # A budget that keeps every sample inside SmolLM2's 8192-token context.
+                out=str(out / "build"), limit=args.limit, max_tokens=6000, cache=False,
+            ),
+            get_model("embedded/smollm2"),
         )
     )  # fmt: skip
     timings["build"] = time.perf_counter() - start

@@ -10,9 +10,9 @@ import pytest
 
 from helpers import read_csv, scripted_model
 from medhalbench.dahl import (
+    DahlBuild,
     build_dahl_questions,
     load_dahl_questions,
-    load_papers,
     parse_generator_output,
 )
 
@@ -54,9 +54,8 @@ def papers_jsonl(tmp_path: Path) -> Path:
 
 
 def build(papers: Path, out: Path, model, **kwargs):
-    return asyncio.run(
-        build_dahl_questions(load_papers(papers), out, model, show_progress=False, **kwargs)
-    )
+    request = DahlBuild(papers=str(papers), out=str(out), **kwargs)
+    return asyncio.run(build_dahl_questions(request, model, show_progress=False))
 
 
 def test_questions_kept_dropped_and_counted(papers_jsonl: Path, tmp_path: Path) -> None:

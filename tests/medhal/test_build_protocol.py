@@ -14,7 +14,7 @@ import pytest
 from inspect_ai.model import ChatMessage
 
 from helpers import scripted_model
-from medhalbench.medhal import build_medhal
+from medhalbench.medhal import MedHalBuild, build_medhal
 from medhalbench.medhal.build import _rules as rules
 from medhalbench.medhal.build._sources import ReadReport, read_sumpubmed
 from medhalbench.text import split_sentences
@@ -220,9 +220,11 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
     chats: list[list[ChatMessage]] = []
     summary = asyncio.run(
         build_medhal(
-            [("medmcqa", str(medmcqa)), ("sumpubmed", str(folder))], out,
-            scripted_model(converter_reply, chats=chats), show_progress=False, cache=False,
-            protocol="paper",
+            MedHalBuild(
+                sources=[("medmcqa", str(medmcqa)), ("sumpubmed", str(folder))], out=str(out),
+                cache=False, protocol="paper",
+            ),
+            scripted_model(converter_reply, chats=chats), show_progress=False,
         )
     )  # fmt: skip
     # Their converter chat: a system prompt and a one-shot exchange before the question; their

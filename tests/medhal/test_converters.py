@@ -11,6 +11,7 @@ import pytest
 from helpers import scripted_model
 from medhalbench import DataError
 from medhalbench.medhal import (
+    MedHalBuild,
     assign_splits,
     build_medhal,
     clean_explanation,
@@ -87,15 +88,19 @@ def fixtures(tmp_path: Path) -> dict[str, Path]:
     }
 
 
+def medqa_build(fixtures: dict[str, Path], tmp_path: Path) -> MedHalBuild:
+    """A build of the MedQA fixture alone, uncached."""
+    return MedHalBuild(
+        sources=[("medqa", str(fixtures["medqa"]))], out=str(tmp_path / "out"), cache=False
+    )
+
+
 def build(fixtures: dict[str, Path], out: Path, sources: list[tuple[str, str]], **kwargs):
     return asyncio.run(
         build_medhal(
-            sources,
-            out,
+            MedHalBuild(sources=sources, out=str(out), cache=False, **kwargs),
             scripted_model(converter_reply),
             show_progress=False,
-            cache=False,
-            **kwargs,
         )
     )
 
@@ -244,11 +249,9 @@ def test_resume_skips_done_items(fixtures: dict[str, Path], tmp_path: Path) -> N
     calls: list[str] = []
     summary = asyncio.run(
         build_medhal(
-            [("medqa", str(fixtures["medqa"]))],
-            out,
+            MedHalBuild(sources=[("medqa", str(fixtures["medqa"]))], out=str(out), cache=False),
             scripted_model(converter_reply, calls),
             show_progress=False,
-            cache=False,
         )
     )
     assert summary.skipped_done == 1 and summary.processed_now == 1 and len(calls) == 2
@@ -319,10 +322,7 @@ def test_qa_statements_must_state_their_own_option(
         return converter_reply(prompt)
 
     summary = asyncio.run(
-        build_medhal(
-            [("medqa", str(fixtures["medqa"]))], tmp_path / "out", scripted_model(confused),
-            show_progress=False, cache=False,
-        )
+        build_medhal(medqa_build(fixtures, tmp_path), scripted_model(confused), show_progress=False)
     )  # fmt: skip
     counts = summary.sources["medqa"]
     assert counts.samples == 0
@@ -343,8 +343,8 @@ def test_a_reply_cut_at_the_token_limit_counts_as_truncated(
 
     summary = asyncio.run(
         build_medhal(
-            [("medqa", str(fixtures["medqa"]))], tmp_path / "out",
-            get_model("mockllm/model", custom_outputs=cut), show_progress=False, cache=False,
+            medqa_build(fixtures, tmp_path), get_model("mockllm/model", custom_outputs=cut),
+            show_progress=False,
         )
     )  # fmt: skip
     assert summary.sources["medqa"].dropped == {"truncated": 2}
@@ -362,8 +362,8 @@ def test_an_nli_judge_must_also_find_the_statement_entailed(
 
     summary = asyncio.run(
         build_medhal(
-            [("medqa", str(fixtures["medqa"]))], tmp_path / "out", scripted_model(converter_reply),
-            show_progress=False, cache=False, nli=Doubting(),
+            medqa_build(fixtures, tmp_path), scripted_model(converter_reply), nli=Doubting(),
+            show_progress=False,
         )
     )  # fmt: skip
     counts = summary.sources["medqa"]

@@ -13,7 +13,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from helpers import LocalServer, log_metrics
-from medhalbench.medhal import build_medhal, load_medhal, medhal
+from medhalbench.medhal import MedHalBuild, build_medhal, load_medhal, medhal
 from tests_data import shared_data_or_skip
 
 # One worker builds the data that every test here reads (--dist loadgroup).
@@ -26,8 +26,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("medhal-build")
     asyncio.run(
         build_medhal(
-            [("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
-            out, get_model("embedded/smollm2"), limit=8, max_tokens=12000, show_progress=False,
+            MedHalBuild(
+                sources=[("medqa", str(data / "medqa" / "medqa_us_test_dev.json")), ("medmcqa", str(data / "medmcqa" / "medmcqa_dev_dev.json")), ("sumpubmed", str(data / "sumpubmed"))],
+                out=str(out), limit=8, max_tokens=12000,
+            ),
+            get_model("embedded/smollm2"), show_progress=False,
         )
     )  # fmt: skip
     return out

@@ -15,7 +15,12 @@ from medhalbench.medhal._verdicts import (
     paper_factual_reading,
     parse_factual_verdict,
 )
-from medhalbench.medhal.build._build import MedHalBuildSummary, assign_splits, build_medhal
+from medhalbench.medhal.build._build import (
+    MedHalBuild,
+    MedHalBuildSummary,
+    assign_splits,
+    build_medhal,
+)
 from medhalbench.medhal.build._convert import clean_explanation, read_statement
 
 __all__ = [
@@ -27,6 +32,7 @@ __all__ = [
     "paper_explanation",
     "paper_factual_reading",
     "parse_factual_verdict",
+    "MedHalBuild",
     "MedHalBuildSummary",
     "StatementOutcome",
     "assign_splits",

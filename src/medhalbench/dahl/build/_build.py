@@ -247,19 +247,8 @@ class DahlBuild:
 
 
 async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSummary:
-    """`medhalbench build dahl`: the build with the command's generator (papers that are not
-    UTF-8 text are left out and counted)."""
-    unreadable: list[str] = []
-    papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
-    summary = await build_dahl_questions(
-        papers, request.out,
-        models.model("generator"), questions_per_paper=request.questions,
-        max_paper_chars=request.max_paper_chars, prompt_file=request.prompt, seed=request.seed,
-        temperature=request.temperature, concurrency=request.concurrency, cache=request.cache,
-        protocol=request.protocol, cases=bool(request.cases),
-    )  # fmt: skip
-    summary.unreadable = unreadable
-    return summary
+    """`medhalbench build dahl`: the build with the command's generator."""
+    return await build_dahl_questions(request, models.model("generator"))
 
 
 async def _build_one(
@@ -324,71 +313,51 @@ def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
 
 
 async def build_dahl_questions(
-    papers: list[Paper],
-    out_dir: str | Path,
-    generator: Model,
-    *,
-    questions_per_paper: int = 10,
-    max_paper_chars: int = 6000,
-    prompt_file: str | None = None,
-    seed: int = 42,
-    temperature: float = 0.7,
-    concurrency: int = 8,
-    cache: bool = True,
-    show_progress: bool = True,
-    protocol: BuildProtocol = "ours",
-    cases: bool = False,
+    request: DahlBuild, generator: Model, *, show_progress: bool = True
 ) -> DahlBuildSummary:
-    """Write exam questions from papers, dropping those that need the paper's context.
+    """Write exam questions from papers, dropping those that need the paper's context
+    (papers that are not UTF-8 text are left out and counted).
 
     Each finished paper is recorded in `papers.jsonl` at once, so an interrupted build
     resumes where it stopped; `questions.csv` (`question, category, paper_id`) and
     `dropped.csv` (with the rule that dropped each question) are rewritten at the end.
 
     Args:
-        papers: The papers.
-        out_dir: Output folder.
-        generator: The `generator` model.
-        questions_per_paper: How many questions to ask for.
-        max_paper_chars: Characters of each paper given to the generator.
-        prompt_file: File replacing the builder prompt (`{count}`, `{categories}`, `{paper}`).
-        seed: Generation seed.
-        temperature: Generation temperature.
-        concurrency: Papers in flight at once (the model's own connection limit also applies).
-        cache: Cache generator calls.
+        request: The build's settings (`medhalbench build dahl`'s options).
+        generator: The `generator` model (its own connection limit applies besides the
+            request's concurrency).
         show_progress: Show a progress bar.
-        protocol: `ours` drops what our checks catch; `paper` keeps every question and flags
-            what the paper's three families match (the authors filtered by hand).
-        cases: With `ours`, also drop references to a case report or its patient.
     """
-    out = Path(out_dir)
-    template = build_prompt(prompt_file)
+    unreadable: list[str] = []
+    papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
+    out = Path(request.out)
+    template = build_prompt(request.prompt)
     categories = ", ".join(DAHL_CATEGORIES)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
     summary = DahlBuildSummary(
-        papers=len(papers), out=str(out_dir), protocol=protocol, generator=str(generator)
-    )
+        papers=len(papers), out=str(request.out), protocol=request.protocol,
+        generator=str(generator), unreadable=unreadable,
+    )  # fmt: skip
     config = GenerateConfig(
-        temperature=temperature,
+        temperature=request.temperature,
         top_p=0.95,
-        seed=seed,
+        seed=request.seed,
         max_tokens=BUILD_MAX_TOKENS,
-        cache=cache,
+        cache=request.cache,
         response_schema=question_schema(),
     )
+    count, cases = request.questions, bool(request.cases)
 
     async def build(paper: Paper) -> dict[str, Any]:
         prompt = template.format(
-            count=questions_per_paper, categories=categories, paper=paper.text[:max_paper_chars]
+            count=count, categories=categories, paper=paper.text[: request.max_paper_chars]
         )
-        return await _build_one(
-            paper, generator, prompt, config, questions_per_paper, protocol, cases
-        )
+        return await _build_one(paper, generator, prompt, config, count, request.protocol, cases)
 
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
             papers, build, key=lambda p: p.id, done=done, progress=progress,
-            description="DAHL questions", concurrency=concurrency,
+            description="DAHL questions", concurrency=request.concurrency,
         )  # fmt: skip
     summary.count(run)
     wanted = {p.id for p in papers}

@@ -170,18 +170,12 @@ class MedHalBuild:
 
 async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBuildSummary:
     """`medhalbench build medhal`: the build with the command's converter."""
-    request = resolve_protocol(request)
     nli = (
         load_nli(request.nli, cache=request.cache, resolve=lambda n: models.resolve("nli", n))
         if request.nli
         else None
     )
-    return await build_medhal(
-        request.sources, request.out, models.model("converter"), limit=request.limit,
-        max_tokens=request.max_tokens, facts_per_note=request.facts_per_note,
-        seed=request.seed, concurrency=request.concurrency, cache=request.cache, nli=nli,
-        nli_threshold=request.nli_threshold, protocol=request.protocol,
-    )  # fmt: skip
+    return await build_medhal(request, models.model("converter"), nli=nli)
 
 
 async def _convert(
@@ -273,57 +267,44 @@ def item_key(source: str, item: Any) -> str:
 
 
 async def build_medhal(
-    sources: Sequence[tuple[str, str]],
-    out_dir: str | Path,
+    request: MedHalBuild,
     converter_model: Model,
     *,
-    limit: int | None = None,
-    max_tokens: int | None = 8192,
-    facts_per_note: int = 2,
-    seed: int = 42,
-    concurrency: int = 4,
-    cache: bool = True,
-    show_progress: bool = True,
     nli: NLIModel | None = None,
-    nli_threshold: float = 0.5,
-    protocol: BuildProtocol = "ours",
+    show_progress: bool = True,
 ) -> MedHalBuildSummary:
-    """Build the MedHal dataset from sources.
+    """Build the MedHal dataset from sources into `request.out`: `items.jsonl` (finished
+    items, for resuming), `train/validation/test.jsonl`, `dataset/` (a DatasetDict) and
+    `summary.json`.
 
     Args:
-        sources: (name, path) pairs; names: medqa, medmcqa, mednli, acn, sumpubmed.
-        out_dir: Output folder: `items.jsonl` (finished items, for resuming),
-            `train/validation/test.jsonl`, `dataset/` (a DatasetDict) and `summary.json`.
+        request: The build's settings (`medhalbench build medhal`'s options); knobs left to
+            the protocol are resolved here.
         converter_model: The `converter` model role.
-        limit: Use the first N items of each source.
-        max_tokens: Estimated token budget of context + statement; larger pairs are dropped
-            (None under `paper`: their character limit instead).
-        facts_per_note: Key-values used per clinical note.
-        seed: Seed of option, sentence and key choices and of the split.
-        concurrency: Items in flight at once.
-        cache: Cache converter calls.
-        show_progress: Show progress bars.
         nli: NLI judge that must also find each QA statement entailed by its question and
-            option (besides naming the option); None: the word match alone.
-        nli_threshold: Entailment probability a QA statement needs.
-        protocol: `ours` or `paper` (the authors' rules; see `_rules`).
+            option (besides naming the option), at `request.nli_threshold`; None: the word
+            match alone.
+        show_progress: Show progress bars.
     """
-    out = Path(out_dir)
+    request = resolve_protocol(request)
+    protocol, seed, max_tokens = request.protocol, request.seed, request.max_tokens
+    out = Path(request.out)
     out.mkdir(parents=True, exist_ok=True)
     done = ResumableJsonl(out / ITEMS_FILE, key="item_key")
     converter = Converter(
-        converter_model, cache=cache, nli=nli, nli_threshold=nli_threshold, protocol=protocol
-    )
-    summary = MedHalBuildSummary(out=str(out_dir))
+        converter_model, cache=request.cache, nli=nli, nli_threshold=request.nli_threshold,
+        protocol=protocol,
+    )  # fmt: skip
+    summary = MedHalBuildSummary(out=str(request.out))
     wanted: set[str] = set()
     with progress_bar(disable=not show_progress) as progress:
-        for name, path in sources:
+        for name, path in request.sources:
             report = ReadReport()
-            items = read_source(name, path, report)[:limit]
+            items = read_source(name, path, report)[: request.limit]
             counts = summary.sources.setdefault(name, SourceCounts())
             counts.rows += report.rows
             counts.dropped.update(report.skipped)
-            note_values = NoteValues.of(items, facts_per_note)
+            note_values = NoteValues.of(items, request.facts_per_note)
             wanted.update(item_key(name, item) for item in items)
 
             async def convert(
@@ -343,7 +324,8 @@ async def build_medhal(
 
             run = await run_resumable(
                 items, convert, key=partial(item_key, name),
-                done=done, progress=progress, description=f"MedHal {name}", concurrency=concurrency,
+                done=done, progress=progress, description=f"MedHal {name}",
+                concurrency=request.concurrency,
             )  # fmt: skip
             summary.count(run)
     records = [r for r in done.records() if r["item_key"] in wanted]
