@@ -239,13 +239,15 @@ def plain_message(ex: BaseException) -> str:
     return " ".join(_MARKUP.sub("", text).split())
 
 
-def traceback_file(ex: BaseException) -> Path:
-    """Write an exception's full traceback to a new file and return its path."""
+def traceback_file(ex: BaseException | str) -> Path:
+    """Write a full traceback (an exception's, or one as a log holds it), redacted, to a new
+    file and return its path."""
     folder = Path(tempfile.gettempdir()) / "medhalbench-errors"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     path = folder / f"traceback-{stamp}.txt"
-    path.write_text(redact("".join(traceback.format_exception(ex))), encoding="utf-8")
+    text = ex if isinstance(ex, str) else "".join(traceback.format_exception(ex))
+    path.write_text(redact(text), encoding="utf-8")
     return path
 
 

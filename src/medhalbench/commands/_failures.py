@@ -6,11 +6,9 @@ traceback in a file)."""
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from medhalbench.commands._errors import (
     UNWRITABLE_ERRNOS,
     USER_ERROR,
     refused_request,
+    traceback_file,
     unwritable_hint,
     wind_down,
 )
@@ -220,16 +219,6 @@ def read_failure(log: EvalLog) -> Failure:
     return Failure(kind, reason, log.eval.model, None, log.eval.model_base_url)
 
 
-def _traceback_file(log: EvalLog) -> Path:
-    """Write a run's traceback to a new file (redacted) and return its path."""
-    folder = Path(tempfile.gettempdir()) / "medhalbench-errors"
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    path = folder / f"traceback-{stamp}.txt"
-    path.write_text(redact(log.error.traceback if log.error else ""), encoding="utf-8")
-    return path
-
-
 def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPTED) -> None:
     """For each run that did not finish, one line on stderr: the model whose call failed
     (the role named), its base URL, the underlying error, the retries made, the samples
@@ -265,7 +254,11 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
         )
         extra = ""
         if failure.kind == "bug":
-            head, extra = f"{log.eval.task}: {reason}", f"(full traceback: {_traceback_file(log)})"
+            logged = log.error.traceback if log.error else ""
+            head, extra = (
+                f"{log.eval.task}: {reason}",
+                f"(full traceback: {traceback_file(logged)})",
+            )
         elif failure.kind == "input":
             head, finish = f"{log.eval.task}: {reason}", f"{done} of {total} samples done"
         elif failure.kind == "disk":
