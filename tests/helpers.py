@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
@@ -135,6 +136,18 @@ def stub_at(reply: Callable[[list[dict[str, Any]]], str]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def openai_served(
+    reply: Callable[[list[dict[str, Any]]], str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """`stub_at`, with the `openai` SDK pointed at it (its base URL and a local key in the
+    environment, as a user sets them); yields its base URL."""
+    with stub_at(reply) as base_url:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+        yield base_url
 
 
 def record_of(settings: Mapping[str, Any]) -> RunRecord:

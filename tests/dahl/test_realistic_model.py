@@ -15,7 +15,7 @@ from inspect_ai.log import read_eval_log
 
 import realistic_model as realistic
 from authors_code import authors_dahl_score
-from helpers import log_metrics, stub_at
+from helpers import log_metrics, openai_served
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 from realistic_model import TRUTH_STYLES, RealisticModel
@@ -58,9 +58,7 @@ def run_dahl(
     model: RealisticModel, log_dir: Path, monkeypatch: pytest.MonkeyPatch, *extra: str
 ) -> Result:
     """`eval dahl` through the openai SDK against the model on 127.0.0.1, judged by it too."""
-    with stub_at(model) as base_url:
-        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+    with openai_served(model, monkeypatch):
         result = CliRunner().invoke(
             cli,
             [

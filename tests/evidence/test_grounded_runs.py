@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from corpora import write_jsonl, write_medhallu
 from inspect_ai.log import EvalLog, read_eval_log
 
-from helpers import stub_at
+from helpers import openai_served
 from medhalbench.cli import cli
 from medhalbench.evidence import DenseSettings, build_index, open_retriever
 from realistic_model import RealisticModel, detection_truth
@@ -71,9 +71,7 @@ def run_dahl(
     logs = tmp_path / f"logs{len(list(tmp_path.glob('logs*')))}"
     # A judge of this test's own name: no reply cached by another test answers it.
     judge = f"openai/judge-{tmp_path.name}"
-    with stub_at(server) as base_url:
-        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+    with openai_served(server, monkeypatch):
         result = CliRunner().invoke(
             cli,
             [
@@ -225,9 +223,7 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
     # A detector of this test's own name: the hybrid test's top passages are often the same,
     # and its replies, cached first on the same worker, would answer every prompt here.
     detector = f"openai/detector-{tmp_path.name}"
-    with stub_at(server) as base_url:
-        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+    with openai_served(server, monkeypatch):
         result = CliRunner().invoke(
             cli,
             [
@@ -290,9 +286,7 @@ def test_medhallu_retrieval_is_recorded_titled_and_measured(
     build_index([corpus], tmp_path / "index", dense=DenseSettings(), progress=False)
     server = Recording(RealisticModel(detection=detection_truth(rows)))
     runs, titles = [], []
-    with stub_at(server) as base_url:
-        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+    with openai_served(server, monkeypatch):
         for n, extra in enumerate(
             [
                 ["--evidence", str(tmp_path / "index"), "--evidence-k", "1",
