@@ -19,9 +19,8 @@ from inspect_ai.model import Model
 from inspect_ai.util._concurrency import init_concurrency
 
 from helpers_port import measured, options, stub_at
-from medhalbench.data import load_pubmedqa
 from medhalbench.embeddings import Embedder
-from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
+from medhalbench.medhallu import BuildRoles, BuildSettings, MedHalluBuild, build_medhallu
 from medhalbench.nli import LLMNLI
 from workloads import stub_model
 
@@ -62,11 +61,13 @@ def run(
     with tempfile.TemporaryDirectory() as out, measured() as build:
         asyncio.run(
             build_medhallu(
-                load_pubmedqa(source),
-                out,
+                MedHalluBuild(
+                    str(source),
+                    out,
+                    settings=BuildSettings(cache=False, attempts=3),
+                    concurrency=concurrency,
+                ),
                 roles,
-                BuildSettings(cache=False, attempts=3),
-                concurrency=concurrency,
                 show_progress=False,
             )
         )

@@ -301,12 +301,16 @@ def test_the_plan_counts_the_items_the_build_keeps(shared_data: Path) -> None:
     if not (medmcqa.is_file() and medqa.is_file()):
         pytest.skip("the MedMCQA or MedQA file is absent")
     sources = [("medmcqa", str(medmcqa)), ("medqa", str(medqa))]
-    paper = medhal_build_plan(sources, "mockllm/model", protocol="paper")
+    paper = medhal_build_plan(
+        MedHalBuild(sources=sources, out="out", protocol="paper"), "mockllm/model"
+    )
     # 2,000 MedMCQA questions less the 299 their filter rejects; 800 MedQA less 62.
     assert paper.items == (2000 - 299) + (800 - 62)
     [converter] = paper.roles
     assert converter.calls == 2 * paper.items
-    ours = medhal_build_plan(sources, "mockllm/model", protocol="ours")
+    ours = medhal_build_plan(
+        MedHalBuild(sources=sources, out="out", protocol="ours"), "mockllm/model"
+    )
     assert ours.items < 2000 - 309 + 800 - 13  # ours filters MedQA by MedMCQA's rules too
 
 

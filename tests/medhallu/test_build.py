@@ -19,6 +19,7 @@ from medhalbench.medhallu import (
     BuildPrompts,
     BuildRoles,
     BuildSettings,
+    MedHalluBuild,
     build_medhallu,
     difficulty_from_votes,
     equivalence_step,
@@ -136,14 +137,10 @@ def roles(
 
 def build(tmp_path: Path, build_roles: BuildRoles, records=None, **settings) -> list[dict]:
     settings.setdefault("cache", False)
+    # The records are given: the request's source is never read.
+    request = MedHalluBuild("given", str(tmp_path), settings=BuildSettings(**settings))
     asyncio.run(
-        build_medhallu(
-            records or [record()],
-            tmp_path,
-            build_roles,
-            BuildSettings(**settings),
-            show_progress=False,
-        )
+        build_medhallu(request, build_roles, records=records or [record()], show_progress=False)
     )
     return [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
 

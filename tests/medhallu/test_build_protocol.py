@@ -19,7 +19,7 @@ from helpers import scripted_model
 from medhalbench._errors import MedhalbenchError
 from medhalbench.cli import cli
 from medhalbench.data import PubMedQARecord
-from medhalbench.medhallu import BuildRoles, BuildSettings, build_medhallu
+from medhalbench.medhallu import BuildRoles, BuildSettings, MedHalluBuild, build_medhallu
 from medhalbench.medhallu.build._paper import (
     PAPER_REFINER,
     difficulty,
@@ -168,12 +168,9 @@ def run(tmp_path: Path, generator: Script, fooled_by: Sequence[set[str]], nli: f
         nli=NLI(nli),
         embedder=Embedder(),
     )
-    asyncio.run(
-        build_medhallu(
-            [record()], tmp_path, roles, BuildSettings(cache=False), show_progress=False,
-            protocol="paper",
-        )
-    )  # fmt: skip
+    # The records are given: the request's source is never read.
+    request = MedHalluBuild("given", str(tmp_path), "paper", settings=BuildSettings(cache=False))
+    asyncio.run(build_medhallu(request, roles, records=[record()], show_progress=False))
     [row] = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
     return row, calls, refiner_calls
 

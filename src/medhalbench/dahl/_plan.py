@@ -3,7 +3,7 @@ assumed number of atomic units per answer (the paper's responses averaged about 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from string import Formatter
 from typing import Any
@@ -12,7 +12,7 @@ from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import Positive, read_record
-from medhalbench.dahl._dataset import DAHL_CATEGORIES, DahlSampleMetadata
+from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._scorer import (
     GROUNDED_PROMPT,
     SPLITTER_MAX_TOKENS,
@@ -20,8 +20,8 @@ from medhalbench.dahl._scorer import (
     passage_tokens,
 )
 from medhalbench.dahl._task import DahlSettings
-from medhalbench.dahl.build._build import BUILD_MAX_TOKENS, DahlBuild, build_prompt
-from medhalbench.dahl.build._papers import Paper, load_papers
+from medhalbench.dahl.build._build import BUILD_MAX_TOKENS, DahlBuild, generator_prompter
+from medhalbench.dahl.build._papers import load_papers
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
 from medhalbench.results import RunRecord
@@ -115,33 +115,12 @@ def dahl_plan(
     ]  # fmt: skip
 
 
-def dahl_build_plan(
-    papers: Sequence[Paper],
-    generator: str,
-    *,
-    questions_per_paper: int,
-    max_paper_chars: int,
-    prompt_file: str | None = None,
-) -> Plan:
-    """The question builder's calls and tokens: one generator call per paper."""
-    template = build_prompt(prompt_file)
-    prompts = [
-        template.format(
-            count=questions_per_paper, categories=", ".join(DAHL_CATEGORIES),
-            paper=p.text[:max_paper_chars],
-        )
-        for p in papers
-    ]  # fmt: skip
+def plan_dahl_build(request: DahlBuild, models: RoleModels) -> Plan:
+    """`build dahl --dry-run`: the generator's calls and tokens, one call per paper."""
+    papers = load_papers(request.papers, limit=request.limit)
+    prompter = generator_prompter(request)
     calls = len(papers)
-    tokens = sum(count_tokens(prompts))
+    tokens = sum(count_tokens([prompter(p) for p in papers]))
+    generator = models.names["generator"][0]
     role = RoleEstimate("generator", calls, tokens, BUILD_MAX_TOKENS * calls, model=generator)
     return Plan("DAHL question build", calls, [role], unit="papers")
-
-
-def plan_dahl_build(request: DahlBuild, models: RoleModels) -> Plan:
-    """`build dahl --dry-run`: the generator's calls and tokens."""
-    return dahl_build_plan(
-        load_papers(request.papers, limit=request.limit), models.names["generator"][0],
-        questions_per_paper=request.questions, max_paper_chars=request.max_paper_chars,
-        prompt_file=request.prompt,
-    )  # fmt: skip

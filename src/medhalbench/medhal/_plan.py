@@ -4,11 +4,8 @@ LLM NLI judge two entailment checks per QA item."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from inspect_ai.model import ChatMessage
 
-from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal.build._build import MedHalBuild
 from medhalbench.medhal.build._convert import CONVERTER_MAX_TOKENS, qa_question
 from medhalbench.medhal.build._converter_prompts import ConverterPrompts
@@ -29,24 +26,23 @@ def _text(prompt: str | list[ChatMessage]) -> str:
     return prompt if isinstance(prompt, str) else "\n".join(m.text for m in prompt)
 
 
-def medhal_build_plan(
-    sources: Sequence[tuple[str, str]],
-    converter: str,
-    *,
-    limit: int | None = None,
-    facts_per_note: int = 2,
-    nli_judge: str | None = None,
-    protocol: BuildProtocol = "ours",
-) -> Plan:
+def medhal_build_plan(request: MedHalBuild, converter: str, nli_judge: str | None = None) -> Plan:
     """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items
     that pass the build's filters (the items it counts); an item the converter fails on
-    still costs its calls, so these are what the build sends."""
+    still costs its calls, so these are what the build sends.
+
+    Args:
+        request: The build.
+        converter: The converter's model name.
+        nli_judge: The LLM NLI judge's model name (None: no LLM judge).
+    """
+    protocol = request.protocol
     converter_prompts = ConverterPrompts.load(protocol)
     prompts: list[str] = []
     checks: list[str] = []
     items = 0
-    for name, path in sources:
-        for item in read_source(name, path, ReadReport())[:limit]:
+    for name, path in request.sources:
+        for item in read_source(name, path, ReadReport())[: request.limit]:
             if isinstance(item, QAItem):
                 asked = qa_question(item, name, protocol)
                 if isinstance(asked, str):
@@ -56,7 +52,7 @@ def medhal_build_plan(
                 if protocol == "ours":  # only ours checks that a statement states its option
                     checks += [nli_prompt(f"{asked[1]} Answer: {right}", right)] * 2
             elif isinstance(item, NoteItem):
-                for key in sorted(item.facts)[:facts_per_note]:
+                for key in sorted(item.facts)[: request.facts_per_note]:
                     prompts += [converter_prompts.kv_input(key, item.facts[key])] * 2
             elif isinstance(item, SummaryItem):
                 for _, document, summary in item.pairings():
@@ -91,7 +87,4 @@ def plan_medhal_build(request: MedHalBuild, models: RoleModels) -> Plan:
         if request.nli and is_llm_judge(request.nli)
         else None
     )
-    return medhal_build_plan(
-        request.sources, models.names["converter"][0], limit=request.limit,
-        facts_per_note=request.facts_per_note, nli_judge=judge, protocol=request.protocol,
-    )  # fmt: skip
+    return medhal_build_plan(request, models.names["converter"][0], judge)

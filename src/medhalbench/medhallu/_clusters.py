@@ -155,17 +155,26 @@ def compare_clusters(questions: Sequence[dict[str, Any]]) -> ClusterAnalysis:
 
 
 async def analyze_clusters(
-    records: Sequence[PubMedQARecord],
+    request: ClusterRequest,
     roles: BuildRoles,
-    settings: BuildSettings | None = None,
     *,
-    candidates: int = 5,
-    threshold: float = 0.5,
+    records: Sequence[PubMedQARecord] | None = None,
     concurrency: int = 4,
     show_progress: bool = True,
 ) -> ClusterAnalysis:
-    """Run the clustering analysis over questions (see the module docstring)."""
-    settings = settings or BuildSettings()
+    """Run the clustering analysis over questions (see the module docstring).
+
+    Args:
+        request: The analysis (`medhalbench medhallu analyze clusters`'s options).
+        roles: Its models (the generator also stands as the refiner, never called).
+        records: PubMedQA entries to analyse instead of the request's own.
+        concurrency: Questions in flight at once.
+        show_progress: Show a progress bar.
+    """
+    if records is None:
+        records = load_pubmedqa(request.pubmedqa, limit=request.limit)
+    settings = BuildSettings(seed=request.seed, cache=request.cache)
+    candidates, threshold = request.candidates, request.threshold
     prompts = BuildPrompts.load(settings)
     semaphore = asyncio.Semaphore(concurrency)
     results: dict[str, dict[str, Any]] = {}
@@ -265,7 +274,6 @@ def _nan_to_null(value: Any) -> Any:
 async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> ClusterOutcome:
     """`medhalbench analyze clusters`: the analysis with the command's models, its details
     written as JSON (an undefined figure as null) when asked."""
-    settings = BuildSettings(seed=request.seed, cache=request.cache)
     generator = models.model("generator")
     roles = BuildRoles(
         generator=generator,
@@ -274,10 +282,7 @@ async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> C
         nli=load_nli(request.nli, cache=request.cache, resolve=lambda n: models.resolve("nli", n)),
         embedder=Embedder(request.embedder),
     )
-    analysis = await analyze_clusters(
-        load_pubmedqa(request.pubmedqa, limit=request.limit), roles, settings,
-        candidates=request.candidates, threshold=request.threshold,
-    )  # fmt: skip
+    analysis = await analyze_clusters(request, roles)
     if request.out:
         details = {
             "table": analysis.table,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from medhalbench.arguments import BuildProtocol, resolve_protocol, resolved
+from medhalbench.arguments import resolve_protocol, resolved
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._dataset import types_text
 from medhalbench.medhallu.build._build import MedHalluBuild
@@ -23,7 +23,6 @@ from medhalbench.medhallu.build._steps import (
     DISCRIMINATOR_MAX_TOKENS,
     REFINER_MAX_TOKENS,
     BuildPrompts,
-    BuildSettings,
     generator_max_tokens,
     word_count,
 )
@@ -33,26 +32,21 @@ from medhalbench.registry import RoleModels
 
 
 def medhallu_build_plan(
-    records: Sequence[PubMedQARecord],
-    settings: BuildSettings,
-    models: Mapping[str, str],
-    discriminators: Sequence[str],
-    *,
-    protocol: BuildProtocol = "ours",
+    request: MedHalluBuild, models: Mapping[str, str], discriminators: Sequence[str]
 ) -> Plan:
     """The builder's calls and tokens per role, from the first attempt passing to every
     attempt failing; a candidate is counted as long as the true answer.
 
     Args:
-        records: The PubMedQA entries to build from.
-        settings: The build settings (attempts, prompt files).
-        models: The generator, refiner and (an `llm:` judge's) NLI model by role.
-        discriminators: The discriminator models.
-        protocol: `ours`, or `paper` (per attempt: two generator calls and two votes per
+        request: The build: its PubMedQA entries, settings (attempts, prompt files) and
+            protocol (`paper`: per attempt two generator calls and two votes per
             discriminator, six refiner calls, their five attempts unless `--attempts` says
             otherwise; one NLI check per question).
+        models: The generator, refiner and (an `llm:` judge's) NLI model by role.
+        discriminators: The discriminator models.
     """
-    settings = resolve_protocol(settings, protocol)
+    protocol, records = request.protocol, request.records()
+    settings = resolve_protocol(request.settings, protocol)
     if protocol == "paper":
         return _paper_plan(records, models, discriminators, resolved(settings.attempts))
     prompts = BuildPrompts.load(settings)
@@ -122,10 +116,7 @@ def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
         "refiner": models.names["refiner"][0],
         **({"nli": judge} if judge else {}),
     }
-    return medhallu_build_plan(
-        request.records(), request.settings, names, models.names["discriminator"],
-        protocol=request.protocol,
-    )  # fmt: skip
+    return medhallu_build_plan(request, names, models.names["discriminator"])
 
 
 def _paper_plan(

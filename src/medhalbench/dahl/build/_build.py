@@ -6,6 +6,7 @@ import csv
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -246,6 +247,15 @@ class DahlBuild:
     cache: bool = True
 
 
+def generator_prompter(request: DahlBuild) -> Callable[[Paper], str]:
+    """The generator's prompt for a paper under this build (its prompt file read once)."""
+    template = build_prompt(request.prompt)
+    categories = ", ".join(DAHL_CATEGORIES)
+    return lambda paper: template.format(
+        count=request.questions, categories=categories, paper=paper.text[: request.max_paper_chars]
+    )
+
+
 async def run_dahl_build(request: DahlBuild, models: RoleModels) -> DahlBuildSummary:
     """`medhalbench build dahl`: the build with the command's generator."""
     return await build_dahl_questions(request, models.model("generator"))
@@ -331,8 +341,7 @@ async def build_dahl_questions(
     unreadable: list[str] = []
     papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
     out = Path(request.out)
-    template = build_prompt(request.prompt)
-    categories = ", ".join(DAHL_CATEGORIES)
+    prompter = generator_prompter(request)
     done = ResumableJsonl(out / PROGRESS_FILE, key="paper_id")
     summary = DahlBuildSummary(
         papers=len(papers), out=str(request.out), protocol=request.protocol,
@@ -349,9 +358,7 @@ async def build_dahl_questions(
     count, cases = request.questions, bool(request.cases)
 
     async def build(paper: Paper) -> dict[str, Any]:
-        prompt = template.format(
-            count=count, categories=categories, paper=paper.text[: request.max_paper_chars]
-        )
+        prompt = prompter(paper)
         return await _build_one(paper, generator, prompt, config, count, request.protocol, cases)
 
     with progress_bar(disable=not show_progress) as progress:

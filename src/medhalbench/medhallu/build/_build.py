@@ -341,27 +341,34 @@ def select_shard(
 
 
 async def build_medhallu(
-    records: Sequence[PubMedQARecord],
-    out_dir: str | Path,
+    request: MedHalluBuild,
     roles: BuildRoles,
-    settings: BuildSettings | None = None,
     *,
-    concurrency: int = 4,
+    records: Sequence[PubMedQARecord] | None = None,
     show_progress: bool = True,
-    protocol: BuildProtocol = "ours",
 ) -> MedHalluBuildSummary:
     """Build MedHallu rows for PubMedQA entries, resumably.
 
     Each finished question is appended to `records.jsonl` at once; a rerun skips what is
     there. At the end `medhallu.jsonl`, `medhallu.parquet` and `summary.json` are rewritten
     from all finished questions of this run's selection.
+
+    Args:
+        request: The build (`medhalbench build medhallu`'s options); knobs left to the
+            protocol are resolved here.
+        roles: Its models.
+        records: PubMedQA entries to build from instead of the request's own
+            (`request.records()`: its source, limit and shard).
+        show_progress: Show a progress bar.
     """
-    settings = resolve_protocol(settings or BuildSettings(), protocol)
+    protocol = request.protocol
+    settings = resolve_protocol(request.settings, protocol)
+    records = request.records() if records is None else records
     if protocol == "paper":
         require_three([str(m) for m in roles.discriminators])
     prompts = BuildPrompts.load(settings)
     paper_prompts = PaperPrompts.load()
-    out = Path(out_dir)
+    out = Path(request.out)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
 
     async def build(record: PubMedQARecord) -> dict[str, Any]:
@@ -374,7 +381,7 @@ async def build_medhallu(
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
             records, build, key=lambda r: r.pubid, done=done, progress=progress,
-            description="MedHallu questions", concurrency=concurrency,
+            description="MedHallu questions", concurrency=request.concurrency,
         )  # fmt: skip
     wanted = {r.pubid for r in records}
     summary = write_dataset(
@@ -573,10 +580,7 @@ async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedH
         out.mkdir(parents=True, exist_ok=True)
         index, count = request.shard
         (out / SHARD_FILE).write_text(json.dumps({"index": index, "count": count}))
-    return await build_medhallu(
-        request.records(), request.out, build_roles(request, models), request.settings,
-        concurrency=request.concurrency, protocol=request.protocol,
-    )  # fmt: skip
+    return await build_medhallu(request, build_roles(request, models))
 
 
 @dataclass(frozen=True)
