@@ -15,6 +15,7 @@ from medhalbench.commands import (
 )
 from medhalbench.data import write_text_atomically
 from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
+from medhalbench.statistics import BOOTSTRAP_SEED
 
 
 @click.command(
@@ -29,7 +30,9 @@ from medhalbench.report import ComparisonFormat, compare_logs, comparison_table,
 @click.argument("log_a", type=click.Path(dir_okay=False))
 @click.argument("log_b", type=click.Path(dir_okay=False))
 @bootstrap_option(least=1, help="Resamples of the paired bootstrap and of the permutation test.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling.")
+@click.option(
+    "--seed", type=int, default=BOOTSTRAP_SEED, show_default=True, help="Seed of the resampling."
+)
 @format_option(
     get_args(ComparisonFormat),
     default="text",

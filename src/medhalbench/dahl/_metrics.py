@@ -25,7 +25,7 @@ from inspect_ai.scorer import (
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
 from medhalbench.results import RunRecord
-from medhalbench.statistics import DEFAULT_RESAMPLES, Figure, estimate, mean_figure
+from medhalbench.statistics import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
 
 ResponseStatus = Literal["scored", "declined", "no_units", "unknown_unit", "mismatch"]
@@ -315,7 +315,7 @@ def dahl_scores(
     questions: Sequence[Hashable] | None = None,
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = BOOTSTRAP_SEED,
 ) -> dict[str, float]:
     """The DAHL figures of a set of judged responses.
 
@@ -394,7 +394,7 @@ def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[F
 
 
 @metric
-def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
+def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Metric:
     """DAHL score (ours and the paper's rule) with 95% intervals over questions, exclusion
     counts, mean units and length, per-category scores, and what cleaning changed."""
 

@@ -13,7 +13,13 @@ from medhalbench._errors import DataError
 from medhalbench.data import read_rows
 from medhalbench.evidence._build import PASSAGES_FILE
 from medhalbench.evidence._records import RetrievedPassage
-from medhalbench.statistics import DEFAULT_RESAMPLES, estimate, mean_figure, share_figure
+from medhalbench.statistics import (
+    BOOTSTRAP_SEED,
+    DEFAULT_RESAMPLES,
+    estimate,
+    mean_figure,
+    share_figure,
+)
 
 MRR_DEPTH = 10
 """The ranks the reciprocal rank is counted over (MRR@10)."""
@@ -103,7 +109,7 @@ def recall_figures(
     ks: Sequence[int] = (1, 5, 10),
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = BOOTSTRAP_SEED,
 ) -> dict[str, float]:
     """Recall@k (the share of questions with a passage of their gold document among the k
     best) and MRR@10 (the mean of 1/rank of that passage, 0 past rank 10), each with its

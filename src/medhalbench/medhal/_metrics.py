@@ -16,6 +16,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from medhalbench.medhal._verdicts import MedHalReadingMetadata, MedHalScoreMetadata
 from medhalbench.results import RunRecord
 from medhalbench.statistics import (
+    BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
     SCRIPT_FAILS,
     Figure,
@@ -248,7 +249,10 @@ def paper_failure(outcomes: Sequence[StatementOutcome]) -> str | None:
 
 
 def statement_scores(
-    outcomes: Sequence[StatementOutcome], *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    outcomes: Sequence[StatementOutcome],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
 ) -> dict[str, float]:
     """All MedHal figures, overall and (prefixed `source/<name>/`) per source.
 
@@ -346,7 +350,7 @@ def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[F
 
 
 @metric
-def medhal_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Metric:
+def medhal_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Metric:
     """Every MedHal figure, overall and per source (see `statement_scores`)."""
 
     def compute(scores: list[SampleScore]) -> Value:

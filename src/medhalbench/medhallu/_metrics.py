@@ -12,6 +12,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from medhalbench.medhallu._dataset import DIFFICULTIES, MedHalluSampleMetadata
 from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
 from medhalbench.statistics import (
+    BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
     Figure,
     classification_figures,
@@ -154,7 +155,7 @@ def detection_scores(
     *,
     not_sure: bool = False,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = BOOTSTRAP_SEED,
 ) -> dict[str, float]:
     """All MedHallu detection figures for a list of outcomes.
 
@@ -227,7 +228,7 @@ def headline_figures(scores: Sequence[SampleScore], *, not_sure: bool) -> list[F
 
 @metric
 def detection_metrics(
-    not_sure: bool = False, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    not_sure: bool = False, resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> Metric:
     """Inspect metric reporting every MedHallu detection figure (see `detection_scores`)."""
 

@@ -24,6 +24,7 @@ from medhalbench.report._settings import settings_of
 from medhalbench.report._summary import run_names
 from medhalbench.results import Column, Estimate, ResultTable, run_record, run_result
 from medhalbench.statistics import (
+    BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
     McNemar,
     PairedDifference,
@@ -108,7 +109,7 @@ def compare_logs(
     log_b: str | Path | EvalLog,
     *,
     resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    seed: int = BOOTSTRAP_SEED,
 ) -> Comparison:
     """Compare two runs of one benchmark, sample by sample (matched by sample id and epoch).
 

@@ -6,6 +6,7 @@ scikit-learn (ranking and calibration figures); figures that are undefined are N
 
 from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
+    BOOTSTRAP_SEED,
     CONFIDENCE,
     DEFAULT_RESAMPLES,
     MAX_RESAMPLES,
@@ -38,6 +39,7 @@ __all__ = [
     "CALIBRATION_BINS",
     "CLASSIFICATION_FIGURES",
     "CONFIDENCE",
+    "BOOTSTRAP_SEED",
     "DEFAULT_RESAMPLES",
     "MAX_RESAMPLES",
     "Resamples",

@@ -24,6 +24,8 @@ Statistic = Callable[[np.ndarray], np.ndarray]
 """Totals of the components, shape (..., k), to the figure, shape (...); NaN where undefined."""
 
 DEFAULT_RESAMPLES = 1000
+BOOTSTRAP_SEED = 0
+"""The resampling's seed unless one is given: the same figures give the same intervals."""
 MAX_RESAMPLES = 100_000
 """The most bootstrap resamples taken: a 95% percentile interval's ends move by less than
 0.001 beyond 10,000, and time grows with the resamples."""
@@ -158,7 +160,7 @@ def _percentile_interval(distribution: np.ndarray) -> tuple[float, float]:
 
 
 def bootstrap_intervals(
-    figures: Sequence[Figure], *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    figures: Sequence[Figure], *, resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> dict[str, tuple[float, float]]:
     """95% percentile intervals of figures, resampling clusters with replacement
     (scipy.stats.bootstrap; the figures must share their clusters, row for row).
@@ -213,7 +215,7 @@ def bootstrap_intervals(
 
 
 def estimate(
-    figures: Sequence[Figure], *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    figures: Sequence[Figure], *, resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> dict[str, float]:
     """Each figure's value and, as `<name>_ci_low` / `<name>_ci_high`, its 95% interval
     (none when `resamples` is 0); `<name>_zero_for_undefined` = 1 where the value is a 0
@@ -265,7 +267,7 @@ class PairedDifference:
 
 
 def paired_difference(
-    a: Figure, b: Figure, *, resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    a: Figure, b: Figure, *, resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> PairedDifference:
     """Compare one figure between two runs whose components are aligned cluster by cluster.
 
