@@ -19,7 +19,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from medhalbench.medhal import MedHalBuild, build_medhal, medhal
-from medhalbench.medhal._train import TrainSettings, train_medhal
+from medhalbench.medhal._train import TrainRequest, TrainSettings, train_medhal
 
 
 def main() -> None:
@@ -54,8 +54,10 @@ def main() -> None:
 
     start = time.perf_counter()
     result = train_medhal(
-        "embedded/smollm2", out / "build", out / "finetune",
-        TrainSettings(steps=args.steps, batch_size=args.batch_size, max_length=args.max_length),
+        TrainRequest(
+            data=str(out / "build"), out=str(out / "finetune"), base="embedded/smollm2",
+            settings=TrainSettings(steps=args.steps, batch_size=args.batch_size, max_length=args.max_length),
+        )
     )  # fmt: skip
     timings["fine-tune"] = time.perf_counter() - start
 

@@ -132,9 +132,9 @@ def test_medhal_train_under_paper_trains_all_seven_projections_unless_told(
 
     taken: dict[str, Any] = {}
 
-    def train(base: str, data: str, out: str, settings: Any, **kwargs: Any) -> Any:
-        taken["recipe"] = _train.recipe(settings, kwargs["protocol"], examples=100)
-        return _train.TrainResult(base=base, examples=0, steps=0, seconds=0.0)
+    def train(request: _train.TrainRequest, **_: Any) -> Any:
+        taken["recipe"] = _train.recipe(request.settings, request.protocol, examples=100)
+        return _train.TrainResult(base=request.base, examples=0, steps=0, seconds=0.0)
 
     monkeypatch.setattr(_train, "train_medhal", train)
     result = CliRunner().invoke(

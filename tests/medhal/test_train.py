@@ -12,7 +12,13 @@ from inspect_ai import eval
 
 from medhalbench.medhal import medhal
 from medhalbench.medhal._task import judge_prompts
-from medhalbench.medhal._train import IGNORE_INDEX, TrainSettings, encode_example, train_medhal
+from medhalbench.medhal._train import (
+    IGNORE_INDEX,
+    TrainRequest,
+    TrainSettings,
+    encode_example,
+    train_medhal,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -63,10 +69,12 @@ def test_labels_cover_the_answer_only(data: Path) -> None:
 
 def test_a_few_steps_train_save_and_evaluate(data: Path, tiny_model: str, tmp_path: Path) -> None:
     result = train_medhal(
-        tiny_model,
-        data,
-        tmp_path / "ft",
-        TrainSettings(steps=3, batch_size=2, max_length=256),
+        TrainRequest(
+            data=str(data),
+            out=str(tmp_path / "ft"),
+            base=tiny_model,
+            settings=TrainSettings(steps=3, batch_size=2, max_length=256),
+        ),
         show_progress=False,
     )
     assert result.steps == 3 and len(result.losses) == 3 and all(loss > 0 for loss in result.losses)

@@ -101,7 +101,7 @@ class TrainRecipe:
     schedule: Schedule
     max_length: int
     seed: int
-    precision: Precision = "float32"
+    precision: Precision
     gradient_checkpointing: bool = True
 
     def summary(self) -> list[str]:
@@ -341,16 +341,47 @@ def answer_loss(model: Any, batch: dict[str, Any]) -> Any:
     )
 
 
-def train_medhal(
-    base: str,
-    data: str | Path,
-    out_dir: str | Path,
-    settings: TrainSettings | None = None,
-    *,
-    protocol: BuildProtocol = "ours",
-    show_progress: bool = True,
-) -> TrainResult:
-    """LoRA fine-tune of a causal LM as a MedHal evaluator on the training split.
+@dataclass(frozen=True)
+class TrainRequest:
+    """LoRA fine-tune of a MedHal evaluator (QLoRA on CUDA), loss on the answer only.
+
+    Examples:
+        medhalbench medhal train --data medhal_data --out evaluator --steps 10
+        medhalbench medhal train --data medhal_data --out evaluator --protocol paper --base Qwen/Qwen2.5-0.5B-Instruct
+
+    Attributes:
+        data: A MedHal build folder (its train split is used) or DatasetDict folder.
+        out: Output folder (adapter/, merged/, base/, training.json).
+        base: Base model: embedded/smollm2 (dequantised from its GGUF), embedded/PATH.gguf,
+            a local folder or a hub name.
+        protocol: The defaults of the knobs not given: 'ours' (sized for a small model on a
+            CPU) or 'paper' (the authors' training config: LoRA r 64 / alpha 16 on all seven
+            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01, bf16 on
+            CUDA).
+        settings: The fine-tune's knobs.
+        dry_run: Print the resolved recipe (knobs, projections, precision, steps over the
+            training split) and write nothing.
+    """
+
+    data: DataSource
+    out: OutputFolder
+    base: str = DEFAULT_MODEL
+    protocol: BuildProtocol = "ours"
+    settings: TrainSettings = field(default_factory=TrainSettings)
+    dry_run: bool = False
+
+
+def plan_training(request: TrainRequest) -> tuple[list[MedHalRecord], TrainRecipe]:
+    """The training split's samples and the recipe a fine-tune of them uses, at the base's
+    `training_precision` (what a run trains and what its dry run prints)."""
+    records = load_medhal(request.data, split="train", limit=request.settings.limit)
+    precision = training_precision(request.base, request.protocol)
+    return records, recipe(request.settings, request.protocol, len(records), precision)
+
+
+def train_medhal(request: TrainRequest, *, show_progress: bool = True) -> TrainResult:
+    """LoRA fine-tune of a causal LM as a MedHal evaluator on the training split of
+    `request.data`, into `request.out` (`request.dry_run` is `run_training`'s, not read here).
 
     The base's precision is `training_precision`'s: with CUDA, bf16 under `paper` (theirs),
     4 bits under `ours` where bitsandbytes is installed (QLoRA, non-GGUF bases); otherwise
@@ -358,20 +389,24 @@ def train_medhal(
     with the adapter merged, loadable by inspect's `hf/` provider) and `training.json`; for a
     GGUF base also `base/` (the dequantised base) and `base.gguf` / `merged.gguf` (F16), so
     both can be evaluated by the same runtime, in-process with `embedded/PATH.gguf`.
+
+    Args:
+        request: The fine-tune (`medhalbench medhal train`'s options); knobs left to the
+            protocol are resolved by `recipe`.
+        show_progress: Show a progress bar.
     """
     import torch
     from peft import get_peft_model, prepare_model_for_kbit_training
 
-    settings = settings or TrainSettings()
-    out = Path(out_dir)
+    settings = request.settings
+    out = Path(request.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(settings.seed)
-    records = load_medhal(data, split="train", limit=settings.limit)
+    records, plan = plan_training(request)
     if not records:
-        raise ResourceUnavailableError(f"{data}: the training split is empty")
-    precision = training_precision(base, protocol)
-    quantize = precision == "nf4"
-    model, tokenizer, gguf = load_base(base, precision=precision)
+        raise ResourceUnavailableError(f"{request.data}: the training split is empty")
+    quantize = plan.precision == "nf4"
+    model, tokenizer, gguf = load_base(request.base, precision=plan.precision)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     base_dir = None
     if gguf is not None:
@@ -385,7 +420,6 @@ def train_medhal(
         model.to(device)
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    plan = recipe(settings, protocol, len(records), precision)
     system, template = judge_prompts()
     examples = [encode_example(r, tokenizer, system, template, plan.max_length) for r in records]
     if plan.gradient_checkpointing:
@@ -437,8 +471,8 @@ def train_medhal(
     if gguf is not None:
         export_gguf(merged.state_dict(), gguf, out / "merged.gguf")
     result = TrainResult(
-        data=str(data),
-        base=base, examples=len(examples), steps=plan.steps, seconds=seconds, losses=losses, quantized=quantize,
+        data=request.data,
+        base=request.base, examples=len(examples), steps=plan.steps, seconds=seconds, losses=losses, quantized=quantize,
         adapter_dir=str(out / "adapter"), merged_dir=str(out / "merged"), base_dir=base_dir,
     )  # fmt: skip
     (out / "training.json").write_text(
@@ -473,36 +507,6 @@ def _has_bitsandbytes() -> bool:
 
 
 @dataclass(frozen=True)
-class TrainRequest:
-    """LoRA fine-tune of a MedHal evaluator (QLoRA on CUDA), loss on the answer only.
-
-    Examples:
-        medhalbench medhal train --data medhal_data --out evaluator --steps 10
-        medhalbench medhal train --data medhal_data --out evaluator --protocol paper --base Qwen/Qwen2.5-0.5B-Instruct
-
-    Attributes:
-        data: A MedHal build folder (its train split is used) or DatasetDict folder.
-        out: Output folder (adapter/, merged/, base/, training.json).
-        base: Base model: embedded/smollm2 (dequantised from its GGUF), embedded/PATH.gguf,
-            a local folder or a hub name.
-        protocol: The defaults of the knobs not given: 'ours' (sized for a small model on a
-            CPU) or 'paper' (the authors' training config: LoRA r 64 / alpha 16 on all seven
-            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01, bf16 on
-            CUDA).
-        settings: The fine-tune's knobs.
-        dry_run: Print the resolved recipe (knobs, projections, precision, steps over the
-            training split) and write nothing.
-    """
-
-    data: DataSource
-    out: OutputFolder
-    base: str = DEFAULT_MODEL
-    protocol: BuildProtocol = "ours"
-    settings: TrainSettings = field(default_factory=TrainSettings)
-    dry_run: bool = False
-
-
-@dataclass(frozen=True)
 class PlannedTraining:
     """What `medhal train --dry-run` resolved: the recipe over the training split."""
 
@@ -521,10 +525,6 @@ class PlannedTraining:
 def run_training(request: TrainRequest, models: RoleModels) -> TrainResult | PlannedTraining:
     """`medhalbench medhal train`."""
     if request.dry_run:
-        examples = len(load_medhal(request.data, split="train", limit=request.settings.limit))
-        precision = training_precision(request.base, request.protocol)
-        planned = recipe(request.settings, request.protocol, examples, precision)
-        return PlannedTraining(request.base, examples, planned)
-    return train_medhal(
-        request.base, request.data, request.out, request.settings, protocol=request.protocol
-    )
+        records, planned = plan_training(request)
+        return PlannedTraining(request.base, len(records), planned)
+    return train_medhal(request)
