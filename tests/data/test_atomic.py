@@ -76,6 +76,8 @@ def test_dahl_filter_on_a_full_disk_writes_no_half_file(
 
     monkeypatch.setattr(_filters.csv, "DictWriter", Filling)
     with pytest.raises(DataError, match="No space left"):
-        _filters.filter_questions(str(questions), str(tmp_path / "kept.csv"))
+        _filters.filter_questions(
+            _filters.FilterRequest(questions=str(questions), out=str(tmp_path / "kept.csv"))
+        )
     assert not (tmp_path / "kept.csv").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]

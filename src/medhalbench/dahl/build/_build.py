@@ -18,17 +18,15 @@ from medhalbench._progress import progress_bar
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.arguments import (
     BuildProtocol,
-    ByProtocol,
     Count,
     InputFile,
     LocalPath,
-    NotTaken,
     OutputFolder,
     Temperature,
 )
 from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl.build import PROMPTS
-from medhalbench.dahl.build._filters import THEIR_FAMILIES, check_question
+from medhalbench.dahl.build._filters import CaseRule, check_question
 from medhalbench.dahl.build._papers import Paper, load_papers
 from medhalbench.data import ResumableJsonl, ResumedCounts, atomic_text, run_resumable
 from medhalbench.registry import RoleModels
@@ -236,7 +234,7 @@ class DahlBuild:
     papers: Annotated[str, LocalPath(must_exist=True)]
     out: OutputFolder
     protocol: BuildProtocol = "ours"
-    cases: Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))] = None
+    cases: CaseRule = None
     limit: Count | None = None
     questions: Count = 10
     max_paper_chars: Count = 6000

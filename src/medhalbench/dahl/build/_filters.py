@@ -41,7 +41,14 @@ from typing import Annotated, Any, Literal, get_args
 import numpy as np
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import BuildProtocol, ByProtocol, LocalPath, NotTaken, Spelling
+from medhalbench.arguments import (
+    BuildProtocol,
+    ByProtocol,
+    LocalPath,
+    NotTaken,
+    Spelling,
+    resolve_protocol,
+)
 from medhalbench.dahl.build._learned import learned_stage
 from medhalbench.data import atomic_text, read_rows
 from medhalbench.registry import RoleModels
@@ -51,6 +58,9 @@ THEIR_FAMILIES = "the paper's three rule families have no case-report rule"
 """Why `--cases` is not taken by `--protocol paper`."""
 NO_LEARNED_STAGE = "the paper's three rule families have no learned stage"
 """Why `--learned` is not taken by `--protocol paper`."""
+CaseRule = Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))]
+"""`--cases`: also drop references to a case report or its patient; off under `ours` unless
+given, not taken by `paper` (the DAHL build's and `dahl filter`'s)."""
 
 OurRule = Literal[
     "not_a_question",
@@ -816,7 +826,7 @@ class FilterRequest:
     questions: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
     out: Annotated[str, LocalPath(dir_okay=False)]
     protocol: BuildProtocol = "ours"
-    cases: Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))] = None
+    cases: CaseRule = None
     learned: Annotated[bool | None, ByProtocol(True, NotTaken(NO_LEARNED_STAGE))] = None
 
 
@@ -870,25 +880,26 @@ def dropped_path(out: str | Path) -> Path:
     return path.with_name(f"{path.stem}.dropped{path.suffix or '.csv'}")
 
 
-def filter_questions(
-    source: str | Path,
-    out: str | Path,
-    protocol: BuildProtocol = "ours",
-    *,
-    cases: bool = False,
-    learned: bool = True,
-) -> FilterResult:
-    """Check every question of a file (`check_questions`, in one batch); write the kept rows
-    to `out` and the dropped ones (with `rule`, `matched`) beside it.
+def filter_questions(request: FilterRequest) -> FilterResult:
+    """Check every question of `request.questions` (`check_questions`, in one batch); write
+    the kept rows to `request.out` and the dropped ones (with `rule`, `matched`) beside it.
+
+    Args:
+        request: The check (`medhalbench dahl filter`'s options); knobs left to the protocol
+            are resolved here.
 
     Raises:
+        ArgumentError: A knob was given that the protocol does not take.
         DataError: The file cannot be read or a row has no question.
         ResourceUnavailableError: The learned stage cannot be loaded (`learned`).
     """
+    request = resolve_protocol(request)
+    source, out, protocol = request.questions, request.out, request.protocol
+    # Under `paper` both are left unset (not taken): no case rule, no learned stage.
+    cases, learned = bool(request.cases), bool(request.learned)
     rows = list(read_rows(source))
-    learned = learned and protocol == "ours"
     result = FilterResult(
-        protocol=protocol, out=str(out), dropped_out=str(dropped_path(out)), learned=learned
+        protocol=protocol, out=out, dropped_out=str(dropped_path(out)), learned=learned
     )
     kept: list[dict[str, Any]] = []
     columns: list[str] = []
@@ -920,10 +931,4 @@ def _write(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
 
 def run_filter(request: FilterRequest, models: RoleModels) -> FilterResult:
     """`medhalbench dahl filter QUESTIONS --out KEPT.csv`."""
-    return filter_questions(
-        request.questions,
-        request.out,
-        request.protocol,
-        cases=bool(request.cases),
-        learned=bool(request.learned),
-    )
+    return filter_questions(request)
