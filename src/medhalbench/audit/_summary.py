@@ -15,7 +15,7 @@ from medhalbench.audit._answers import AuditAnswer, read_answers
 from medhalbench.audit._items import AuditedLog
 from medhalbench.registry import CANNOT_TELL, UNREADABLE, AuditItem
 from medhalbench.results import Cell, Column, Estimate, ResultTable
-from medhalbench.statistics import estimate, kappa_figure, share_figure
+from medhalbench.statistics import DEFAULT_RESAMPLES, estimate, kappa_figure, share_figure
 
 ACCURACY_UNDEFINED = "no answer but cannot tell"
 NO_CLASS = (UNREADABLE, "unknown or unreadable")
@@ -142,7 +142,7 @@ def _questions(answers: Sequence[Audited]) -> list[tuple[str, str]]:
 
 
 def agreement_table(
-    log: AuditedLog, answers: Sequence[Audited], *, resamples: int = 1000
+    log: AuditedLog, answers: Sequence[Audited], *, resamples: int = DEFAULT_RESAMPLES
 ) -> ResultTable:
     """Each judge of a run against the people, role by role and question by question (and
     by the judge's answer, as the draw was stratified by it), and people against each other
@@ -241,7 +241,9 @@ def recomputed_table(log: AuditedLog, answers: Sequence[Audited]) -> ResultTable
     return table
 
 
-def audit_tables(logs: Sequence[AuditedLog], *, resamples: int = 1000) -> list[ResultTable]:
+def audit_tables(
+    logs: Sequence[AuditedLog], *, resamples: int = DEFAULT_RESAMPLES
+) -> list[ResultTable]:
     """The audit's tables, run by run (none where nobody has answered)."""
     tables = []
     for log in logs:

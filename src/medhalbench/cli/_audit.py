@@ -19,8 +19,14 @@ from medhalbench.audit import (
     audit_tables,
     audited_logs,
 )
-from medhalbench.commands import OptionError, console, examples_epilog, print_table, writable_folder
-from medhalbench.statistics import MAX_RESAMPLES
+from medhalbench.commands import (
+    OptionError,
+    bootstrap_option,
+    console,
+    examples_epilog,
+    print_table,
+    writable_folder,
+)
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
@@ -69,8 +75,7 @@ def _writable(path: Path) -> None:
               show_default=True, help="Port of the page on 127.0.0.1 (0: any free port).")  # fmt: skip
 @click.option("--summary", is_flag=True,
               help="Print the agreement of the answers given so far with the judge, and exit.")  # fmt: skip
-@click.option("--bootstrap", type=click.IntRange(min=0, max=MAX_RESAMPLES), default=1000, show_default=True,
-              help="Bootstrap resamples (over items) of the summary's 95% intervals.")  # fmt: skip
+@bootstrap_option(least=0, help="Bootstrap resamples (over items) of the summary's 95% intervals.")
 @click.option("--unblind", is_flag=True,
               help="Show the judge's reading beside each item before you answer (the answers "
               "are marked as not blind); by default it is shown only after.")  # fmt: skip

@@ -20,7 +20,7 @@ from medhalbench.commands._models import (
 from medhalbench.data import MAX_TEXT_FILE_BYTES, check_input_file
 from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED
 from medhalbench.registry import Role
-from medhalbench.statistics import DEFAULT_RESAMPLES
+from medhalbench.statistics import DEFAULT_RESAMPLES, MAX_RESAMPLES
 
 Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
 DISPLAYS: tuple[str, ...] = get_args(Display)
@@ -80,10 +80,11 @@ def format_option(
 
 
 def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
-    """`--bootstrap`: how many resamples make an interval (at least `least`)."""
+    """`--bootstrap`: how many resamples make an interval (at least `least`, at most
+    `MAX_RESAMPLES`, as the bootstrap takes)."""
     return click.option(
         "--bootstrap",
-        type=click.IntRange(min=least),
+        type=click.IntRange(min=least, max=MAX_RESAMPLES),
         default=DEFAULT_RESAMPLES,
         show_default=True,
         help=help,
