@@ -101,13 +101,21 @@ def failed(*replies: ConverterReply) -> str:
 @dataclass
 class Converter:
     """The `converter` model role and its prompts, and the NLI judge (if any) that checks
-    that a QA statement states its option."""
+    that a QA statement states its option.
+
+    Attributes:
+        model: The `converter` model role.
+        cache: Cache the converter's calls (the build's `cache`).
+        nli_threshold: Entailment probability a QA statement needs (the build's).
+        protocol: The build's protocol (its prompts and reply budget).
+        nli: The NLI judge; None: the word match alone.
+    """
 
     model: Model
-    cache: bool = True
+    cache: bool
+    nli_threshold: float
+    protocol: BuildProtocol
     nli: NLIModel | None = None
-    nli_threshold: float = 0.5
-    protocol: BuildProtocol = "ours"
 
     def __post_init__(self) -> None:
         self.prompts = ConverterPrompts.load(self.protocol)
