@@ -6,6 +6,8 @@ import click
 
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.commands import (
+    ConnectionSettings,
+    Display,
     connection_params,
     display_param,
     eval_command,
@@ -64,11 +66,8 @@ def retry_command(
     force: bool,
     model_args: tuple[str, ...],
     role_args: tuple[str, ...],
-    max_connections: int | None,
-    max_retries: int | None,
-    timeout: int | None,
-    attempt_timeout: int | None,
-    display: str | None,
+    display: Display | None,
+    **connection: int | None,
 ) -> None:
     """Finish interrupted or failed evaluations: the samples already done are kept, only the
     rest run (inspect's eval-retry), and the resumed log is written beside the old one. A
@@ -80,11 +79,6 @@ def retry_command(
         force=force,
         model_args=model_args,
         role_args=role_args,
-        options={
-            "max_connections": max_connections,
-            "max_retries": max_retries,
-            "timeout": timeout,
-            "attempt_timeout": attempt_timeout,
-            "display": display,
-        },
+        connection=ConnectionSettings.of(connection),
+        display=display,
     )

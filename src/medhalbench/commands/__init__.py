@@ -30,7 +30,6 @@ from medhalbench.commands._models import (
     DEFAULT_MAX_RETRIES,
     ConnectionSettings,
     OptionError,
-    attempt_limit,
     batchless,
     parse_model_args,
 )
@@ -87,7 +86,6 @@ __all__ = [
     "OptionError",
     "Suite",
     "absolute",
-    "attempt_limit",
     "build_command",
     "check_suite_contexts",
     "click_params",

@@ -9,8 +9,9 @@ model under test takes the model's `--model-base-url` and `-M`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,40 @@ class ConnectionSettings:
     attempt_timeout: Count | None = None
     batch: bool = False
     batch_delay: Positive | None = None
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> ConnectionSettings:
+        """The settings among a command's option values (a value not given, or an option the
+        command does not take, left at its default)."""
+        given = {f.name: values.get(f.name) for f in dataclasses.fields(cls)}
+        return cls(**{name: value for name, value in given.items() if value is not None})
+
+    @property
+    def attempt_limit(self) -> int | None:
+        """Seconds one attempt may take: `attempt_timeout` (300 by default, none in batch
+        mode), never more than `timeout`, so that a call that hangs ends when the whole call
+        must."""
+        limits = [
+            self.attempt_timeout or (None if self.batch else DEFAULT_ATTEMPT_TIMEOUT),
+            self.timeout,
+        ]
+        given = [limit for limit in limits if limit is not None]
+        return min(given) if given else None
+
+    def generate_config(self) -> GenerateConfig:
+        """inspect's settings for calls made this way: our retry default where none is given,
+        the attempt limit, and the batch mode (`--batch-delay` as its send delay and tick)."""
+        batch: bool | BatchConfig | None = None
+        if self.batch:
+            delay = self.batch_delay
+            batch = BatchConfig(send_delay=delay, tick=delay) if delay else True
+        return GenerateConfig(
+            max_connections=self.max_connections,
+            max_retries=DEFAULT_MAX_RETRIES if self.max_retries is None else self.max_retries,
+            timeout=self.timeout,
+            attempt_timeout=self.attempt_limit,
+            batch=batch,
+        )
 
 
 class OptionError(MedhalbenchError, ValueError):
@@ -273,14 +308,6 @@ def batchless(models: Sequence[str]) -> str | None:
     return None
 
 
-def batch_mode(options: dict[str, Any]) -> bool | BatchConfig | None:
-    """inspect's batch setting from `--batch` and `--batch-delay` (None: no batching)."""
-    if not options.get("batch"):
-        return None
-    delay = options.get("batch_delay")
-    return BatchConfig(send_delay=delay, tick=delay) if delay else True
-
-
 def checked_base_url(url: str | None, option: str) -> str | None:
     """A base URL as given, checked: http(s) with a host, and no credentials in it (a key
     belongs in the environment, where no log or message shows it).
@@ -317,32 +344,12 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     return url
 
 
-def attempt_limit(options: dict[str, Any]) -> int | None:
-    """Seconds one attempt may take: `--attempt-timeout` (300 by default, none in batch mode),
-    and never more than `--timeout`, so that a call that hangs ends when the whole call must."""
-    limits = [
-        options.get("attempt_timeout")
-        or (None if options.get("batch") else DEFAULT_ATTEMPT_TIMEOUT),
-        options.get("timeout"),
-    ]
-    given = [limit for limit in limits if limit is not None]
-    return min(given) if given else None
-
-
 def connection(options: dict[str, Any]) -> Connection:
     """The main model's connection from the shared options (our retry defaults applied)."""
     return Connection(
         base_url=checked_base_url(options.get("model_base_url"), "--model-base-url"),
         args=parse_model_args(options.get("model_args") or ()),
-        config=GenerateConfig(
-            max_connections=options.get("max_connections"),
-            max_retries=options.get("max_retries", DEFAULT_MAX_RETRIES)
-            if options.get("max_retries") is not None
-            else DEFAULT_MAX_RETRIES,
-            timeout=options.get("timeout"),
-            attempt_timeout=attempt_limit(options),
-            batch=batch_mode(options),
-        ),
+        config=ConnectionSettings.of(options).generate_config(),
     )
 
 

@@ -5,9 +5,8 @@ retry named so that it can itself be finished."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog
 
@@ -18,11 +17,11 @@ from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
-    DEFAULT_MAX_RETRIES,
-    attempt_limit,
+    ConnectionSettings,
     parse_model_args,
     shown_argument_name,
 )
+from medhalbench.commands._options import Display
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
 from medhalbench.commands._run import console, redacted_logs
@@ -78,7 +77,8 @@ def retry_runs(
     force: bool,
     model_args: Sequence[str],
     role_args: Sequence[str],
-    options: Mapping[str, Any],
+    connection: ConnectionSettings,
+    display: Display | None,
 ) -> list[EvalLog]:
     """Finish the runs of `logs` (see `medhalbench retry --help`), then exit as
     `fail_on_unfinished` does when one did not finish.
@@ -127,7 +127,7 @@ def retry_runs(
                         console.print(
                             f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
                         )
-                display = options.get("display")
+                config = connection.generate_config()
                 reused = {
                     r.log.eval.task_id: sum(s.error is None for s in r.log.samples or [])
                     for r in prepared
@@ -143,12 +143,10 @@ def retry_runs(
                                 log_dir=str(_destination(target, log_dir)),
                                 display=display or "none",
                                 score_display=display not in (None, "none"),
-                                max_connections=options.get("max_connections"),
-                                max_retries=options.get("max_retries")
-                                if options.get("max_retries") is not None
-                                else DEFAULT_MAX_RETRIES,
-                                timeout=options.get("timeout"),
-                                attempt_timeout=attempt_limit(dict(options)),
+                                max_connections=config.max_connections,
+                                max_retries=config.max_retries,
+                                timeout=config.timeout,
+                                attempt_timeout=config.attempt_timeout,
                             )
                         )
         except KeyboardInterrupt as ex:
