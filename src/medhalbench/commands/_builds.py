@@ -32,6 +32,7 @@ from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, t
 from medhalbench.commands._failures import classify_exception
 from medhalbench.commands._folders import made_for_output, writable_folder
 from medhalbench.commands._models import (
+    ModelOptions,
     check_model_name,
     resolve_model,
     role_connection,
@@ -83,10 +84,11 @@ def role_models(
     """The roles' models with the command's connection options, resolved when first used
     (`RoleModels.check` resolves them all)."""
     resolved: dict[tuple[str, str], Any] = {}
+    reach = ModelOptions.of(options)
 
     def resolver(role: str, name: str) -> Any:
         if (role, name) not in resolved:
-            via = role_connection(role, name, dict(options), None)
+            via = role_connection(role, name, reach, None)
             resolved[(role, name)] = resolve_model(name, via, option=f"--{role}")
         return resolved[(role, name)]
 
@@ -150,7 +152,7 @@ def build_command(name: str, builder: Any) -> click.Command:
         if values.get("dry_run"):
             for role, listed in names.items():
                 for model in listed:
-                    via = role_connection(role, model, dict(values), None)
+                    via = role_connection(role, model, ModelOptions.of(values), None)
                     check_model_name(model, via, option=f"--{role}")
             print_plans(console, [builder.plan(settings, models)], values)
             return

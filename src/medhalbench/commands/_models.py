@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 import click
@@ -75,7 +75,7 @@ class ConnectionSettings:
     batch_delay: Positive | None = None
 
     @classmethod
-    def of(cls, values: Mapping[str, Any]) -> ConnectionSettings:
+    def of(cls, values: Mapping[str, Any]) -> Self:
         """The settings among a command's option values (a value not given, or an option the
         command does not take, left at its default)."""
         given = {f.name: values.get(f.name) for f in dataclasses.fields(cls)}
@@ -107,6 +107,26 @@ class ConnectionSettings:
             attempt_timeout=self.attempt_limit,
             batch=batch,
         )
+
+
+@dataclass(frozen=True)
+class ModelOptions(ConnectionSettings):
+    """How a command reaches its models: the connection settings, and the base URL and
+    provider arguments of the main model and of each role (the values of `connection_params`,
+    `base_url_params` and `role_params`; read from them by `ModelOptions.of`).
+
+    Attributes:
+        model_base_url: Base URL of the main model's API (`--model-base-url`).
+        model_args: Its provider arguments as given, `NAME=VALUE` (`-M`).
+        role_base_urls: Each role's own base URLs as given, the last one taken
+            (`--role-base-url ROLE=URL`).
+        role_args: Each role's own provider arguments as given (`--role-arg ROLE:NAME=VALUE`).
+    """
+
+    model_base_url: str | None = None
+    model_args: Sequence[str] = ()
+    role_base_urls: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    role_args: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 class OptionError(MedhalbenchError, ValueError):
@@ -344,16 +364,16 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     return url
 
 
-def connection(options: dict[str, Any]) -> Connection:
+def connection(options: ModelOptions) -> Connection:
     """The main model's connection from the shared options (our retry defaults applied)."""
     return Connection(
-        base_url=checked_base_url(options.get("model_base_url"), "--model-base-url"),
-        args=parse_model_args(options.get("model_args") or ()),
-        config=ConnectionSettings.of(options).generate_config(),
+        base_url=checked_base_url(options.model_base_url, "--model-base-url"),
+        args=parse_model_args(options.model_args),
+        config=options.generate_config(),
     )
 
 
-def role_connection(role: str, name: str, options: dict[str, Any], main: str | None) -> Connection:
+def role_connection(role: str, name: str, options: ModelOptions, main: str | None) -> Connection:
     """A role's connection: its own `--role-base-url` / `--role-arg`, else the main model's
     when it names the same provider, or when there is no main model to take them: a
     builder's, or outputs written elsewhere (`--responses`, where `--model-base-url` and
@@ -364,14 +384,13 @@ def role_connection(role: str, name: str, options: dict[str, Any], main: str | N
         or writes_nothing(main)
         or provider_of(normalise_model_name(name)) == provider_of(main)
     )
-    urls = options.get("role_base_urls") or {}
-    args = options.get("role_args") or {}
-    own = checked_base_url((urls.get(role) or [None])[-1], "--role-base-url")
+    urls = options.role_base_urls.get(role)
+    own = checked_base_url(urls[-1] if urls else None, "--role-base-url")
     return Connection(
         base_url=own or (shared.base_url if inherit else None),
         args={
             **(shared.args if inherit else {}),
-            **parse_model_args(args.get(role, []), "--role-arg"),
+            **parse_model_args(options.role_args.get(role, ()), "--role-arg"),
         },
         config=shared.config,
     )

@@ -21,6 +21,7 @@ from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import writable_folder
 from medhalbench.commands._models import (
+    ModelOptions,
     check_model_name,
     connection,
     normalise_model_name,
@@ -118,34 +119,33 @@ def run_eval(
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
     plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
+    reach = ModelOptions.of(options)
     check_before_work(
         tasks,
         plans,
-        {name: connection(options) for name in models},
-        {r: (n, role_connection(r, n, options, models[0])) for r, n in (roles or {}).items()},
+        {name: connection(reach) for name in models},
+        {r: (n, role_connection(r, n, reach, models[0])) for r, n in (roles or {}).items()},
     )
     if options.get("dry_run"):
-        main = connection(options)
+        main = connection(reach)
         for name in (m for m in models if not writes_nothing(m)):
             check_model_name(name, main, option="--model")
         for role, name in (roles or {}).items():
             check_model_name(
-                name, role_connection(role, name, options, models[0]), option=f"--{role}"
+                name, role_connection(role, name, reach, models[0]), option=f"--{role}"
             )
         print_plans(console, plans, options)
         return []
     writable_folder(options["log_dir"], "--log-dir")
     for task, plan in zip(tasks, plans, strict=True):
         keep_plan(task, plan)
-    main = connection(options)
+    main = connection(reach)
     resolved = [
         get_model(name) if writes_nothing(name) else resolve_model(name, main, option="--model")
         for name in models
     ]
     role_models: dict[str, Model] = {
-        role: resolve_model(
-            name, role_connection(role, name, options, models[0]), option=f"--{role}"
-        )
+        role: resolve_model(name, role_connection(role, name, reach, models[0]), option=f"--{role}")
         for role, name in (roles or {}).items()
     }
     if announce:

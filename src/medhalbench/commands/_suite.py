@@ -33,6 +33,7 @@ from medhalbench.arguments import ArgumentError, construct
 from medhalbench.commands._derive import absolute
 from medhalbench.commands._models import (
     ConnectionSettings,
+    ModelOptions,
     OptionError,
     check_model_name,
     checked_base_url,
@@ -95,12 +96,9 @@ class Suite:
     runs: list[SuiteRun]
     settings: SuiteSettings = field(default_factory=SuiteSettings)
 
-    def options(self, model: SuiteModel) -> dict[str, Any]:
-        """The command-line options a model of the suite is called with."""
-        return {
-            **asdict(self.settings),
-            "model_args": self.model_args(model),
-        }
+    def options(self, model: SuiteModel) -> ModelOptions:
+        """How a model of the suite is reached, as the command line would give it."""
+        return ModelOptions.of({**asdict(self.settings), "model_args": self.model_args(model)})
 
     @staticmethod
     def model_args(model: SuiteModel) -> list[str]:
