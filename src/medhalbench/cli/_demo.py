@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import click
 from inspect_ai.log import EvalLog
 
 from medhalbench.commands import (
+    RunOptions,
     console,
     eval_model_params,
     examples_epilog,
@@ -112,7 +114,7 @@ def demo_command(
     named = {r.name: [v] for r in _roles() if (v := options.pop(r.name, None))}
     roles = {b.name: role_names(b.roles, named, under_test=names, shared=judge) for b in entries}
     illustrative_data = None in data.values()
-    options = {**options, "max_samples": SAMPLES_IN_FLIGHT}
+    run_options = RunOptions.of({**options, "max_samples": SAMPLES_IN_FLIGHT})
     logs: list[EvalLog] = []
     for entry in entries:
         assert entry.demo is not None
@@ -120,7 +122,10 @@ def demo_command(
         rows = limit if limit is not None or data[entry.name] is not None else EXAMPLE_ROWS
         run = entry.demo(
             DemoSettings(
-                data=data[entry.name], limit=rows, structured=not free_text, cache=options["cache"]
+                data=data[entry.name],
+                limit=rows,
+                structured=not free_text,
+                cache=run_options.cache,
             )
         )
         console.rule(run.title)
@@ -130,7 +135,7 @@ def demo_command(
             models=names,
             # A benchmark's runs (MedHallu with and without knowledge) side by side: the
             # engine's replicas stay busy from one run's last calls to the next one's first.
-            options={**options, "max_tasks": len(run.tasks)},
+            options=replace(run_options, max_tasks=len(run.tasks)),
             roles={role: listed[0] for role, listed in roles[entry.name].items()},
             announce=False,
         )
@@ -142,7 +147,7 @@ def demo_command(
         return
     finished = [log.location for log in logs if log.status == "success"]
     report = write_report(finished, report_path) if finished else []
-    where = f"Logs: {options['log_dir']}/ (inspect view --log-dir {options['log_dir']})"
+    where = f"Logs: {run_options.log_dir}/ (inspect view --log-dir {run_options.log_dir})"
     console.print(where + (f"; report: {report[0]}" if report else ""))
     if names == [DEFAULT_MODEL]:
         console.print(

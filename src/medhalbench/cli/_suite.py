@@ -167,4 +167,4 @@ def plan_command(suite: str, prices: str | None, plan_settings: tuple[str, ...])
         task_plan_of(run.task, [run.model.name], run.roles, settings)
         for run in suite_tasks(loaded, resolve=False)
     ]
-    print_plans(console, plans, {"prices": prices})
+    print_plans(console, plans, prices)

@@ -52,6 +52,7 @@ from medhalbench.commands._retry import retry_runs
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
+    RunOptions,
     console,
     print_log_locations,
     realtime_logging,
@@ -83,6 +84,7 @@ __all__ = [
     "USER_ERROR",
     "ConnectionSettings",
     "ModelOptions",
+    "RunOptions",
     "Display",
     "InputFile",
     "OptionError",

@@ -154,7 +154,7 @@ def build_command(name: str, builder: Any) -> click.Command:
                 for model in listed:
                     via = role_connection(role, model, ModelOptions.of(values), None)
                     check_model_name(model, via, option=f"--{role}")
-            print_plans(console, [builder.plan(settings, models)], values)
+            print_plans(console, [builder.plan(settings, models)], values.get("prices"))
             return
         writable_folder(settings.out, "--out")
         _announce(names)

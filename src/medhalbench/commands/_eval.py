@@ -21,7 +21,13 @@ from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._models import batchless, parse_model_args
 from medhalbench.commands._options import eval_model_params, flag
 from medhalbench.commands._roles import role_names
-from medhalbench.commands._run import console, print_log_locations, run_eval, split_models
+from medhalbench.commands._run import (
+    RunOptions,
+    console,
+    print_log_locations,
+    run_eval,
+    split_models,
+)
 from medhalbench.commands._tables import print_table, show_results
 from medhalbench.outputs import system_model
 from medhalbench.registry import EXAMPLE_DATASET, Benchmark
@@ -129,8 +135,9 @@ def eval_command(entry: Benchmark) -> click.Command:
             under_test=[f"the outputs in {given}"] if given else models,
             shared=values.pop("judge", None),
         )
+        options = RunOptions.of(values)
         unbatched = batchless([*models, *(n for names in roles.values() for n in names)])
-        if values.get("batch") and unbatched:
+        if options.batch and unbatched:
             raise click.BadParameter(unbatched, param_hint="--batch")
         overrides = [{sweep.argument: v} for v in swept] if swept and sweep else [{}]
         try:
@@ -142,7 +149,7 @@ def eval_command(entry: Benchmark) -> click.Command:
         logs = run_eval(
             tasks,
             models=models,
-            options=values,
+            options=options,
             roles={role: names[0] for role, names in roles.items()},
             plan_settings=plan_settings,
         )
@@ -153,7 +160,7 @@ def eval_command(entry: Benchmark) -> click.Command:
                     console.print(f"Written: {path}")
         if swept and sweep and sweep.table and results and not wide:
             print_table(console, sweep.table(results))
-        print_log_locations(logs, values["log_dir"])
+        print_log_locations(logs, options.log_dir)
         fail_on_unfinished(logs)
 
     params: list[click.Parameter] = [

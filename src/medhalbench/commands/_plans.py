@@ -49,9 +49,9 @@ def keep_plan(task: Task, plan: Plan) -> None:
     task.metadata = {**(task.metadata or {}), **kept}
 
 
-def print_plans(console: Console, plans: Sequence[Plan], options: Mapping[str, Any]) -> None:
-    """Print plans, with costs when `--prices` names a price file."""
-    prices = read_prices(options["prices"]) if options.get("prices") else None
+def print_plans(console: Console, plans: Sequence[Plan], price_file: str | None) -> None:
+    """Print plans, with costs where a price file (`--prices`) is named."""
+    prices = read_prices(price_file) if price_file else None
     for plan in plans:
         print_table(console, plan_table(plan, prices))
     console.print(f"[dim]{PLAN_NOTE}[/dim]")

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -28,6 +29,7 @@ from medhalbench.commands._models import (
     resolve_model,
     role_connection,
 )
+from medhalbench.commands._options import DEFAULT_LOG_DIR, Display
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
@@ -40,6 +42,32 @@ REALTIME_LOG_SAMPLES = 1000
 """Above this many samples in a run, sample events are not streamed for inspect view's live
 display: at 5,000 MedHallu samples on 2 cores that streaming took 30% of the run
 (bench/scale.py); the log itself is written as before."""
+
+
+@dataclass(frozen=True)
+class RunOptions(ModelOptions):
+    """How a command runs its tasks: how its models are reached (`ModelOptions`), and the
+    values of `eval_model_params`' other options (read from them by `RunOptions.of`).
+
+    Attributes:
+        log_dir: Where inspect writes its logs.
+        cache: Use inspect's response cache.
+        reply_seed: Seed sent with every call where the provider takes one.
+        max_samples: Samples in flight at once (None: inspect's default).
+        max_tasks: Tasks in flight at once (None: inspect's default).
+        display: inspect's display (None: our progress bars).
+        dry_run: Print the plans instead of running.
+        prices: A price file for the plans' costs.
+    """
+
+    log_dir: str = DEFAULT_LOG_DIR
+    cache: bool = True
+    reply_seed: int = DEFAULT_REPLY_SEED
+    max_samples: int | None = None
+    max_tasks: int | None = None
+    display: Display | None = None
+    dry_run: bool = False
+    prices: str | None = None
 
 
 def realtime_logging(tasks: Sequence[Task]) -> bool:
@@ -95,7 +123,7 @@ def run_eval(
     tasks: Task | list[Task],
     *,
     models: list[str],
-    options: dict[str, Any],
+    options: RunOptions,
     roles: dict[str, str] | None = None,
     announce: bool = True,
     plan_settings: Mapping[str, Any] | None = None,
@@ -109,7 +137,7 @@ def run_eval(
     Args:
         tasks: The tasks.
         models: Models under test.
-        options: The values of `model_options`.
+        options: How the command runs them.
         roles: Model roles (e.g. `splitter`, `checker`) by name.
         announce: Print the models and roles first.
         plan_settings: Benchmark settings of the plans (e.g. DAHL's `units_per_answer`).
@@ -119,41 +147,41 @@ def run_eval(
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
     plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
-    reach = ModelOptions.of(options)
     check_before_work(
         tasks,
         plans,
-        {name: connection(reach) for name in models},
-        {r: (n, role_connection(r, n, reach, models[0])) for r, n in (roles or {}).items()},
+        {name: connection(options) for name in models},
+        {r: (n, role_connection(r, n, options, models[0])) for r, n in (roles or {}).items()},
     )
-    if options.get("dry_run"):
-        main = connection(reach)
+    if options.dry_run:
+        main = connection(options)
         for name in (m for m in models if not writes_nothing(m)):
             check_model_name(name, main, option="--model")
         for role, name in (roles or {}).items():
             check_model_name(
-                name, role_connection(role, name, reach, models[0]), option=f"--{role}"
+                name, role_connection(role, name, options, models[0]), option=f"--{role}"
             )
-        print_plans(console, plans, options)
+        print_plans(console, plans, options.prices)
         return []
-    writable_folder(options["log_dir"], "--log-dir")
+    writable_folder(options.log_dir, "--log-dir")
     for task, plan in zip(tasks, plans, strict=True):
         keep_plan(task, plan)
-    main = connection(reach)
+    main = connection(options)
     resolved = [
         get_model(name) if writes_nothing(name) else resolve_model(name, main, option="--model")
         for name in models
     ]
     role_models: dict[str, Model] = {
-        role: resolve_model(name, role_connection(role, name, reach, models[0]), option=f"--{role}")
+        role: resolve_model(
+            name, role_connection(role, name, options, models[0]), option=f"--{role}"
+        )
         for role, name in (roles or {}).items()
     }
     if announce:
         console.print(f"[bold]Model(s) under test:[/bold] {', '.join(models)}")
         for role, name in (roles or {}).items():
             console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
-    display = options.get("display")
-    seed = options.get("reply_seed", DEFAULT_REPLY_SEED)
+    display, seed = options.display, options.reply_seed
     started = time.time()
     try:
         with interruptible(), progress_display(console, enabled=display is None):
@@ -164,17 +192,17 @@ def run_eval(
                     model_roles=role_models or None,
                     seed=seed,
                     metadata={"repeatability": _repeatability(resolved, role_models, seed)},
-                    log_dir=options["log_dir"],
+                    log_dir=options.log_dir,
                     # Samples and tasks in flight: inspect's defaults (one sample per
                     # connection, one task) unless given.
-                    max_samples=options.get("max_samples"),
-                    max_tasks=options.get("max_tasks"),
+                    max_samples=options.max_samples,
+                    max_tasks=options.max_tasks,
                     display=display or "none",
-                    cache=options["cache"],
+                    cache=options.cache,
                     log_realtime=realtime_logging(tasks),
                     # inspect fails a whole provider batch when one of its lines failed: send
                     # those samples again rather than ending the run.
-                    retry_on_error=BATCH_SAMPLE_RETRIES if options.get("batch") else None,
+                    retry_on_error=BATCH_SAMPLE_RETRIES if options.batch else None,
                     # Running figures (with their intervals) only where inspect's display shows them.
                     score_display=display not in (None, "none"),
                 )
@@ -183,7 +211,7 @@ def run_eval(
         raise
     except KeyboardInterrupt as ex:
         headers = [
-            read_eval_log(info, header_only=True) for info in list_eval_logs(options["log_dir"])
+            read_eval_log(info, header_only=True) for info in list_eval_logs(options.log_dir)
         ]
         # A log the interrupt left before inspect could mark it cancelled still says
         # "started": it was stopped all the same, and retry finishes it.
