@@ -40,7 +40,7 @@ from medhalbench.commands._models import (
 from medhalbench.commands._options import builder_model_params
 from medhalbench.commands._plans import print_plans
 from medhalbench.commands._roles import is_embedded, role_names
-from medhalbench.commands._run import console
+from medhalbench.commands._run import RunOptions, console
 from medhalbench.commands._tables import print_table
 from medhalbench.models import DEFAULT_MODEL
 from medhalbench.registry import Outcome, Role, RoleModels, Tool
@@ -79,16 +79,15 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
 
 
 def role_models(
-    names: dict[str, list[str]], options: Mapping[str, Any], shared: str | None
+    names: dict[str, list[str]], options: ModelOptions, shared: str | None
 ) -> RoleModels:
-    """The roles' models with the command's connection options, resolved when first used
+    """The roles' models reached as the command's options say, resolved when first used
     (`RoleModels.check` resolves them all)."""
     resolved: dict[tuple[str, str], Any] = {}
-    reach = ModelOptions.of(options)
 
     def resolver(role: str, name: str) -> Any:
         if (role, name) not in resolved:
-            via = role_connection(role, name, reach, None)
+            via = role_connection(role, name, options, None)
             resolved[(role, name)] = resolve_model(name, via, option=f"--{role}")
         return resolved[(role, name)]
 
@@ -148,13 +147,14 @@ def build_command(name: str, builder: Any) -> click.Command:
     def run(**values: Any) -> None:
         settings = _settings(builder.settings, arguments, values)
         names, shared = _names(builder.roles, values)
-        models = role_models(names, values, shared)
-        if values.get("dry_run"):
+        options = RunOptions.of(values)
+        models = role_models(names, options, shared)
+        if options.dry_run:
             for role, listed in names.items():
                 for model in listed:
-                    via = role_connection(role, model, ModelOptions.of(values), None)
+                    via = role_connection(role, model, options, None)
                     check_model_name(model, via, option=f"--{role}")
-            print_plans(console, [builder.plan(settings, models)], values.get("prices"))
+            print_plans(console, [builder.plan(settings, models)], options.prices)
             return
         writable_folder(settings.out, "--out")
         _announce(names)
@@ -182,7 +182,7 @@ def tool_command(tool: Tool) -> click.Command:
             if tool.roles:
                 names, shared = _names(tool.roles, values)
                 _announce(names)
-                models = role_models(names, values, shared)
+                models = role_models(names, ModelOptions.of(values), shared)
                 models.check()
             result = tool.run(request, models)
             if inspect.isawaitable(result):

@@ -23,6 +23,7 @@ from medhalbench.arguments import (
     LocalPath,
     OutputFolder,
     Temperature,
+    resolve_protocol,
 )
 from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl.build import PROMPTS
@@ -331,11 +332,13 @@ async def build_dahl_questions(
     `dropped.csv` (with the rule that dropped each question) are rewritten at the end.
 
     Args:
-        request: The build's settings (`medhalbench build dahl`'s options).
+        request: The build's settings (`medhalbench build dahl`'s options); knobs left to
+            the protocol are resolved here.
         generator: The `generator` model (its own connection limit applies besides the
             request's concurrency).
         show_progress: Show a progress bar.
     """
+    request = resolve_protocol(request)
     unreadable: list[str] = []
     papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
     out = Path(request.out)
