@@ -146,40 +146,39 @@ def run_eval(
         The logs; none with `--dry-run`, which prints each task's plan instead.
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
-    plans = [task_plan_of(t, models, roles or {}, plan_settings or {}) for t in tasks]
+    roles = roles or {}
+    plans = [task_plan_of(t, models, roles, plan_settings or {}) for t in tasks]
+    # How each model is reached, worked out once: checked, planned and resolved alike.
+    main = connection(options)
+    reached = {
+        role: role_connection(role, name, options, models[0]) for role, name in roles.items()
+    }
     check_before_work(
         tasks,
         plans,
-        {name: connection(options) for name in models},
-        {r: (n, role_connection(r, n, options, models[0])) for r, n in (roles or {}).items()},
+        dict.fromkeys(models, main),
+        {role: (name, reached[role]) for role, name in roles.items()},
     )
     if options.dry_run:
-        main = connection(options)
         for name in (m for m in models if not writes_nothing(m)):
             check_model_name(name, main, option="--model")
-        for role, name in (roles or {}).items():
-            check_model_name(
-                name, role_connection(role, name, options, models[0]), option=f"--{role}"
-            )
+        for role, name in roles.items():
+            check_model_name(name, reached[role], option=f"--{role}")
         print_plans(console, plans, options.prices)
         return []
     writable_folder(options.log_dir, "--log-dir")
     for task, plan in zip(tasks, plans, strict=True):
         keep_plan(task, plan)
-    main = connection(options)
     resolved = [
         get_model(name) if writes_nothing(name) else resolve_model(name, main, option="--model")
         for name in models
     ]
     role_models: dict[str, Model] = {
-        role: resolve_model(
-            name, role_connection(role, name, options, models[0]), option=f"--{role}"
-        )
-        for role, name in (roles or {}).items()
+        role: resolve_model(name, reached[role], option=f"--{role}") for role, name in roles.items()
     }
     if announce:
         console.print(f"[bold]Model(s) under test:[/bold] {', '.join(models)}")
-        for role, name in (roles or {}).items():
+        for role, name in roles.items():
             console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
     display, seed = options.display, options.reply_seed
     started = time.time()
