@@ -20,7 +20,7 @@ events, "What are the typical complications of ...?") are dropped more often tha
 per left-out set: the rules alone, the learned stage alone, both; and for the two sets whose
 rules of their first run are in git history, those rules alone and with the learned stage (the
 figure a new set would see). Deterministic (lbfgs; the released folds are seeded). Writes
-src/medhalbench/dahl/build/paper_dependence_weights.jsonl (unless --dry-run).
+src/medhalbench/dahl/builder/paper_dependence_weights.jsonl (unless --dry-run).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 
-from medhalbench.dahl.build._filters import LEARNED_FLAGS, check_questions, learned_flags
-from medhalbench.dahl.build._learned import WEIGHTS, LearnedWeights, embed_questions
+from medhalbench.dahl.builder._filters import LEARNED_FLAGS, check_questions, learned_flags
+from medhalbench.dahl.builder._learned import WEIGHTS, LearnedWeights, embed_questions
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ SEED = 0
 GRID = [round(float(t), 2) for t in np.arange(0.30, 0.96, 0.05)]
 FIRST_RUN = {"heldout2": "e97d03d^", "heldout3": "c8fcbfb^"}
 """The commits before the rules were widened from each set's misses: its first-run rules."""
-RULES_FILE = "src/medhalbench/dahl/build/_filters.py"
+RULES_FILE = "src/medhalbench/dahl/builder/_filters.py"
 
 
 def read_labelled(path: Path) -> list[tuple[str, bool, str]]:

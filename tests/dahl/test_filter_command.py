@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from helpers import read_csv
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench.cli import cli
-from medhalbench.dahl.build import _learned
+from medhalbench.dahl.builder import _learned
 
 QUESTIONS = [
     ("What is the mechanism of action of metformin?", "pharmacology"),

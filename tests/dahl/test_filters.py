@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from medhalbench._errors import ResourceUnavailableError
-from medhalbench.dahl.build import _learned
-from medhalbench.dahl.build._filters import (
+from medhalbench.dahl.builder import _learned
+from medhalbench.dahl.builder._filters import (
     LEARNED_FLAGS,
     RULE_HELP,
     RULES,
@@ -22,7 +22,7 @@ from medhalbench.dahl.build._filters import (
     context_dependence,
     question_form,
 )
-from medhalbench.dahl.build._learned import LearnedStage, LearnedWeights, read_weights
+from medhalbench.dahl.builder._learned import LearnedStage, LearnedWeights, read_weights
 from medhalbench.embeddings import Embedder
 
 DATA = Path(__file__).parent / "data"

@@ -53,7 +53,7 @@ def test_dahl_filter_on_a_full_disk_writes_no_half_file(
 ) -> None:
     import csv
 
-    from medhalbench.dahl.build import _filters
+    from medhalbench.dahl.builder import _filters
 
     questions = tmp_path / "questions.csv"
     questions.write_text(

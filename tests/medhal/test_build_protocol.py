@@ -15,8 +15,8 @@ from inspect_ai.model import ChatMessage
 
 from helpers import scripted_model
 from medhalbench.medhal import MedHalBuild, build_medhal
-from medhalbench.medhal.build import _rules as rules
-from medhalbench.medhal.build._sources import ReadReport, read_sumpubmed
+from medhalbench.medhal.builder import _rules as rules
+from medhalbench.medhal.builder._sources import ReadReport, read_sumpubmed
 from medhalbench.text import split_sentences
 
 

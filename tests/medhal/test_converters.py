@@ -18,7 +18,7 @@ from medhalbench.medhal import (
     load_medhal,
     read_statement,
 )
-from medhalbench.medhal.build._sources import ReadReport, flatten, read_source
+from medhalbench.medhal.builder._sources import ReadReport, flatten, read_source
 
 
 def converter_reply(prompt: str) -> str:

@@ -424,7 +424,7 @@ def test_fallback_step_keeps_the_candidate_closest_to_the_truth() -> None:
 
 def test_merge_names_missing_repeated_and_mismatched_shards(tmp_path: Path) -> None:
     from medhalbench import DataError
-    from medhalbench.medhallu.build._build import SHARD_FILE, check_shard_set
+    from medhalbench.medhallu.builder._build import SHARD_FILE, check_shard_set
 
     def shard(name: str, index: int, count: int) -> Path:
         folder = tmp_path / name

@@ -20,7 +20,7 @@ from medhalbench._errors import MedhalbenchError
 from medhalbench.cli import cli
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu import BuildRoles, BuildSettings, MedHalluBuild, build_medhallu
-from medhalbench.medhallu.build._paper import (
+from medhalbench.medhallu.builder._paper import (
     PAPER_REFINER,
     difficulty,
     fooled,

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from medhalbench import DataError
 from medhalbench.cli import cli
-from medhalbench.medhallu.build._build import (
+from medhalbench.medhallu.builder._build import (
     MAX_SHARDS,
     SHARD_FILE,
     check_shard_set,

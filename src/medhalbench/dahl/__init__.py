@@ -37,13 +37,13 @@ from medhalbench.dahl._verdicts import (
     parse_truth_verdicts,
     read_truth_verdict,
 )
-from medhalbench.dahl.build._build import (
+from medhalbench.dahl.builder._build import (
     DahlBuild,
     DahlBuildSummary,
     build_dahl_questions,
     parse_generator_output,
 )
-from medhalbench.dahl.build._filters import (
+from medhalbench.dahl.builder._filters import (
     FilterMatch,
     FilterRequest,
     FilterResult,
@@ -51,7 +51,7 @@ from medhalbench.dahl.build._filters import (
     context_dependence,
     filter_questions,
 )
-from medhalbench.dahl.build._papers import Paper, load_papers
+from medhalbench.dahl.builder._papers import Paper, load_papers
 
 __all__ = [
     "DahlSettings",

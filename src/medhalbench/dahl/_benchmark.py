@@ -19,8 +19,8 @@ from medhalbench.dahl._report import (
 )
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._task import dahl
-from medhalbench.dahl.build._build import DahlBuild, run_dahl_build
-from medhalbench.dahl.build._filters import FilterRequest, run_filter
+from medhalbench.dahl.builder._build import DahlBuild, run_dahl_build
+from medhalbench.dahl.builder._filters import FilterRequest, run_filter
 from medhalbench.examples import illustrative
 
 EXAMPLE = illustrative("dahl_illustrative.csv")

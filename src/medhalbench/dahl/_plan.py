@@ -20,8 +20,8 @@ from medhalbench.dahl._scorer import (
     passage_tokens,
 )
 from medhalbench.dahl._task import DahlSettings
-from medhalbench.dahl.build._build import BUILD_MAX_TOKENS, DahlBuild, generator_prompter
-from medhalbench.dahl.build._papers import load_papers
+from medhalbench.dahl.builder._build import BUILD_MAX_TOKENS, DahlBuild, generator_prompter
+from medhalbench.dahl.builder._papers import load_papers
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
 from medhalbench.results import RunRecord

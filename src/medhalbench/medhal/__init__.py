@@ -15,13 +15,13 @@ from medhalbench.medhal._verdicts import (
     paper_factual_reading,
     parse_factual_verdict,
 )
-from medhalbench.medhal.build._build import (
+from medhalbench.medhal.builder._build import (
     MedHalBuild,
     MedHalBuildSummary,
     assign_splits,
     build_medhal,
 )
-from medhalbench.medhal.build._convert import clean_explanation, read_statement
+from medhalbench.medhal.builder._convert import clean_explanation, read_statement
 
 __all__ = [
     "MedHalSettings",

@@ -18,7 +18,7 @@ from medhalbench.medhal._report import (
 from medhalbench.medhal._scorer import factuality_verdict
 from medhalbench.medhal._task import medhal
 from medhalbench.medhal._train import TrainRequest, run_training
-from medhalbench.medhal.build._build import MedHalBuild, run_medhal_build
+from medhalbench.medhal.builder._build import MedHalBuild, run_medhal_build
 
 EXAMPLE = illustrative("medhal_illustrative.jsonl")
 

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage
 
-from medhalbench.medhal.build._build import MedHalBuild
-from medhalbench.medhal.build._convert import CONVERTER_MAX_TOKENS, qa_question
-from medhalbench.medhal.build._converter_prompts import ConverterPrompts
-from medhalbench.medhal.build._rules import (
+from medhalbench.medhal.builder._build import MedHalBuild
+from medhalbench.medhal.builder._convert import CONVERTER_MAX_TOKENS, qa_question
+from medhalbench.medhal.builder._converter_prompts import ConverterPrompts
+from medhalbench.medhal.builder._rules import (
     PAPER_CONVERTER_MAX_TOKENS,
     remove_keywords,
     rewrite_candidates,
 )
-from medhalbench.medhal.build._sources import NoteItem, QAItem, ReadReport, SummaryItem, read_source
+from medhalbench.medhal.builder._sources import (
+    NoteItem,
+    QAItem,
+    ReadReport,
+    SummaryItem,
+    read_source,
+)
 from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
 from medhalbench.registry import RoleModels

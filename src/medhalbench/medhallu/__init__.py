@@ -28,7 +28,7 @@ from medhalbench.medhallu._verdicts import (
     paper_detection_reading,
     parse_detection_verdict,
 )
-from medhalbench.medhallu.build._build import (
+from medhalbench.medhallu.builder._build import (
     MedHalluBuild,
     MedHalluBuildRow,
     MedHalluBuildSummary,
@@ -39,7 +39,7 @@ from medhalbench.medhallu.build._build import (
     parse_shard,
     select_shard,
 )
-from medhalbench.medhallu.build._steps import (
+from medhalbench.medhallu.builder._steps import (
     Attempt,
     AttemptStatus,
     BuildPrompts,

@@ -18,7 +18,7 @@ from medhalbench.medhallu._report import (
 )
 from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._task import MedHalluSettings, medhallu
-from medhalbench.medhallu.build._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
+from medhalbench.medhallu.builder._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
 
 EXAMPLE = illustrative("medhallu_illustrative.jsonl")
 

@@ -26,7 +26,7 @@ from medhalbench._secrets import redact
 from medhalbench.arguments import Count, DataSource, LocalPath, Share
 from medhalbench.data import PubMedQARecord, load_pubmedqa, write_text_atomically
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.medhallu.build._steps import (
+from medhalbench.medhallu.builder._steps import (
     BuildPrompts,
     BuildRoles,
     BuildSettings,

@@ -9,8 +9,8 @@ from dataclasses import replace
 from medhalbench.arguments import resolve_protocol, resolved
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._dataset import types_text
-from medhalbench.medhallu.build._build import MedHalluBuild
-from medhalbench.medhallu.build._paper import (
+from medhalbench.medhallu.builder._build import MedHalluBuild
+from medhalbench.medhallu.builder._paper import (
     PAPER_DISCRIMINATOR_CONFIGS,
     PAPER_GENERATOR,
     PAPER_REFINER,
@@ -19,7 +19,7 @@ from medhalbench.medhallu.build._paper import (
     generation_prompt,
     require_three,
 )
-from medhalbench.medhallu.build._steps import (
+from medhalbench.medhallu.builder._steps import (
     DISCRIMINATOR_MAX_TOKENS,
     REFINER_MAX_TOKENS,
     BuildPrompts,

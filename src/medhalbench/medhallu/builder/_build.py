@@ -46,7 +46,7 @@ from medhalbench.data import (
 )
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.medhallu._dataset import Difficulty
-from medhalbench.medhallu.build._paper import (
+from medhalbench.medhallu.builder._paper import (
     PAPER_NLI_THRESHOLD,
     PaperPrompts,
     difficulty,
@@ -54,7 +54,7 @@ from medhalbench.medhallu.build._paper import (
     paper_attempts,
     require_three,
 )
-from medhalbench.medhallu.build._steps import (
+from medhalbench.medhallu.builder._steps import (
     Attempt,
     BuildPrompts,
     BuildRoles,

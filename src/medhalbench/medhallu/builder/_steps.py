@@ -27,7 +27,7 @@ from medhalbench.medhallu._dataset import (
     normalise_category,
     types_text,
 )
-from medhalbench.medhallu.build import PROMPTS
+from medhalbench.medhallu.builder import PROMPTS
 from medhalbench.nli import NLIModel
 
 

@@ -26,9 +26,9 @@ from medhalbench.arguments import (
     resolve_protocol,
 )
 from medhalbench.dahl._dataset import DAHL_CATEGORIES
-from medhalbench.dahl.build import PROMPTS
-from medhalbench.dahl.build._filters import CaseRule, check_question
-from medhalbench.dahl.build._papers import Paper, load_papers
+from medhalbench.dahl.builder import PROMPTS
+from medhalbench.dahl.builder._filters import CaseRule, check_question
+from medhalbench.dahl.builder._papers import Paper, load_papers
 from medhalbench.data import ResumableJsonl, ResumedCounts, atomic_text, run_resumable
 from medhalbench.registry import RoleModels
 

@@ -49,7 +49,7 @@ from medhalbench.arguments import (
     Spelling,
     resolve_protocol,
 )
-from medhalbench.dahl.build._learned import learned_stage
+from medhalbench.dahl.builder._learned import learned_stage
 from medhalbench.data import atomic_text, read_rows
 from medhalbench.registry import RoleModels
 from medhalbench.results import Column, ResultTable

@@ -35,7 +35,7 @@ from medhalbench.data import (
     write_text_atomically,
 )
 from medhalbench.medhal._dataset import medhal_features, medhal_fields
-from medhalbench.medhal.build._convert import (
+from medhalbench.medhal.builder._convert import (
     Conversion,
     Converter,
     NoteValues,
@@ -45,8 +45,8 @@ from medhalbench.medhal.build._convert import (
     convert_summary,
     estimate_tokens,
 )
-from medhalbench.medhal.build._rules import within_paper_length
-from medhalbench.medhal.build._sources import (
+from medhalbench.medhal.builder._rules import within_paper_length
+from medhalbench.medhal.builder._sources import (
     SOURCES,
     NLIItem,
     NoteItem,

@@ -17,7 +17,7 @@ from inspect_ai.model import (
 from medhalbench._errors import DataError
 from medhalbench._prompts import read_prompt
 from medhalbench.arguments import BuildProtocol
-from medhalbench.medhal.build import PROMPTS
+from medhalbench.medhal.builder import PROMPTS
 
 PAPER_QA_CHAT = "paper_qa_chat.yaml"
 """The QA converter's system prompt and one-shot chat per source, under `paper`."""

@@ -13,8 +13,8 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model
 
 from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal._dataset import MedHalRecord
-from medhalbench.medhal.build._converter_prompts import ConverterPrompts
-from medhalbench.medhal.build._rules import (
+from medhalbench.medhal.builder._converter_prompts import ConverterPrompts
+from medhalbench.medhal.builder._rules import (
     FACTUAL_EXPLANATION,
     PAPER_CONVERTER_MAX_TOKENS,
     medmcqa_rejection,
@@ -24,7 +24,7 @@ from medhalbench.medhal.build._rules import (
     remove_keywords,
     rewrite_candidates,
 )
-from medhalbench.medhal.build._sources import NLIItem, NoteItem, QAItem, SummaryItem
+from medhalbench.medhal.builder._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
 from medhalbench.text import split_sentences
 
