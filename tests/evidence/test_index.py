@@ -91,7 +91,8 @@ def test_the_index_loads_memory_mapped(tmp_path: Path) -> None:
 def test_scores_equal_those_of_bm25s_own_index(tmp_path: Path) -> None:
     import bm25s
 
-    from medhalbench.evidence._build import index_text, make_tokenizer
+    from medhalbench.evidence._build import index_text
+    from medhalbench.evidence._layout import make_tokenizer
 
     texts = [f"{title}\n{text}" for title, text in DOCUMENTS.values()] * 3
     texts += ["the of and", "Sodium sodium sodium chloride."]

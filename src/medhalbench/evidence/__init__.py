@@ -22,7 +22,8 @@ from medhalbench.evidence._format import (
     passages_text,
 )
 from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
-from medhalbench.evidence._index import PassageIndex, is_index, read_manifest
+from medhalbench.evidence._index import PassageIndex
+from medhalbench.evidence._layout import is_index, read_manifest
 from medhalbench.evidence._recall import (
     MRR_DEPTH,
     RecallQuestion,

@@ -28,38 +28,23 @@ from medhalbench._progress import progress_bar
 from medhalbench._provenance import dataset_fingerprint
 from medhalbench._version import VERSION
 from medhalbench.evidence._chunks import chunk_document
-from medhalbench.evidence._corpus import INDEX_MANIFEST, corpus_kind, located_documents
+from medhalbench.evidence._corpus import corpus_kind, located_documents
 from medhalbench.evidence._dense import DENSE_FOLDER, VECTORS_FILE, install_vectors, write_vectors
+from medhalbench.evidence._layout import (
+    BM25_FOLDER,
+    INDEX_FORMAT,
+    INDEX_MANIFEST,
+    OFFSETS_FILE,
+    PASSAGES_FILE,
+    make_tokenizer,
+    read_manifest,
+    write_manifest,
+)
 from medhalbench.evidence._records import DenseSettings, IndexManifest, IndexSettings, Passage
 
-INDEX_FORMAT = 1
-"""The index folder's layout version (raised when it changes)."""
-PASSAGES_FILE = "passages.jsonl"
-OFFSETS_FILE = "passages.offsets.npy"
-BM25_FOLDER = "bm25"
 BATCH_PASSAGES = 20_000
 """Passages tokenised and counted at a time (bounds the memory of a build)."""
 BM25_METHOD = "lucene"
-
-
-def make_tokenizer(settings: IndexSettings) -> Any:
-    """bm25s's tokenizer with the settings' stemmer and stop words."""
-    import bm25s
-
-    stemmer = None
-    if settings.stemmer != "none":
-        import Stemmer
-
-        try:
-            stemmer = Stemmer.Stemmer(settings.stemmer)
-        except KeyError:
-            raise DataError(
-                f"no Snowball stemmer for {settings.stemmer!r} (PyStemmer knows "
-                f"{', '.join(Stemmer.algorithms())})"
-            ) from None
-    return bm25s.tokenization.Tokenizer(
-        stopwords=None if settings.stopwords == "none" else settings.stopwords, stemmer=stemmer
-    )
 
 
 def index_text(passage: Passage) -> str:
@@ -199,8 +184,6 @@ def _same_index(
 ) -> IndexManifest | None:
     """The manifest of the index in `target` when it was built from the same corpora
     (their content) with the same settings, and is whole."""
-    from medhalbench.evidence._index import read_manifest
-
     if not (target / INDEX_MANIFEST).is_file():
         return None
     try:
@@ -250,7 +233,6 @@ def add_vectors(
         ResourceUnavailableError: A model that cannot be loaded (a hub name offline).
     """
     from medhalbench.embeddings import Embedder
-    from medhalbench.evidence._index import read_manifest
 
     target = Path(folder)
     manifest = read_manifest(target)
@@ -281,7 +263,7 @@ def add_vectors(
             tick=lambda n: bar.advance(task, n), started=resumed,
         )  # fmt: skip
     updated = replace(manifest, dense=made)
-    install_vectors(target, asdict(updated), target / INDEX_MANIFEST)
+    install_vectors(target, updated)
     return updated
 
 
@@ -411,7 +393,7 @@ def _build_lexical(
             vocabulary=len(vocab),
             notes=notes,
         )
-        (building / INDEX_MANIFEST).write_text(json.dumps(asdict(manifest), indent=2) + "\n")
+        write_manifest(building, manifest)
         if target.exists():
             shutil.rmtree(target)
         building.rename(target)

@@ -9,6 +9,7 @@ from typing import Any, Literal, NamedTuple, get_args
 
 from medhalbench._errors import DataError
 from medhalbench.data import line_and_column, max_field_chars, read_rows
+from medhalbench.evidence._layout import INDEX_MANIFEST
 from medhalbench.evidence._records import Document
 
 CorpusKind = Literal["rows", "txt", "pubmedqa", "sumpubmed", "medhallu"]
@@ -23,8 +24,6 @@ TEXT_FIELDS = ("text", "contents", "abstract", "body")
 """Fields that may hold a row's text (`contents`: Pyserini's JSONL)."""
 TITLE_FIELDS = ("title",)
 ROW_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
-INDEX_MANIFEST = "manifest.json"
-"""The file that makes a folder an index (see `PassageIndex`)."""
 
 
 class Located(NamedTuple):

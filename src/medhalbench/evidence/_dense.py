@@ -10,6 +10,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ import numpy as np
 
 from medhalbench._errors import DataError
 from medhalbench.data import write_text_atomically
-from medhalbench.evidence._records import DenseManifest, DenseSettings
+from medhalbench.evidence._layout import write_manifest
+from medhalbench.evidence._records import DenseManifest, DenseSettings, IndexManifest
 
 DENSE_FOLDER = "dense"
 VECTORS_FILE = "vectors.npy"
@@ -160,16 +162,16 @@ def write_vectors(
     )
 
 
-def install_vectors(folder: Path, manifest: dict[str, Any], manifest_path: Path) -> None:
+def install_vectors(folder: Path, manifest: IndexManifest) -> None:
     """Put finished vectors in place (`dense/`) and the manifest that names them: the
     index never names vectors it does not hold."""
     partial = folder / PARTIAL_FOLDER
     (partial / PROGRESS_FILE).unlink(missing_ok=True)
     if (folder / DENSE_FOLDER).exists():
-        _write_json(manifest_path, {**manifest, "dense": None})
+        write_manifest(folder, replace(manifest, dense=None))
         shutil.rmtree(folder / DENSE_FOLDER)
     partial.rename(folder / DENSE_FOLDER)
-    _write_json(manifest_path, manifest)
+    write_manifest(folder, manifest)
 
 
 class DenseVectors:

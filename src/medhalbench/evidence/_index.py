@@ -16,16 +16,15 @@ from typing import Any
 import numpy as np
 
 from medhalbench._errors import DataError
-from medhalbench.evidence._build import (
+from medhalbench.evidence._dense import DENSE_FOLDER, DenseVectors
+from medhalbench.evidence._layout import (
     BM25_FOLDER,
-    INDEX_FORMAT,
     OFFSETS_FILE,
     PASSAGES_FILE,
     make_tokenizer,
+    read_manifest,
 )
-from medhalbench.evidence._corpus import INDEX_MANIFEST
-from medhalbench.evidence._dense import DENSE_FOLDER, DenseVectors
-from medhalbench.evidence._records import DenseManifest, IndexManifest, IndexSettings, Passage
+from medhalbench.evidence._records import Passage
 
 COMPILED_FROM_PASSAGES = 50_000
 """Indexes of at least this many passages are searched with numba's compiled loops."""
@@ -36,38 +35,6 @@ SEARCH_THREADS = 4
 def numba_available() -> bool:
     """Whether numba is installed (bm25s's compiled search)."""
     return importlib.util.find_spec("numba") is not None
-
-
-def is_index(path: str | Path) -> bool:
-    """Whether a path is an index folder (it holds `manifest.json`)."""
-    return Path(path).is_dir() and (Path(path) / INDEX_MANIFEST).is_file()
-
-
-def read_manifest(folder: str | Path) -> IndexManifest:
-    """An index folder's manifest.
-
-    Raises:
-        DataError: No manifest, a malformed one, or one of another layout version.
-    """
-    path = Path(folder) / INDEX_MANIFEST
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        settings = IndexSettings(**raw.pop("settings"))
-        dense = raw.pop("dense", None)
-        manifest = IndexManifest(
-            **raw, settings=settings, dense=DenseManifest(**dense) if dense else None
-        )
-    except FileNotFoundError:
-        raise DataError("not an index folder (no manifest.json)", path=folder) from None
-    except (ValueError, TypeError, KeyError, AttributeError) as ex:
-        raise DataError(f"malformed index manifest ({ex})", path=path) from None
-    if manifest.format != INDEX_FORMAT:
-        raise DataError(
-            f"an index of layout {manifest.format}; this version reads layout {INDEX_FORMAT} "
-            "(build it again with medhalbench index)",
-            path=folder,
-        )
-    return manifest
 
 
 class PassageIndex:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from medhalbench._errors import DataError
 from medhalbench.data import read_rows
-from medhalbench.evidence._build import PASSAGES_FILE
+from medhalbench.evidence._layout import PASSAGES_FILE
 from medhalbench.evidence._records import RetrievedPassage
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,

@@ -23,7 +23,8 @@ from medhalbench._secrets import address_secrets, register_secret
 from medhalbench.evidence._build import build_index, index_text
 from medhalbench.evidence._corpus import corpus_kind
 from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
-from medhalbench.evidence._index import PassageIndex, is_index
+from medhalbench.evidence._index import PassageIndex
+from medhalbench.evidence._layout import is_index, read_manifest
 from medhalbench.evidence._records import (
     DenseSettings,
     IndexSettings,
@@ -465,8 +466,6 @@ def evidence_fingerprint(source: str) -> str | None:
     """The content hash of an index's corpora or of a corpus (the address of a plug-in)."""
     path = Path(source).expanduser()
     if is_index(path):
-        from medhalbench.evidence._index import read_manifest
-
         return ",".join(str(f) for f in read_manifest(path).source_fingerprints)
     return dataset_fingerprint(source) if path.exists() else source
 
