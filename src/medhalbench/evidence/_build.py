@@ -27,6 +27,7 @@ from medhalbench._errors import DataError
 from medhalbench._progress import progress_bar
 from medhalbench._provenance import dataset_fingerprint
 from medhalbench._version import VERSION
+from medhalbench.embeddings import Embedder
 from medhalbench.evidence._chunks import chunk_document
 from medhalbench.evidence._corpus import corpus_kind, located_documents
 from medhalbench.evidence._dense import DENSE_FOLDER, VECTORS_FILE, install_vectors, write_vectors
@@ -232,8 +233,6 @@ def add_vectors(
         DataError: Vectors of another model or storage there (without `overwrite`).
         ResourceUnavailableError: A model that cannot be loaded (a hub name offline).
     """
-    from medhalbench.embeddings import Embedder
-
     target = Path(folder)
     manifest = read_manifest(target)
     current = manifest.dense
@@ -310,8 +309,6 @@ def build_index(
         corpus_kind(path)  # a missing or unknown corpus stops before any work
     target = Path(out)
     if dense is not None:
-        from medhalbench.embeddings import Embedder
-
         Embedder(dense.dense_model)  # a model that cannot be loaded stops before any work
     manifest = _same_index(target, paths, settings)
     if manifest is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args
 
 from medhalbench._errors import DataError
-from medhalbench.data import line_and_column, max_field_chars, read_rows
+from medhalbench.data import line_and_column, load_pubmedqa, max_field_chars, read_rows
 from medhalbench.evidence._layout import INDEX_MANIFEST
 from medhalbench.evidence._records import Document
 
@@ -111,8 +111,6 @@ def _row_documents(path: Path) -> Iterator[Located]:
 
 
 def _pubmedqa_documents(path: Path) -> Iterator[Located]:
-    from medhalbench.data import load_pubmedqa
-
     # The question is left out: PubMedQA's questions are their articles' titles, and a
     # title in the index would hand the retriever its query.
     for record in load_pubmedqa(path):

@@ -18,6 +18,7 @@ import numpy as np
 
 from medhalbench._errors import DataError
 from medhalbench.data import write_text_atomically
+from medhalbench.embeddings import Embedder
 from medhalbench.evidence._layout import write_manifest
 from medhalbench.evidence._records import DenseManifest, DenseSettings, IndexManifest
 
@@ -79,8 +80,6 @@ def write_vectors(
     Returns:
         What the vectors are (for the manifest).
     """
-    from medhalbench.embeddings import Embedder
-
     embedder = Embedder(settings.dense_model)
     dimensions = embedder.dimensions
     state: dict[str, Any] = {

@@ -13,13 +13,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from medhalbench._errors import DataError
 from medhalbench._provenance import dataset_fingerprint
 from medhalbench._secrets import address_secrets, register_secret
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.evidence._build import build_index, index_text
 from medhalbench.evidence._corpus import corpus_kind
 from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
@@ -32,9 +33,6 @@ from medhalbench.evidence._records import (
     Retrieval,
     RetrievedPassage,
 )
-
-if TYPE_CHECKING:
-    from medhalbench.embeddings import Embedder
 
 RETRIEVER_ENTRY_POINTS = "medhalbench.retrievers"
 """The entry-point group of retriever plug-ins: `SCHEME = "package.module:factory"`, where
@@ -102,8 +100,6 @@ def query_embedder(index: PassageIndex, model: str | None = None) -> Embedder:
         DataError: The index holds no vectors, or the model is not the one that made them.
         ResourceUnavailableError: The model cannot be loaded (a hub name offline).
     """
-    from medhalbench.embeddings import Embedder
-
     dense = index.vectors.dense
     embedder = Embedder(model or dense.model)
     if embedder.fingerprint == dense.fingerprint:
@@ -247,8 +243,6 @@ class DenseReranker:
         *,
         index_vectors: bool = True,
     ) -> None:
-        from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-
         self.base = base
         index = getattr(base, "index", None)
         dense = index.manifest.dense if isinstance(index, PassageIndex) else None

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from medhalbench._errors import ResourceUnavailableError
+from medhalbench._hubmodels import local_or_hub, offline_error
 from medhalbench._progress import progress_bar
 from medhalbench.arguments import (
     BuildProtocol,
@@ -26,7 +27,7 @@ from medhalbench.arguments import (
 )
 from medhalbench.medhal._dataset import MedHalRecord, load_medhal
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
-from medhalbench.models import DEFAULT_MODEL, export_gguf
+from medhalbench.models import DEFAULT_MODEL, export_gguf, resolve_gguf
 from medhalbench.registry import RoleModels
 
 IGNORE_INDEX = -100
@@ -219,9 +220,6 @@ def load_base(base: str, *, precision: Precision) -> tuple[Any, Any, str | None]
         The model, the tokenizer, and the GGUF file when the base was one.
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from medhalbench._hubmodels import local_or_hub, offline_error
-    from medhalbench.models import resolve_gguf
 
     name = base.removeprefix("embedded/")
     if name in ("smollm2", "default") or name.endswith(".gguf"):

@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from inspect_ai.model import Model
 
+from medhalbench.models import DEFAULT_MODEL
 from medhalbench.nli._base import NLIModel, bidirectional_entailment, entailment
 from medhalbench.nli._llm import LLM_NLI_MAX_TOKENS, LLMNLI, nli_prompt
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
@@ -38,8 +39,6 @@ def load_nli(
         name = llm_judge(spec)
         if resolve is not None:
             return LLMNLI(resolve(name), cache=cache)
-        from medhalbench.models import DEFAULT_MODEL
-
         return LLMNLI(name or DEFAULT_MODEL, cache=cache)
     return TransformersNLI(spec)
 

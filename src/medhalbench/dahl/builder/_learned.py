@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from medhalbench import embeddings
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench.data import write_text_atomically
 
@@ -123,10 +124,9 @@ class LearnedStage:
     def __init__(self, weights: LearnedWeights, embedder: Any | None = None) -> None:
         self.weights = weights
         if embedder is None:
-            from medhalbench.embeddings import Embedder
-
             try:
-                embedder = Embedder(weights.embedder)
+                # Looked up on the package, where a test replaces it.
+                embedder = embeddings.Embedder(weights.embedder)
             except ResourceUnavailableError as ex:
                 raise ResourceUnavailableError(
                     f"The learned stage of `ours` needs its embedding model: {ex} ({NO_LEARNED})."
