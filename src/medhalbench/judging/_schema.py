@@ -16,8 +16,6 @@ Tone = Stance | Literal["partial", "hedge"]
 OPPOSITE: dict[Stance, Stance] = {"holds": "fails", "fails": "holds", "unsure": "unsure"}
 """The stance a negation turns each stance into."""
 
-STANCES: tuple[Stance, ...] = ("holds", "fails", "unsure")
-
 
 @dataclass(frozen=True)
 class VerdictSchema:
