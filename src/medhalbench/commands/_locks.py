@@ -2,24 +2,18 @@
 command on the same log or folder stops at once and says which process holds it; a lock
 left by a process that died (kill -9, a power cut) is stale and taken over.
 
-A lock is an OS lock (`flock`) on a small file beside what it guards (`.NAME.lock`), which
-the kernel releases when its holder dies, however it dies; the file names its holders (pid,
-command, start) for the message. A suite holds its folder alone; retries hold it shared
-(two retries of different logs in one folder may run at once, not beside a suite).
-
-Holding alone is filelock's `FileLock`. filelock has no kernel-released shared mode (its
-`ReadWriteLock` is a SQLite database, which would live in the user's log folder, and its
-`SoftReadWriteLock` a heartbeat lease that a kill -9 leaves held until it expires), so a
-shared holder takes `flock`'s `LOCK_SH` on the same file itself, which `FileLock`'s
-`LOCK_EX` excludes. The lock file stays when its holder ends, as filelock keeps it: a
-contender may have it open, and filelock's try on a removed file fails (a false Busy).
+A lock is an OS lock (portalocker's, `flock` on POSIX) on a small file beside what it guards
+(`.NAME.lock`), which the kernel releases when its holder dies, however it dies; the file
+names its holders (pid, command, start) for the message. A suite holds its folder alone (an
+exclusive lock); retries hold it shared (a shared lock: two retries of different logs in one
+folder may run at once, not beside a suite). The lock file stays when its holder ends: a
+contender may have it open, and a lock taken on a file removed meanwhile would guard nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
-import errno
 import os
 import sys
 from collections.abc import Iterator
@@ -27,23 +21,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from filelock import FileLock, Timeout
+import portalocker
+from portalocker import LockFlags
+from portalocker.exceptions import AlreadyLocked
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench._secrets import redact
-
-try:  # POSIX; elsewhere (Windows) a shared holder holds alone, as filelock can there
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 FOLDER_LOCK = ".medhalbench.lock"
 """The lock file of a log folder."""
 
 Mode = Literal["alone", "shared"]
 
-# flock's answers to "held by another" (EACCES on some filesystems), as filelock reads them.
-_CONTENDED = frozenset({errno.EACCES, errno.EAGAIN, errno.EWOULDBLOCK})
+SHARED_LOCKS = os.name == "posix"
+"""Whether a shared holder holds shared (portalocker's shared locks on Windows need pywin32;
+there a shared holder holds alone)."""
 
 
 class Busy(MedhalbenchError):
@@ -117,54 +109,37 @@ def _entry() -> bytes:
     return f"{os.getpid()}\t{command[:200]}\t{since}\n".encode()
 
 
+def _open(path: str, flags: int) -> int:
+    # Never through a link: the lock file lies in a folder that others may write to.
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)  # the umask decides
+
+
 @contextlib.contextmanager
-def _alone(path: Path) -> Iterator[None]:
-    """Hold `path` exclusively, naming this process in it.
+def _held(path: Path, alone: bool) -> Iterator[None]:
+    """Hold `path` alone or beside other shared holders, naming this process in it.
 
     Raises:
-        Timeout: Another process holds it (in either mode).
+        AlreadyLocked: Another process holds it alone, or (to hold it alone) at all.
     """
-    held: list[int] = []
-
-    def claim(fd: int) -> None:
-        # The only holder now: entries left are of holders that ended or died.
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, _entry())
-        held.append(fd)
-
-    # on_acquired also rules out filelock's fallback to a soft lock where flock is missing,
-    # which a kill -9 would leave held.
-    with FileLock(path, blocking=False, on_acquired=claim):
+    lock = portalocker.Lock(
+        path,
+        # Alone, it is emptied once held (not before): entries left are of holders that ended
+        # or died. A shared holder's entry is appended beside the others'.
+        "wb" if alone else "ab",
+        timeout=0,
+        fail_when_locked=True,
+        flags=(LockFlags.EXCLUSIVE if alone else LockFlags.SHARED) | LockFlags.NON_BLOCKING,
+        opener=_open,
+    )
+    with lock as f:
+        f.write(_entry())
+        f.flush()
         try:
             yield
         finally:
-            for fd in held:  # ended: the file names no one
+            if alone:  # ended: the file names no one
                 with contextlib.suppress(OSError):
-                    os.ftruncate(fd, 0)
-
-
-@contextlib.contextmanager
-def _shared(path: Path) -> Iterator[None]:
-    """Hold `path` beside other shared holders, naming this process in it.
-
-    Raises:
-        Timeout: Another process holds it alone.
-    """
-    flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-    handle = os.open(path, flags, 0o666)  # as FileLock makes it: the umask decides
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError as ex:
-            if ex.errno not in _CONTENDED:
-                raise
-            raise Timeout(str(path)) from None
-        # Appended beside the other shared holders'; the next holder alone clears them.
-        os.write(handle, _entry())
-        yield
-    finally:
-        os.close(handle)  # closing releases the flock
+                    f.truncate(0)
 
 
 @contextlib.contextmanager
@@ -184,11 +159,11 @@ def locked(target: str | Path, *, what: str, mode: Mode = "alone") -> Iterator[N
         Busy: Another process holds it: names the process (pid, command, start).
     """
     path = lock_path(target)
-    hold = _shared(path) if mode == "shared" and fcntl is not None else _alone(path)
+    hold = _held(path, alone=mode == "alone" or not SHARED_LOCKS)
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(hold)
-        except Timeout:
+        except AlreadyLocked:
             holders = [h for h in _holders(path) if h.alive() and h.pid != os.getpid()]
             who = "; ".join(h.describe() for h in holders[:2]) or "another process"
             raise Busy(
