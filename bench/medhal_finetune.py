@@ -19,7 +19,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from medhalbench.medhal import MedHalBuild, build_medhal, medhal
-from medhalbench.medhal._train import TrainRequest, TrainSettings, train_medhal
+from medhalbench.medhal._train import TrainRequest, train_medhal
 
 
 def main() -> None:
@@ -56,7 +56,7 @@ def main() -> None:
     result = train_medhal(
         TrainRequest(
             data=str(out / "build"), out=str(out / "finetune"), base="embedded/smollm2",
-            settings=TrainSettings(steps=args.steps, batch_size=args.batch_size, max_length=args.max_length),
+            steps=args.steps, batch_size=args.batch_size, max_length=args.max_length,
         )
     )  # fmt: skip
     timings["fine-tune"] = time.perf_counter() - start

@@ -29,7 +29,7 @@ if {as_before!r}:
     made = _train.recipe
     _train.recipe = lambda *a, **k: dataclasses.replace(made(*a, **k), gradient_checkpointing=False)
 result = _train.train_medhal(_train.TrainRequest(data={data!r}, out={out!r},
-    base="embedded/smollm2", settings=_train.TrainSettings(steps={steps})), show_progress=False)
+    base="embedded/smollm2", steps={steps}), show_progress=False)
 print(json.dumps({{"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "seconds": result.seconds, "losses": result.losses}}))
 """

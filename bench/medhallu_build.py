@@ -20,7 +20,7 @@ from inspect_ai.util._concurrency import init_concurrency
 
 from helpers_port import measured, options, stub_at
 from medhalbench.embeddings import Embedder
-from medhalbench.medhallu import BuildRoles, BuildSettings, MedHalluBuild, build_medhallu
+from medhalbench.medhallu import BuildRoles, MedHalluBuild, build_medhallu
 from medhalbench.nli import LLMNLI
 from workloads import stub_model
 
@@ -62,9 +62,10 @@ def run(
         asyncio.run(
             build_medhallu(
                 MedHalluBuild(
-                    str(source),
-                    out,
-                    settings=BuildSettings(cache=False, attempts=3),
+                    pubmedqa=str(source),
+                    out=out,
+                    cache=False,
+                    attempts=3,
                     concurrency=concurrency,
                 ),
                 roles,

@@ -19,9 +19,9 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
-from medhalbench.arguments import SETTINGS_KEY
 from medhalbench.results import RunFacts, RunRecord
 from medhalbench.results import log_metrics as log_metrics
+from medhalbench.settings import SETTINGS_KEY
 
 
 def hallucinated_answers(path: str) -> set[str]:

@@ -53,7 +53,7 @@ def test_the_temperature_table_keeps_every_run_a_row_per_model_and_data() -> Non
     series = temperature_series(runs)
     assert list(series) == list(by_name)
     for points in series.values():
-        assert len({p.arguments["dataset"] for p in points.values()}) == 1
+        assert len({p.record.stored["dataset"] for p in points.values()}) == 1
 
 
 def test_runs_on_answers_written_elsewhere_have_no_temperature_column() -> None:

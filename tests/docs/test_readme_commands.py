@@ -45,7 +45,7 @@ from inspect_ai import eval as inspect_eval
 
 from helpers import stub_at
 from medhalbench.examples import illustrative
-from medhalbench.models import DEFAULT_MODEL
+from medhalbench.settings import DEFAULT_MODEL
 from stub_server import canned_reply
 
 ROOT = Path(__file__).parents[2]

@@ -153,7 +153,7 @@ def test_the_report_pairs_grounded_and_closed_book_runs_on_the_same_answers(
 
 
 def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> None:
-    from medhalbench.dahl import dahl
+    from medhalbench.dahl import DahlPlanSettings, dahl
     from medhalbench.evidence import passages_text
     from medhalbench.planning import count_tokens
     from medhalbench.registry import benchmark
@@ -162,8 +162,9 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
     data = str(questions(tmp_path))
     plain = dahl(dataset=data, paper_protocol=False)
     grounded = dahl(dataset=data, paper_protocol=False, evidence=str(index), evidence_k=K)
-    [_, _, closed_checker] = entry.plan(plain, {}, {"units_per_answer": 10})
-    [_, _, grounded_checker] = entry.plan(grounded, {}, {"units_per_answer": 10})
+    assumed = DahlPlanSettings(units_per_answer=10)
+    [_, _, closed_checker] = entry.plan(plain, {}, assumed)
+    [_, _, grounded_checker] = entry.plan(grounded, {}, assumed)
     assert grounded_checker.calls == closed_checker.calls == 20
     extra = grounded_checker.input_tokens - closed_checker.input_tokens
     # Every pair of passages of this 4-passage index, as the checker would read them.
@@ -188,9 +189,9 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
 @pytest.mark.parametrize(
     "extra,expected",
     [
-        (["--evidence-k", "3"], "--evidence-k: needs evidence"),
-        (["--evidence-rerank"], "--evidence-rerank: needs evidence"),
-        (["--evidence-retriever", "dense"], "--evidence-retriever: needs evidence"),
+        (["--evidence-k", "3"], "--evidence-k: needs --evidence"),
+        (["--evidence-rerank"], "--evidence-rerank: needs --evidence"),
+        (["--evidence-retriever", "dense"], "--evidence-retriever: needs --evidence"),
         (
             ["--evidence", "EVIDENCE", "--evidence-retriever", "hybrid"],
             "holds no passage vectors, which dense and hybrid retrieval need",
@@ -255,7 +256,7 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
     )
     assert refused.exit_code == 2
     [line] = refused.stderr.strip().splitlines()
-    assert "add knowledge (--knowledge)" in line
+    assert "add --knowledge" in line
 
 
 def _medhallu_corpus(tmp_path: Path) -> tuple[Path, Path]:
@@ -274,13 +275,13 @@ def _medhallu_corpus(tmp_path: Path) -> tuple[Path, Path]:
 def test_medhallu_retrieval_is_recorded_titled_and_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from medhalbench.arguments import SETTINGS_KEY
     from medhalbench.frames import load_runs
     from medhalbench.medhallu._report import detection_table
     from medhalbench.registry import benchmark
     from medhalbench.report import figures_frame
     from medhalbench.report._summary import benchmark_summary
     from medhalbench.results import Estimate, run_result
+    from medhalbench.settings import SETTINGS_KEY
 
     rows, corpus = _medhallu_corpus(tmp_path)
     build_index([corpus], tmp_path / "index", dense=DenseSettings(), progress=False)
@@ -314,8 +315,8 @@ def test_medhallu_retrieval_is_recorded_titled_and_measured(
     assert "knowledge yes" in titles[2] and "retrieved" not in titles[2]
     # The choice is in the run's settings record; the retrieval done, beside it.
     assert dense.eval.metadata and hybrid.eval.metadata
-    assert dense.eval.metadata[SETTINGS_KEY]["grounding"]["evidence_retriever"] == "dense"
-    assert hybrid.eval.metadata[SETTINGS_KEY]["grounding"]["evidence_retriever"] is None
+    assert dense.eval.metadata[SETTINGS_KEY]["evidence_retriever"] == "dense"
+    assert hybrid.eval.metadata[SETTINGS_KEY]["evidence_retriever"] is None
     assert [r.eval.metadata["evidence_index"]["retrieval"] for r in (dense, hybrid)] == [
         "dense", "hybrid",
     ]  # fmt: skip

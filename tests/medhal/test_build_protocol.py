@@ -273,7 +273,7 @@ def test_paper_protocol_build(tmp_path: Path) -> None:
 def test_training_defaults_follow_the_protocol() -> None:
     from medhalbench.medhal._train import TrainSettings, decay, lora_config, recipe
 
-    paper = recipe(TrainSettings(), "paper", examples=100)
+    paper = recipe(TrainSettings.of(protocol="paper"), examples=100)
     # configs/train_example.yaml: one epoch of batch 8 x 4 accumulated = ceil(100 / 32) steps.
     assert (paper.steps, paper.batch_size, paper.accumulation) == (4, 8, 4)
     assert (paper.lora_r, paper.lora_alpha, paper.lora_dropout) == (64, 16, 0.0)
@@ -283,12 +283,12 @@ def test_training_defaults_follow_the_protocol() -> None:
         "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
     }  # fmt: skip
     assert (decay(paper, 0), decay(paper, 2), decay(paper, 4)) == (1.0, 0.5, 0.0)
-    ours = recipe(TrainSettings(), "ours", examples=100)
+    ours = recipe(TrainSettings(), examples=100)
     assert (ours.steps, ours.lora_r, ours.lora_alpha, len(ours.targets)) == (200, 16, 32, 4)
     # A knob given on the command line wins over the protocol's value.
-    given = recipe(TrainSettings(epochs=2, lora_r=8, steps=None), "paper", examples=100)
+    given = recipe(TrainSettings.of(protocol="paper", epochs=2, lora_r=8, steps=None), examples=100)
     assert (given.steps, given.lora_r, given.lora_alpha) == (8, 8, 16)
-    assert recipe(TrainSettings(steps=3), "paper", examples=100).steps == 3
+    assert recipe(TrainSettings.of(protocol="paper", steps=3), examples=100).steps == 3
 
 
 def test_the_plan_counts_the_items_the_build_keeps(shared_data: Path) -> None:

@@ -15,7 +15,6 @@ from medhalbench.medhal._task import judge_prompts
 from medhalbench.medhal._train import (
     IGNORE_INDEX,
     TrainRequest,
-    TrainSettings,
     encode_example,
     train_medhal,
 )
@@ -73,7 +72,9 @@ def test_a_few_steps_train_save_and_evaluate(data: Path, tiny_model: str, tmp_pa
             data=str(data),
             out=str(tmp_path / "ft"),
             base=tiny_model,
-            settings=TrainSettings(steps=3, batch_size=2, max_length=256),
+            steps=3,
+            batch_size=2,
+            max_length=256,
         ),
         show_progress=False,
     )

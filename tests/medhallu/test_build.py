@@ -138,7 +138,7 @@ def roles(
 def build(tmp_path: Path, build_roles: BuildRoles, records=None, **settings) -> list[dict]:
     settings.setdefault("cache", False)
     # The records are given: the request's source is never read.
-    request = MedHalluBuild("given", str(tmp_path), settings=BuildSettings(**settings))
+    request = MedHalluBuild(pubmedqa="given", out=str(tmp_path), **settings)
     asyncio.run(
         build_medhallu(request, build_roles, records=records or [record()], show_progress=False)
     )

@@ -19,7 +19,7 @@ from helpers import scripted_model
 from medhalbench._errors import MedhalbenchError
 from medhalbench.cli import cli
 from medhalbench.data import PubMedQARecord
-from medhalbench.medhallu import BuildRoles, BuildSettings, MedHalluBuild, build_medhallu
+from medhalbench.medhallu import BuildRoles, MedHalluBuild, build_medhallu
 from medhalbench.medhallu.builder._paper import (
     PAPER_REFINER,
     difficulty,
@@ -169,7 +169,7 @@ def run(tmp_path: Path, generator: Script, fooled_by: Sequence[set[str]], nli: f
         embedder=Embedder(),
     )
     # The records are given: the request's source is never read.
-    request = MedHalluBuild("given", str(tmp_path), "paper", settings=BuildSettings(cache=False))
+    request = MedHalluBuild(pubmedqa="given", out=str(tmp_path), protocol="paper", cache=False)
     asyncio.run(build_medhallu(request, roles, records=[record()], show_progress=False))
     [row] = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
     return row, calls, refiner_calls

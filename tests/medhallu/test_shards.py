@@ -17,12 +17,8 @@ from click.testing import CliRunner
 
 from medhalbench import DataError
 from medhalbench.cli import cli
-from medhalbench.medhallu.builder._build import (
-    MAX_SHARDS,
-    SHARD_FILE,
-    check_shard_set,
-    parse_shard,
-)
+from medhalbench.medhallu._settings import MAX_SHARDS, parse_shard
+from medhalbench.medhallu.builder._build import SHARD_FILE, check_shard_set
 
 OUT_OF_RANGE: list[tuple[dict[str, Any], str]] = [
     ({"index": 0, "count": 2**70}, "count"),

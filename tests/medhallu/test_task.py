@@ -7,8 +7,8 @@ from inspect_ai import eval
 
 from helpers import hallucinated_answers, log_metrics, scripted_model
 from medhalbench import DataError
-from medhalbench.arguments import ArgumentError
 from medhalbench.medhallu import medhallu
+from medhalbench.settings import SettingsError
 
 
 def oracle(path: str, wrong_on: str = "", reply_wrong: str = "0"):
@@ -66,7 +66,9 @@ def test_filters_and_random_pairing(sample_path: str) -> None:
     random_pairs = medhallu(dataset=sample_path, pairing="random", seed=3)
     assert len(random_pairs.dataset) == 12
     assert {s.metadata["label"] for s in random_pairs.dataset} == {0, 1}
-    with pytest.raises(ArgumentError, match="not one of easy, medium, hard"):
+    with pytest.raises(
+        SettingsError, match="difficulty: input should be 'easy', 'medium' or 'hard'"
+    ):
         medhallu(dataset=sample_path, difficulty="extreme")
 
 

@@ -14,7 +14,7 @@ from inspect_ai import eval
 
 from helpers import scripted_model
 from medhalbench.cli import cli
-from medhalbench.dahl import dahl
+from medhalbench.dahl import DahlPlanSettings, dahl
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import load_medhallu
 from medhalbench.planning import Plan, Price, RoleEstimate, count_tokens, plan_table, read_prices
@@ -83,7 +83,7 @@ def test_prices_give_the_cost_and_a_model_without_one_is_undefined(tmp_path: Pat
     table = plan_table(plan, read_prices(prices))
     assert table.rows[0][-1] == pytest.approx(2 * 0.15 + 1 * 0.60)
     assert table.rows[1][-1] != table.rows[1][-1]  # NaN: shown as undefined, not 0
-    assert read_prices(prices) == {"openai/gpt-4o-mini": Price(0.15, 0.60)}
+    assert read_prices(prices) == {"openai/gpt-4o-mini": Price(input=0.15, output=0.60)}
 
 
 def test_a_bad_prices_file_is_one_line_and_exit_2(
@@ -133,7 +133,7 @@ def test_the_report_sets_tokens_used_beside_the_plan(tmp_path: Path) -> None:
 
     model = scripted_model(lambda prompt: "Aspirin inhibits platelets.\nAspirin is an NSAID.")
     task = dahl(dataset=DAHL, limit=2, cache=False, paper_protocol=False)
-    plan = task_plan_of(task, ["mockllm/model"], {}, {"units_per_answer": 2})
+    plan = task_plan_of(task, ["mockllm/model"], {}, DahlPlanSettings(units_per_answer=2))
     keep_plan(task, plan)
     [log] = eval(task, model=model, model_roles={"splitter": model, "checker": model},
                  log_dir=str(tmp_path), display="none")  # fmt: skip

@@ -14,12 +14,12 @@ from inspect_ai.log import read_eval_log
 
 import medhalbench
 from helpers import stub_at
-from medhalbench.arguments import SETTINGS_KEY, read_record
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import MedHalluSettings
 from medhalbench.report import settings_of
 from medhalbench.results import run_result
+from medhalbench.settings import SETTINGS_KEY
 
 DATA = illustrative("medhallu_illustrative.jsonl")
 MODEL = "openai-api/local/m"
@@ -106,7 +106,7 @@ def test_each_route_reaches_the_record_and_every_reader_of_it(
     route: str, logs: dict[str, Path]
 ) -> None:
     log = read_eval_log(str(logs[route]))
-    record = read_record(MedHalluSettings, log.eval.metadata[SETTINGS_KEY])
+    record = MedHalluSettings.read(log.eval.metadata[SETTINGS_KEY])
     # The record: the condition, the selection and how the run ran, as given.
     assert (record.not_sure, record.limit, record.bootstrap) == (True, 2, 50)
     # The generation settings as sent, whichever route set them (inspect's own option

@@ -1,7 +1,7 @@
 """A fourth benchmark added from its own package plus one registry line appears in the
-command line's eval group, runs there, and gets its table in the report; an argument added to
-its task in one place (`operation`) is an option on the command line, a suite's run argument
-and an `inspect eval -T` argument, checked the same way in all three."""
+command line's eval group, runs there, and gets its table in the report; a setting added to
+its settings model in one place (`operation`) is an option on the command line, a suite's run
+argument and an `inspect eval -T` argument, validated the same way in all three."""
 
 from __future__ import annotations
 
@@ -21,26 +21,30 @@ TOY_PACKAGE = '''
 
 from typing import Literal
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
-from medhalbench.arguments import Count, checked
-from medhalbench.registry import Benchmark, KeyFigure
+from medhalbench.registry import Benchmark, KeyFigure, benchmark_task
 from medhalbench.results import Column, ResultTable, figure_rows, results_table, run_title
+from medhalbench.settings import Count, Settings
 
 
-@task
-@checked
-def toy(questions: Count = 2, operation: Literal["add", "multiply"] = "add") -> Task:
-    """Two arithmetic questions.
+class ToySettings(Settings):
+    """Two arithmetic questions."""
 
-    Args:
-        questions: How many questions.
-        operation: Which operation the questions ask for.
-    """
+    questions: Count = 2
+    """How many questions."""
+    operation: Literal["add", "multiply"] = "add"
+    """Which operation the questions ask for."""
+
+
+@benchmark_task(ToySettings)
+def toy(settings: ToySettings) -> Task:
+    """Two arithmetic questions."""
+    questions, operation = settings.questions, settings.operation
     sign = "+" if operation == "add" else "*"
     samples = [
         Sample(input=f"What is 2 {sign} 2?", target="4"),
@@ -150,11 +154,11 @@ def test_an_argument_added_to_the_task_is_an_option_a_suite_argument_and_a_task_
     )
     planned = CliRunner().invoke(cli, ["plan", str(suite)])
     assert planned.exit_code == 2 and "runs[1].args.operation" in planned.stderr
-    assert "'divide' is not one of add, multiply" in planned.stderr
+    assert "input should be 'add' or 'multiply' (got 'divide')" in planned.stderr
     # `inspect eval toy -T operation=divide` creates the task through inspect's registry.
     from inspect_ai import eval as inspect_eval
 
-    with pytest.raises(Exception, match="'divide' is not one of add, multiply"):
+    with pytest.raises(Exception, match="input should be 'add' or 'multiply'"):
         inspect_eval("toy", task_args={"operation": "divide"}, model="mockllm/model",
                      log_dir=str(tmp_path / "logs"), display="none")  # fmt: skip
     [log] = inspect_eval("toy", task_args={"operation": "multiply", "questions": "1"},

@@ -65,7 +65,7 @@ def test_a_grounded_run_pairs_with_the_closed_book_run_whatever_its_evidence_set
 
 def test_temperature_values_order_numerically() -> None:
     [(a, b, d)] = contrasts([run(temperature=1.0), run(temperature=0.25)]).pairs
-    assert str(d) == "temperature: 0.25 vs 1.0" and a.arguments["temperature"] == 0.25
+    assert str(d) == "temperature: 0.25 vs 1.0" and a.record.stored["temperature"] == 0.25
 
 
 def _comparison(d: PairedDifference) -> Comparison:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from medhalbench.settings import Grounding
+from medhalbench.settings import Grounding, SettingsError
 
 
 @pytest.mark.parametrize(
@@ -30,19 +30,23 @@ from medhalbench.settings import Grounding
 def test_a_runs_evidence_is_named_by_source_k_and_reranking(
     settings: dict[str, object], expected: str | None
 ) -> None:
-    assert Grounding(**settings).phrase() == expected  # type: ignore[arg-type]
+    assert Grounding(**settings).evidence_phrase() == expected  # type: ignore[arg-type]
 
 
 def test_the_retrieval_done_names_a_retrieval_left_to_the_index() -> None:
-    assert Grounding(evidence="idx").phrase("hybrid") == "idx, k 5, hybrid"
+    assert Grounding(evidence="idx").evidence_phrase("hybrid") == "idx, k 5, hybrid"
     # What the settings asked stands; a closed-book run has no evidence to name.
-    assert Grounding(evidence="idx", evidence_retriever="bm25").phrase("hybrid") == "idx, k 5, bm25"
-    assert Grounding().phrase("hybrid") is None
+    assert (
+        Grounding(evidence="idx", evidence_retriever="bm25").evidence_phrase("hybrid")
+        == "idx, k 5, bm25"
+    )
+    assert Grounding().evidence_phrase("hybrid") is None
 
 
-def test_evidence_settings_without_evidence_are_named() -> None:
-    assert Grounding().unused() == []
-    assert Grounding(evidence_k=3, evidence_retriever="dense").unused() == [
-        "evidence_k", "evidence_retriever",
+def test_evidence_settings_without_evidence_are_refused_together() -> None:
+    with pytest.raises(SettingsError) as refused:
+        Grounding.of(evidence_k=3, evidence_retriever="dense")
+    assert [(p.setting, p.reason) for p in refused.value.problems] == [
+        ("evidence_k", "needs --evidence"), ("evidence_retriever", "needs --evidence"),
     ]  # fmt: skip
-    assert Grounding(evidence="idx", evidence_retriever="dense").unused() == []
+    assert Grounding.of(evidence="idx", evidence_retriever="dense").evidence_k == 5

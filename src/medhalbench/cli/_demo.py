@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import click
 from inspect_ai.log import EvalLog
 
 from medhalbench.commands import (
-    RunOptions,
+    command_settings,
     console,
     eval_model_params,
     examples_epilog,
@@ -21,10 +20,10 @@ from medhalbench.commands import (
     run_eval,
     split_models,
 )
-from medhalbench.models import DEFAULT_MODEL
 from medhalbench.registry import DemoSettings, Role, benchmarks
 from medhalbench.report import write_report
 from medhalbench.results import run_result
+from medhalbench.settings import DEFAULT_MODEL, RunOptions
 
 F = Callable[..., Any]
 
@@ -114,7 +113,7 @@ def demo_command(
     named = {r.name: [v] for r in _roles() if (v := options.pop(r.name, None))}
     roles = {b.name: role_names(b.roles, named, under_test=names, shared=judge) for b in entries}
     illustrative_data = None in data.values()
-    run_options = RunOptions.of({**options, "max_samples": SAMPLES_IN_FLIGHT})
+    run_options = command_settings(RunOptions, {**options, "max_samples": SAMPLES_IN_FLIGHT})
     logs: list[EvalLog] = []
     for entry in entries:
         assert entry.demo is not None
@@ -135,7 +134,7 @@ def demo_command(
             models=names,
             # A benchmark's runs (MedHallu with and without knowledge) side by side: the
             # engine's replicas stay busy from one run's last calls to the next one's first.
-            options=replace(run_options, max_tasks=len(run.tasks)),
+            options=run_options.model_copy(update={"max_tasks": len(run.tasks)}),
             roles={role: listed[0] for role, listed in roles[entry.name].items()},
             announce=False,
         )

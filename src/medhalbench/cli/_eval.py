@@ -6,8 +6,7 @@ import click
 
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.commands import (
-    ConnectionSettings,
-    Display,
+    command_settings,
     connection_params,
     display_param,
     eval_command,
@@ -15,6 +14,7 @@ from medhalbench.commands import (
     flag,
     retry_runs,
 )
+from medhalbench.settings import ConnectionSettings, Display
 
 
 @click.group(name="eval", cls=RegistryGroup, command=eval_command)
@@ -79,6 +79,6 @@ def retry_command(
         force=force,
         model_args=model_args,
         role_args=role_args,
-        connection=ConnectionSettings.of(connection),
+        connection=command_settings(ConnectionSettings, connection),
         display=display,
     )

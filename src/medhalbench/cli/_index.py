@@ -10,19 +10,18 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from medhalbench.arguments import ArgumentError, construct
 from medhalbench.commands import (
     click_params,
+    command_options,
     console,
     examples_epilog,
     flag,
-    options_of,
-    take_values,
+    settings_from,
 )
 from medhalbench.evidence import DenseSettings, IndexSettings
 
-_SETTINGS = options_of(IndexSettings)
-_DENSE = options_of(DenseSettings)
+_SETTINGS = command_options(IndexSettings)
+_DENSE = command_options(DenseSettings)
 
 
 def _folder_size(folder: Path) -> int:
@@ -90,12 +89,8 @@ def index_command(
     from medhalbench.evidence import build_index
 
     ctx = click.get_current_context()
-    try:
-        settings = construct(IndexSettings, take_values(_SETTINGS, values))
-        vectors = construct(DenseSettings, take_values(_DENSE, values))
-    except ArgumentError as ex:
-        flag = "--" + ex.argument.replace("_", "-")
-        raise click.BadParameter(ex.reason, param_hint=flag) from None
+    settings = settings_from(IndexSettings, _SETTINGS, values)
+    vectors = settings_from(DenseSettings, _DENSE, values)
     if not dense:
         for argument in _DENSE:
             if ctx.get_parameter_source(argument.name) is ParameterSource.COMMANDLINE:

@@ -11,7 +11,8 @@ import click
 
 from medhalbench._secrets import register_secret
 from medhalbench.commands import console, examples_epilog, parse_model_args
-from medhalbench.models import DEFAULT_MODEL, Engine, embedded_settings
+from medhalbench.models import Engine, embedded_settings
+from medhalbench.settings import DEFAULT_MODEL
 
 
 @click.command(

@@ -9,7 +9,6 @@ from inspect_ai import eval_set
 
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact_files
-from medhalbench.arguments import ArgumentError
 from medhalbench.commands import (
     BATCH_SAMPLE_RETRIES,
     InputFile,
@@ -25,7 +24,6 @@ from medhalbench.commands import (
     keep_plan,
     locked,
     log_folder,
-    options_of,
     parse_model_args,
     print_plans,
     progress_display,
@@ -41,6 +39,7 @@ from medhalbench.commands import (
 )
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
+from medhalbench.settings import SettingsError
 
 
 @click.command(
@@ -70,7 +69,7 @@ def run_command(suite: str, display: str | None, force: bool) -> None:
 
 def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
     tasks = suite_tasks(loaded)
-    plans = [task_plan_of(run.task, [run.model.name], run.roles, {}) for run in tasks]
+    plans = [task_plan_of(run.task, [run.model.name], run.roles, None) for run in tasks]
     check_suite_contexts(loaded, tasks, plans)
     for stale in stale_logs(loaded, tasks):
         if not force:
@@ -145,26 +144,28 @@ def plan_command(suite: str, prices: str | None, plan_settings: tuple[str, ...])
     """Print what a suite will call, per run and model: calls and tokens per role, and the
     cost at the given prices. Loads and checks every dataset; calls no model."""
     loaded = read_suite(suite_path(suite))
-    settings = parse_model_args(plan_settings, option="-P")
-    takes = {
-        a.name: a
+    given = parse_model_args(plan_settings, option="-P")
+    planned = {
+        entry.name: entry.plan_settings
         for run in loaded.runs
         if (entry := benchmark(run.benchmark)).plan_settings
-        for a in options_of(entry.plan_settings)
     }
-    for name, value in settings.items():
+    takes = sorted({name for model in planned.values() for name in model.model_fields})
+    for name in given:
         if name not in takes:
             raise click.BadParameter(
                 f"no benchmark of the suite has the planning setting {name!r} "
                 f"(settings: {', '.join(takes) or 'none'})",
                 param_hint="-P",
             )
+    assumed = {}
+    for name, model in planned.items():
         try:
-            settings[name] = takes[name].check(value)
-        except ArgumentError as ex:
-            raise click.BadParameter(f"{name}: {ex.reason}", param_hint="-P") from None
+            assumed[name] = model.of({k: v for k, v in given.items() if k in model.model_fields})
+        except SettingsError as ex:
+            raise click.BadParameter(str(ex), param_hint="-P") from None
     plans = [
-        task_plan_of(run.task, [run.model.name], run.roles, settings)
+        task_plan_of(run.task, [run.model.name], run.roles, assumed.get(run.benchmark))
         for run in suite_tasks(loaded, resolve=False)
     ]
     print_plans(console, plans, prices)

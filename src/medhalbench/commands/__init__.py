@@ -7,10 +7,13 @@ registry entry."""
 from medhalbench.commands._builds import build_command, run_build, tool_command, tool_commands
 from medhalbench.commands._derive import (
     ExamplesGroup,
-    absolute,
     click_params,
+    command_options,
+    command_settings,
     examples_epilog,
-    options_of,
+    model_params,
+    refusal,
+    settings_from,
     take_values,
 )
 from medhalbench.commands._errors import (
@@ -26,18 +29,12 @@ from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._folders import log_folder, made_for_output, writable_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
-    DEFAULT_ATTEMPT_TIMEOUT,
-    DEFAULT_MAX_RETRIES,
-    ConnectionSettings,
-    ModelOptions,
     OptionError,
     batchless,
+    generate_config,
     parse_model_args,
 )
 from medhalbench.commands._options import (
-    DEFAULT_LOG_DIR,
-    DISPLAYS,
-    Display,
     InputFile,
     bootstrap_option,
     connection_params,
@@ -52,7 +49,6 @@ from medhalbench.commands._retry import retry_runs
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
-    RunOptions,
     console,
     print_log_locations,
     realtime_logging,
@@ -71,25 +67,22 @@ from medhalbench.commands._suite import (
 from medhalbench.commands._tables import print_runs, print_table, show_results
 
 __all__ = [
+    "command_options",
+    "command_settings",
+    "generate_config",
+    "model_params",
+    "refusal",
+    "settings_from",
     "batchless",
     "ExamplesGroup",
     "examples_epilog",
     "locked",
     "BATCH_SAMPLE_RETRIES",
-    "DEFAULT_ATTEMPT_TIMEOUT",
-    "DEFAULT_LOG_DIR",
-    "DEFAULT_MAX_RETRIES",
-    "DISPLAYS",
     "INTERRUPTED",
     "USER_ERROR",
-    "ConnectionSettings",
-    "ModelOptions",
-    "RunOptions",
-    "Display",
     "InputFile",
     "OptionError",
     "Suite",
-    "absolute",
     "build_command",
     "check_suite_contexts",
     "click_params",
@@ -105,7 +98,6 @@ __all__ = [
     "format_option",
     "interruptible",
     "keep_plan",
-    "options_of",
     "parse_model_args",
     "print_log_locations",
     "print_plans",

@@ -7,44 +7,40 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, get_type_hints
+from typing import Any, TypeVar
 
 import click
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.arguments import (
-    ArgumentError,
-    OutputFolder,
-    construct,
-    description,
-    resolve_protocol,
-    usage_examples,
-)
 from medhalbench.commands._derive import (
     ExamplesGroup,
     click_params,
+    command_options,
+    command_settings,
     examples_epilog,
-    option_hint,
-    options_of,
-    take_values,
+    settings_from,
 )
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, traceback_file
 from medhalbench.commands._failures import classify_exception
 from medhalbench.commands._folders import made_for_output, writable_folder
-from medhalbench.commands._models import (
-    ModelOptions,
-    check_model_name,
-    resolve_model,
-    role_connection,
-)
+from medhalbench.commands._models import check_model_name, resolve_model, role_connection
 from medhalbench.commands._options import builder_model_params
 from medhalbench.commands._plans import print_plans
 from medhalbench.commands._roles import is_embedded, role_names
-from medhalbench.commands._run import RunOptions, console
+from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
-from medhalbench.models import DEFAULT_MODEL
 from medhalbench.registry import Outcome, Role, RoleModels, Tool
 from medhalbench.results import ResultTable
+from medhalbench.settings import (
+    DEFAULT_MODEL,
+    LocalPath,
+    ModelOptions,
+    RunOptions,
+    Settings,
+    description,
+    options_of,
+    usage_examples,
+)
 
 T = TypeVar("T")
 
@@ -96,12 +92,12 @@ def role_models(
 
 
 @contextlib.contextmanager
-def made_for_outputs(settings: object) -> Iterator[None]:
+def made_for_outputs(settings: Settings) -> Iterator[None]:
     """`made_for_output` for every output folder (`OutputFolder`) of a command's settings."""
-    hints = get_type_hints(type(settings), include_extras=True)
+    folders = [o.name for o in options_of(type(settings)) if o.path == LocalPath(file_okay=False)]
     with contextlib.ExitStack() as stack:
-        for name, hint in hints.items():
-            if hint == OutputFolder and getattr(settings, name, None):
+        for name in folders:
+            if getattr(settings, name, None):
                 stack.enter_context(made_for_output(getattr(settings, name)))
         yield
 
@@ -113,14 +109,6 @@ def print_outcome(outcome: Outcome) -> None:
             print_table(console, item)
         else:
             console.print(item, markup=False, highlight=False)
-
-
-def _settings(owner: type, arguments: Sequence[Any], values: dict[str, Any]) -> Any:
-    try:
-        # A knob the protocol does not take is refused now, naming its option.
-        return resolve_protocol(construct(owner, take_values(arguments, values)))
-    except ArgumentError as ex:
-        raise click.BadParameter(ex.reason, param_hint=option_hint(arguments, ex)) from None
 
 
 def _names(
@@ -142,12 +130,12 @@ def _announce(names: Mapping[str, list[str]]) -> None:
 
 def build_command(name: str, builder: Any) -> click.Command:
     """The `build` command of a benchmark's builder."""
-    arguments = options_of(builder.settings)
+    arguments = command_options(builder.settings)
 
     def run(**values: Any) -> None:
-        settings = _settings(builder.settings, arguments, values)
+        settings = settings_from(builder.settings, arguments, values)
         names, shared = _names(builder.roles, values)
-        options = RunOptions.of(values)
+        options = command_settings(RunOptions, values)
         models = role_models(names, options, shared)
         if options.dry_run:
             for role, listed in names.items():
@@ -173,16 +161,16 @@ def build_command(name: str, builder: Any) -> click.Command:
 
 def tool_command(tool: Tool) -> click.Command:
     """The command of a benchmark's tool (its last word is the command's name)."""
-    arguments = options_of(tool.request)
+    arguments = command_options(tool.request)
 
     def run(**values: Any) -> None:
-        request = _settings(tool.request, arguments, values)
+        request = settings_from(tool.request, arguments, values)
         models = RoleModels({})
         with made_for_outputs(request):
             if tool.roles:
                 names, shared = _names(tool.roles, values)
                 _announce(names)
-                models = role_models(names, ModelOptions.of(values), shared)
+                models = role_models(names, command_settings(ModelOptions, values), shared)
                 models.check()
             result = tool.run(request, models)
             if inspect.isawaitable(result):

@@ -1,172 +1,156 @@
-"""Command-line options derived from declared arguments (a task's signature, a settings
-dataclass): the same names, types, defaults, choices, ranges and help, so that a command line
-and a suite entry pass the same checks."""
+"""Command-line options derived from settings models: the same names, defaults, allowed values
+and help. An option only spells a setting: the model validates what it is given, so that a
+command line, a suite and `inspect eval -T` pass the one check, and every value at fault is
+named at once."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
-from medhalbench.arguments import Argument, ArgumentError, arguments_of
+from medhalbench.settings import (
+    CommandSettings,
+    Option,
+    Settings,
+    SettingsError,
+    anchored,
+    options_of,
+)
+
+C = TypeVar("C", bound=CommandSettings)
+S = TypeVar("S", bound=Settings)
 
 
-def absolute(path: str | None) -> str | None:
-    """A local file's absolute path (so that a log resumed from another folder finds it);
-    anything that is not a local path (a hub id, `github`) unchanged."""
-    if path is None or not Path(path).expanduser().exists():
-        return path
-    return str(Path(path).expanduser().resolve())
+class _Given(click.ParamType):
+    """A setting's value as written: a number where it reads as one (so that logs keep it
+    typed), any other text as it is, for the settings model to check."""
 
-
-class _Parsed(click.ParamType):
-    """A value written in a form of its own (`0/4`, `NAME=PATH`), checked by its declaration
-    and kept as written: the declaration reads it again when the settings are made."""
-
-    def __init__(self, argument: Argument) -> None:
-        assert argument.parse is not None
-        self.argument = argument
-        self.name = argument.parse.metavar
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            self.argument.check_item(value)
-        except ArgumentError as ex:
-            self.fail(ex.reason, param, ctx)
-        return value
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
-        return self.name
-
-
-class _Listed(click.ParamType):
-    """One or more comma-separated values of a list argument, each read and checked by its
-    declaration (`--difficulty easy,medium`)."""
-
-    def __init__(self, argument: Argument) -> None:
-        self.argument = argument
-        self.name = "list"
+    def __init__(self, option: Option) -> None:
+        self.option = option
+        self.name = option.kind.__name__ if option.kind is not object else "text"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or self.option.kind not in (int, float):
             return value
         try:
-            return self.argument.check(value)
-        except ArgumentError as ex:
-            self.fail(ex.reason, param, ctx)
+            return self.option.kind(value)
+        except ValueError:
+            return value
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
-        if self.argument.choices:
-            return "[" + "|".join(map(str, self.argument.choices)) + "],..."
-        return "VALUE,..."
+        option = self.option
+        if option.spelling.metavar:
+            return option.spelling.metavar
+        shown = "[" + "|".join(map(str, option.choices)) + "]" if option.choices else None
+        shown = shown or {int: "INTEGER", float: "FLOAT"}.get(option.kind, "TEXT")
+        return f"{shown},..." if option.comma_separated else shown
 
 
-def click_type(argument: Argument) -> click.ParamType:
-    """The click type that reads and checks one value of an argument."""
-    if argument.parse is not None:
-        return _Parsed(argument)
-    if argument.many and not argument.spelling.positional:
-        return _Listed(argument)
-    if argument.choices is not None:
-        return click.Choice([str(c) for c in argument.choices])
-    if argument.kind is bool:
-        return click.BOOL
-    bounds = argument.range
-    if argument.kind in (int, float):
-        if bounds is None:
-            return click.INT if argument.kind is int else click.FLOAT
-        if argument.kind is int:
-            return click.IntRange(
-                None if bounds.min is None else int(bounds.min),
-                None if bounds.max is None else int(bounds.max),
-                min_open=bounds.min_open,
-                max_open=bounds.max_open,
-            )
-        return _FiniteRange(
-            bounds.min, bounds.max, min_open=bounds.min_open, max_open=bounds.max_open
-        )
-    path = argument.path
-    if path is not None and (path.must_exist or not path.dir_okay or not path.file_okay):
-        return click.Path(exists=path.must_exist, dir_okay=path.dir_okay, file_okay=path.file_okay)
-    return click.STRING
+class SettingOption(click.Option):
+    """An option that spells a setting, its help showing the numbers the setting takes."""
+
+    def __init__(self, *args: Any, bounds: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bounds = bounds
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        extra = super().get_help_extra(ctx)
+        if self.bounds:
+            extra["range"] = self.bounds
+        return extra
 
 
-class _FiniteRange(click.FloatRange):
-    """A float range that refuses nan and infinity (click's comparisons let them through:
-    `--batch-delay inf` would wait for ever)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        converted = super().convert(value, param, ctx)
-        if isinstance(converted, float) and not math.isfinite(converted):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return converted
-
-
-def click_param(argument: Argument) -> click.Parameter:
-    """The option (or positional argument) of an argument."""
-    kind = click_type(argument)
-    if argument.spelling.positional:
+def click_param(option: Option) -> click.Parameter:
+    """The option (or positional argument) that spells a setting."""
+    kind = _Given(option)
+    if option.spelling.positional:
         return click.Argument(
-            [argument.name], type=kind, nargs=-1 if argument.many else 1,
-            required=argument.required,
-        )  # fmt: skip
-    default = None if argument.required else argument.default
-    if argument.kind is bool and not argument.many:
-        flag = argument.flag
-        return click.Option(
-            [f"{flag}/--no-{flag.removeprefix('--')}", argument.name],
+            [option.name], type=kind, nargs=-1 if option.many else 1, required=option.required
+        )
+    default = None if option.required else option.default
+    if option.kind is bool and not option.many:
+        flag = option.flag
+        return SettingOption(
+            [f"{flag}/--no-{flag.removeprefix('--')}", option.name],
             # Absent stays None where None is a value: its default is decided elsewhere (a
             # build protocol's), and neither flag given must not stand for one of them.
-            default=None if default is None and argument.optional else bool(default),
+            default=None if default is None and option.optional else bool(default),
             show_default=bool(default),
-            help=argument.help,
+            help=option.help,
         )
-    return click.Option(
-        [argument.flag, argument.name],
+    return SettingOption(
+        [option.flag, option.name],
         type=kind,
-        multiple=argument.many,
-        required=argument.required,
-        default=default if not argument.many else tuple(default or ()),
+        multiple=option.many,
+        required=option.required,
+        default=default if not option.many else tuple(default or ()),
         show_default=default not in (None, (), []),
-        metavar=argument.spelling.metavar,
-        help=argument.help,
+        help=option.help,
+        bounds=option.bounds,
     )
 
 
-def click_params(arguments: Iterable[Argument]) -> list[click.Parameter]:
-    """The options of arguments, in order."""
-    return [click_param(a) for a in arguments]
+def command_options(model: type[Settings], *, leave_out: Sequence[str] = ()) -> list[Option]:
+    """The settings of a model that a command gives (those named in `leave_out` not)."""
+    return [o for o in options_of(model) if o.name not in leave_out]
 
 
-def options_of(
-    owner: Callable[..., Any] | type, *, leave_out: Sequence[str] = ()
-) -> list[Argument]:
-    """The arguments of a function or settings dataclass that the command line gives."""
-    return [a for a in arguments_of(owner) if a.name not in leave_out]
+def click_params(options: Iterable[Option]) -> list[click.Parameter]:
+    """The options that spell settings, in order."""
+    return [click_param(o) for o in options]
 
 
-def take_values(arguments: Iterable[Argument], values: dict[str, Any]) -> dict[str, Any]:
-    """Remove the arguments' values from a command's values and return them as the
-    declaration expects them (repeated options as lists, local paths absolute)."""
+def model_params(model: type[Settings], *, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
+    """The options that spell a model's settings."""
+    return click_params(command_options(model, leave_out=leave_out))
+
+
+def take_values(
+    options: Iterable[Option], values: dict[str, Any], model: type[Settings]
+) -> dict[str, Any]:
+    """Remove the options' values from a command's values and return them as the settings
+    model takes them: repeated options as lists, each relative local path made absolute (so
+    that a log resumed from another folder finds it)."""
     taken = {}
-    for argument in arguments:
-        value = values.pop(argument.name)
-        if argument.many:  # a repeated option: its values, each a list when comma-separated
-            value = [v for item in value for v in (item if isinstance(item, list) else [item])]
-        if argument.path is not None:
-            value = [absolute(v) for v in value] if argument.many else absolute(value)
-        taken[argument.name] = value
-    return taken
+    for option in options:
+        value = values.pop(option.name)
+        taken[option.name] = list(value) if isinstance(value, tuple) else value
+    return anchored(model, taken, Path.cwd())
 
 
-def option_hint(arguments: Iterable[Argument], error: ArgumentError) -> str:
-    """The command-line spelling of the argument an error names (the name when none)."""
-    by_name: Mapping[str, Argument] = {a.name: a for a in arguments}
-    found = by_name.get(error.argument)
-    return found.flag if found is not None else error.argument
+def refusal(options: Iterable[Option], error: SettingsError) -> click.UsageError:
+    """A settings model's refusal, each setting named by the option that spells it."""
+    flags: Mapping[str, str] = {o.name: o.flag for o in options}
+    return click.UsageError(
+        "; ".join(f"{flags.get(p.setting, p.setting)}: {p.reason}" for p in error.problems)
+    )
+
+
+def settings_from(model: type[S], options: Sequence[Option], values: dict[str, Any]) -> S:
+    """A command's settings of a model, validated from its options' values.
+
+    Raises:
+        click.UsageError: Naming every option whose value the model does not take.
+    """
+    try:
+        return model.of(take_values(options, values, model))
+    except SettingsError as ex:
+        raise refusal(options, ex) from None
+
+
+def command_settings(model: type[C], values: Mapping[str, Any]) -> C:
+    """A command's settings of a model among its values (`CommandSettings.among`).
+
+    Raises:
+        click.UsageError: Naming every option whose value the model does not take.
+    """
+    try:
+        return model.among(values)
+    except SettingsError as ex:
+        raise refusal(options_of(model), ex) from None
 
 
 def examples_epilog(lines: Sequence[str]) -> str | None:

@@ -4,17 +4,18 @@ role, its sweep and planning settings, and the shared model options."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from medhalbench.arguments import Argument, ArgumentError, construct, description, usage_examples
 from medhalbench.commands._derive import (
     click_params,
+    command_options,
+    command_settings,
     examples_epilog,
-    option_hint,
-    options_of,
+    refusal,
+    settings_from,
     take_values,
 )
 from medhalbench.commands._failures import fail_on_unfinished
@@ -22,7 +23,6 @@ from medhalbench.commands._models import batchless, parse_model_args
 from medhalbench.commands._options import eval_model_params, flag
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import (
-    RunOptions,
     console,
     print_log_locations,
     run_eval,
@@ -30,7 +30,16 @@ from medhalbench.commands._run import (
 )
 from medhalbench.commands._tables import print_table, show_results
 from medhalbench.outputs import system_model
-from medhalbench.registry import EXAMPLE_DATASET, Benchmark
+from medhalbench.registry import Benchmark
+from medhalbench.settings import (
+    EXAMPLE_DATASET,
+    RunOptions,
+    SettingsError,
+    Spelling,
+    description,
+    options_of,
+    usage_examples,
+)
 
 CONNECTED = ("cache",)
 """Task arguments that take the value of the model option of the same name (`--cache`)."""
@@ -38,14 +47,11 @@ RESPONSES = "responses"
 """The task argument naming outputs written elsewhere: given, no model under test runs."""
 
 
-def parse_sweep(value: str | None, argument: Argument, flag: str) -> list[Any] | None:
-    """The comma-separated values of a sweep, each checked as the swept argument."""
+def parse_sweep(value: str | None, flag: str) -> list[str] | None:
+    """The comma-separated values of a sweep (each checked when its run's task is made)."""
     if not value:
         return None
-    try:
-        values = [argument.check(v.strip()) for v in value.split(",") if v.strip()]
-    except ArgumentError as ex:
-        raise click.BadParameter(ex.reason, param_hint=flag) from None
+    values = [v.strip() for v in value.split(",") if v.strip()]
     if not values:
         raise click.BadParameter("expected comma-separated values", param_hint=flag)
     return values
@@ -73,19 +79,20 @@ def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def eval_command(entry: Benchmark) -> click.Command:
     """The `eval` command of a benchmark."""
+    model = entry.settings
     arguments = [
-        replace(a, help=f"{a.help} '{EXAMPLE_DATASET}': the packaged example.")
-        if a.name == "dataset" and entry.example
-        else a
-        for a in options_of(entry.task, leave_out=CONNECTED)
+        replace(o, help=f"{o.help} '{EXAMPLE_DATASET}': the packaged example.")
+        if o.name == "dataset" and entry.example
+        else o
+        for o in command_options(model, leave_out=CONNECTED)
     ]
-    plan_arguments = options_of(entry.plan_settings) if entry.plan_settings else []
+    plan_arguments = command_options(entry.plan_settings) if entry.plan_settings else []
     sweep = entry.sweep
-    by_name = {a.name: a for a in options_of(entry.task)}
+    declared = {o.name for o in options_of(model)}
 
     def run(**values: Any) -> None:
         ctx = click.get_current_context()
-        task_values = take_values(arguments, values)
+        task_values = take_values(arguments, values, model)
         given_by_t = parse_model_args(values.pop("task_args"), option="-T")
         for name in given_by_t:
             source = ctx.get_parameter_source(name)
@@ -95,10 +102,8 @@ def eval_command(entry: Benchmark) -> click.Command:
                     f"-T {name}=... and {option} both set {name}: give one", param_hint="-T"
                 )
         task_values.update(given_by_t)
-        task_values.update({name: values[name] for name in CONNECTED if name in by_name})
-        swept = (
-            parse_sweep(values.pop("sweep"), by_name[sweep.argument], sweep.flag) if sweep else None
-        )
+        task_values.update({name: values[name] for name in CONNECTED if name in declared})
+        swept = parse_sweep(values.pop("sweep"), sweep.flag) if sweep else None
         if (
             swept
             and sweep
@@ -109,9 +114,9 @@ def eval_command(entry: Benchmark) -> click.Command:
                 param_hint=sweep.flag,
             )
         plan_settings = (
-            asdict(construct(entry.plan_settings, take_values(plan_arguments, values)))
+            settings_from(entry.plan_settings, plan_arguments, values)
             if entry.plan_settings
-            else {}
+            else None
         )
         wide, published = values.pop("wide"), values.pop("published")
         given = task_values.get(RESPONSES)
@@ -135,17 +140,21 @@ def eval_command(entry: Benchmark) -> click.Command:
             under_test=[f"the outputs in {given}"] if given else models,
             shared=values.pop("judge", None),
         )
-        options = RunOptions.of(values)
+        options = command_settings(RunOptions, values)
         unbatched = batchless([*models, *(n for names in roles.values() for n in names)])
         if options.batch and unbatched:
             raise click.BadParameter(unbatched, param_hint="--batch")
         overrides = [{sweep.argument: v} for v in swept] if swept and sweep else [{}]
+        spelt = [
+            replace(o, spelling=Spelling(flag=sweep.flag))
+            if swept and sweep and o.name == sweep.argument
+            else o
+            for o in arguments
+        ]
         try:
             tasks = [entry.make_task({**task_values, **o}) for o in overrides]
-        except ArgumentError as ex:
-            raise click.BadParameter(
-                ex.reason, param_hint=option_hint([*arguments, *plan_arguments], ex)
-            ) from None
+        except SettingsError as ex:
+            raise refusal(spelt, ex) from None
         logs = run_eval(
             tasks,
             models=models,
@@ -185,12 +194,12 @@ def eval_command(entry: Benchmark) -> click.Command:
         flag("--wide", "One wide table of every figure (default: one narrow table per run)."),
         flag("--published", "With --wide: add the paper's published figures as reference rows."),
         *eval_model_params(entry.roles),
-        *([_system_option()] if RESPONSES in by_name else []),
+        *([_system_option()] if RESPONSES in declared else []),
     ]
     return click.Command(
         name=entry.name,
         callback=run,
         params=params,
-        help=f"{description(entry.task)} ({entry.title}: {entry.paper}.)",
-        epilog=examples_epilog(usage_examples(entry.task)),
+        help=f"{description(model)} ({entry.title}: {entry.paper}.)",
+        epilog=examples_epilog(usage_examples(model)),
     )

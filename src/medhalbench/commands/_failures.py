@@ -78,7 +78,7 @@ _FAILURES = [
 
 # Errors of ours raised on purpose while a run goes (bad input met mid-run): their message
 # is the line, exit code 2.
-_OURS = ("medhalbench._errors.", "medhalbench.arguments._arguments.ArgumentError",
+_OURS = ("medhalbench._errors.", "medhalbench.settings._model.SettingsError",
          "medhalbench.commands._models.OptionError")  # fmt: skip
 
 Kind = str

@@ -9,12 +9,11 @@ model under test takes the model's `--model-base-url` and `-M`.
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 from urllib.parse import urlsplit
 
 import click
@@ -32,101 +31,30 @@ from medhalbench._secrets import (
     url_credentials,
     url_secret,
 )
-from medhalbench.arguments import Count, NonNegative, Positive
 from medhalbench.commands._errors import plain_message
 from medhalbench.commands._retries import SDK_RETRYING_PROVIDERS, retry_malformed_replies
 from medhalbench.models import writes_nothing
+from medhalbench.settings import ConnectionSettings, ModelOptions
 
-DEFAULT_MAX_RETRIES = 6
-"""Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
-3 minutes in all before giving up on a dead server, and rides out rate limits of that order."""
 HOLDS_CREDENTIALS = "holds a key or password"
 """What the refusal of a base URL with credentials says (a plan refuses it too)."""
-DEFAULT_ATTEMPT_TIMEOUT = 300
-"""Seconds one attempt may take before it is abandoned and retried (a server that accepts
-and never answers)."""
 
 
-@dataclass(frozen=True)
-class ConnectionSettings:
-    """How models are called: the options of every command that calls models, and a suite's
-    `settings`.
-
-    Attributes:
-        max_connections: Concurrent calls per model API (default: inspect's adaptive limit;
-            an embedded model's slots).
-        max_retries: Retries of a failed model call, with inspect's backoff (3 s doubling).
-            Default 6: a dead server is given up after about 3 minutes; rate limits of that
-            order are ridden out.
-        timeout: Seconds a model call may take in all, retries included (default: no limit).
-        attempt_timeout: Seconds one attempt may take before it is abandoned and retried
-            (default 300; none in batch mode).
-        batch: Send the calls through the provider's batch API (OpenAI, Anthropic, Google,
-            Together, Grok: about half price, results within hours).
-        batch_delay: With --batch: seconds before a partly filled batch is sent, and between
-            status checks (inspect's default 15).
-    """
-
-    max_connections: Count | None = None
-    max_retries: NonNegative | None = None
-    timeout: Count | None = None
-    attempt_timeout: Count | None = None
-    batch: bool = False
-    batch_delay: Positive | None = None
-
-    @classmethod
-    def of(cls, values: Mapping[str, Any]) -> Self:
-        """The settings among a command's option values (a value not given, or an option the
-        command does not take, left at its default)."""
-        given = {f.name: values.get(f.name) for f in dataclasses.fields(cls)}
-        return cls(**{name: value for name, value in given.items() if value is not None})
-
-    @property
-    def attempt_limit(self) -> int | None:
-        """Seconds one attempt may take: `attempt_timeout` (300 by default, none in batch
-        mode), never more than `timeout`, so that a call that hangs ends when the whole call
-        must."""
-        limits = [
-            self.attempt_timeout or (None if self.batch else DEFAULT_ATTEMPT_TIMEOUT),
-            self.timeout,
-        ]
-        given = [limit for limit in limits if limit is not None]
-        return min(given) if given else None
-
-    def generate_config(self) -> GenerateConfig:
-        """inspect's settings for calls made this way: our retry default where none is given,
-        the attempt limit, and the batch mode (`--batch-delay` as its send delay and tick)."""
-        batch: bool | BatchConfig | None = None
-        if self.batch:
-            delay = self.batch_delay
-            batch = BatchConfig(send_delay=delay, tick=delay) if delay else True
-        return GenerateConfig(
-            max_connections=self.max_connections,
-            max_retries=DEFAULT_MAX_RETRIES if self.max_retries is None else self.max_retries,
-            timeout=self.timeout,
-            attempt_timeout=self.attempt_limit,
-            batch=batch,
-        )
-
-
-@dataclass(frozen=True)
-class ModelOptions(ConnectionSettings):
-    """How a command reaches its models: the connection settings, and the base URL and
-    provider arguments of the main model and of each role (the values of `connection_params`,
-    `base_url_params` and `role_params`; read from them by `ModelOptions.of`).
-
-    Attributes:
-        model_base_url: Base URL of the main model's API (`--model-base-url`).
-        model_args: Its provider arguments as given, `NAME=VALUE` (`-M`).
-        role_base_urls: Each role's own base URLs as given, the last one taken
-            (`--role-base-url ROLE=URL`).
-        role_args: Each role's own provider arguments as given (`--role-arg ROLE:NAME=VALUE`).
-    """
-
-    model_base_url: str | None = None
-    model_args: Sequence[str] = ()
-    role_base_urls: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    role_args: Mapping[str, Sequence[str]] = field(default_factory=dict)
+def generate_config(settings: ConnectionSettings) -> GenerateConfig:
+    """inspect's settings for calls made as connection settings say: our retry default where
+    none is given, the attempt limit, and the batch mode (`--batch-delay` as its send delay
+    and tick)."""
+    batch: bool | BatchConfig | None = None
+    if settings.batch:
+        delay = settings.batch_delay
+        batch = BatchConfig(send_delay=delay, tick=delay) if delay else True
+    return GenerateConfig(
+        max_connections=settings.max_connections,
+        max_retries=settings.retries,
+        timeout=settings.timeout,
+        attempt_timeout=settings.attempt_limit,
+        batch=batch,
+    )
 
 
 class OptionError(MedhalbenchError, ValueError):
@@ -369,7 +297,7 @@ def connection(options: ModelOptions) -> Connection:
     return Connection(
         base_url=checked_base_url(options.model_base_url, "--model-base-url"),
         args=parse_model_args(options.model_args),
-        config=options.generate_config(),
+        config=generate_config(options),
     )
 
 

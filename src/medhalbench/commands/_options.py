@@ -1,30 +1,29 @@
 """The options every command that calls models shares, written once: the models, their
-connection (derived from `ConnectionSettings`), roles, logs, plans and display."""
+roles, and how they are reached and run (derived from `settings.RunOptions`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar
 
 import click
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import MAX_WHOLE
-from medhalbench.commands._derive import click_params, options_of
-from medhalbench.commands._models import (
-    ConnectionSettings,
-    model_name_problem,
-    named_problem,
-    parse_role_values,
-)
+from medhalbench.commands._derive import click_param, model_params
+from medhalbench.commands._models import model_name_problem, named_problem, parse_role_values
 from medhalbench.data import MAX_TEXT_FILE_BYTES, check_input_file
-from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED
 from medhalbench.registry import Role
-from medhalbench.statistics import DEFAULT_RESAMPLES, MAX_RESAMPLES
+from medhalbench.settings import (
+    DEFAULT_MODEL,
+    DEFAULT_RESAMPLES,
+    MAX_RESAMPLES,
+    ConnectionSettings,
+    ModelOptions,
+    PlanSettings,
+    RunOptions,
+    options_of,
+)
 
-Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
-DISPLAYS: tuple[str, ...] = get_args(Display)
-DEFAULT_LOG_DIR = "logs"
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 """What a click option decorates (as click's own decorators type it)."""
 
@@ -93,33 +92,12 @@ def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
 
 def connection_params(*, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
     """`--max-connections`, `--max-retries`, `--timeout`, ... from `ConnectionSettings`."""
-    return click_params(options_of(ConnectionSettings, leave_out=leave_out))
+    return model_params(ConnectionSettings, leave_out=leave_out)
 
 
 def display_param() -> click.Parameter:
     """`--display`: inspect's own display instead of our progress bars."""
-    return click.Option(
-        ["--display"],
-        default=None,
-        type=click.Choice(DISPLAYS),
-        help="inspect's own display (default: our progress bars with retry counts; 'none': no progress). Errors always go to stderr.",
-    )
-
-
-def plan_params() -> list[click.Parameter]:
-    """`--dry-run` and `--prices`."""
-    return [
-        flag(
-            "--dry-run",
-            "Load and check the data, then print the model calls and tokens per role (and the cost with --prices) without calling any model.",
-        ),
-        click.Option(
-            ["--prices"],
-            type=InputFile("price file"),
-            default=None,
-            help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens, for the cost in plans.",
-        ),
-    ]
+    return click_param(next(o for o in options_of(RunOptions) if o.name == "display"))
 
 
 def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Parameter]:
@@ -184,24 +162,9 @@ def role_params(roles: Sequence[Role], *, shared: str | None) -> list[click.Para
     ]
 
 
-def base_url_params(what: str) -> list[click.Parameter]:
-    """`--model-base-url` and `-M` for the models of `what`."""
-    return [
-        click.Option(
-            ["--model-base-url"],
-            default=None,
-            help=f"Base URL of {what}'s API (e.g. a local OpenAI-compatible server).",
-        ),
-        click.Option(
-            ["-M", "model_args"],
-            multiple=True,
-            help=f"Model argument NAME=VALUE, passed to the provider of {what}.",
-        ),
-    ]
-
-
 def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
-    """The model under test, its roles, and how inspect calls them and logs the run."""
+    """The model under test, its roles, and how inspect calls them and logs the run
+    (`RunOptions`)."""
     return [
         click.Option(
             ["--model", "models"],
@@ -209,30 +172,8 @@ def eval_model_params(roles: Sequence[Role]) -> list[click.Parameter]:
             callback=checked_model_names,
             help=f"Model(s) under test, inspect names (e.g. openai/gpt-4o, openai-api/NAME, embedded/smollm2, embedded:/abs/model.gguf). Repeat or comma-separate for several. Default: {DEFAULT_MODEL}.",
         ),
-        *base_url_params("the model"),
         *role_params(roles, shared="--judge"),
-        click.Option(
-            ["--log-dir"],
-            default=DEFAULT_LOG_DIR,
-            show_default=True,
-            help="Where inspect writes its logs.",
-        ),
-        *connection_params(),
-        *plan_params(),
-        click.Option(
-            ["--cache/--no-cache"],
-            default=True,
-            show_default=True,
-            help="Use inspect's response cache, so a rerun makes no repeated calls.",
-        ),
-        click.Option(
-            ["--reply-seed", "reply_seed"],
-            type=click.IntRange(0, MAX_WHOLE),
-            default=DEFAULT_REPLY_SEED,
-            show_default=True,
-            help="Seed sent with every call where the provider takes one (not Anthropic or Google); only the embedded model promises identical replies (the log says what each model promises).",
-        ),
-        display_param(),
+        *model_params(RunOptions),
     ]
 
 
@@ -241,7 +182,6 @@ def builder_model_params(roles: Sequence[Role], *, plans: bool = True) -> list[c
     `--dry-run` and `--prices`)."""
     return [
         *role_params(roles, shared="--model"),
-        *base_url_params("the builder's models"),
-        *connection_params(),
-        *(plan_params() if plans else []),
+        *model_params(ModelOptions),
+        *(model_params(PlanSettings) if plans else []),
     ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from inspect_ai import Task
 from rich.console import Console
@@ -14,6 +13,7 @@ from medhalbench.models import writes_nothing
 from medhalbench.planning import MAIN_ROLE, TOKENIZER_NAME, Plan, plan_table, read_prices, task_plan
 from medhalbench.registry import benchmark_of
 from medhalbench.results import RunFacts, RunRecord
+from medhalbench.settings import Settings
 
 PLAN_NOTE = (
     f"Input tokens are counted with {TOKENIZER_NAME}'s tokenizer (other models' tokenizers "
@@ -22,12 +22,12 @@ PLAN_NOTE = (
 
 
 def task_plan_of(
-    task: Task, models: Sequence[str], roles: Mapping[str, str], settings: Mapping[str, Any]
+    task: Task, models: Sequence[str], roles: Mapping[str, str], planning: Settings | None
 ) -> Plan:
     """The plan of a task on each model, from its benchmark's planner (a task of no
     registered benchmark: one call per sample and epoch)."""
     entry = benchmark_of(task)
-    estimates = entry.plan(task, roles, settings) if entry else [task_plan(task)]
+    estimates = entry.plan(task, roles, planning) if entry else [task_plan(task)]
     rows = []
     for estimate in estimates:
         if estimate.role == MAIN_ROLE:
@@ -38,7 +38,7 @@ def task_plan_of(
     # Titled with the run's settings, so that two plans of one benchmark are told apart.
     title = task.name
     if entry:
-        title = " · ".join([entry.title, *entry.describe(RunRecord.of(task.metadata, task.config))])
+        title = " · ".join([entry.title, *entry.describe(RunRecord.of_task(task))])
     return Plan(title, samples, rows)
 
 

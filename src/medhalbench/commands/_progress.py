@@ -26,7 +26,6 @@ from rich.table import Column
 from rich.text import Text
 
 from medhalbench._secrets import guard_active_models, redact_logging
-from medhalbench.arguments import read_record
 from medhalbench.commands._saturation import (
     local_endpoints,
     saturation_hint,
@@ -34,8 +33,8 @@ from medhalbench.commands._saturation import (
     timeout_hint,
 )
 from medhalbench.registry import find_benchmark
-from medhalbench.results import RunRecord, benchmark_name, flat_settings
-from medhalbench.settings import Generation
+from medhalbench.results import RunRecord, benchmark_name
+from medhalbench.settings import SETTINGS_KEY, Generation
 
 
 @dataclass
@@ -213,7 +212,7 @@ def _task_record(data: TaskStart) -> RunRecord:
     """A starting task's settings, with the generation settings its record says it sends,
     as inspect's own options override them (its effective config is not known yet)."""
     metadata = data.spec.metadata or {}
-    given = read_record(Generation, flat_settings(metadata))
+    given = Generation.read(metadata.get(SETTINGS_KEY) or {})
     config = GenerateConfig(temperature=given.temperature, max_tokens=given.max_tokens)
     return RunRecord.of(metadata, config.merge(data.spec.model_generate_config))
 

@@ -17,12 +17,12 @@ from inspect_ai.model import ChatMessage, ModelConfig
 
 from medhalbench._errors import DataError
 from medhalbench._secrets import REDACTED, is_secret_name
-from medhalbench.arguments import arguments_of
 from medhalbench.commands._models import Connection, OptionError, parse_model_args, resolve_model
 from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
 from medhalbench.registry import Benchmark, benchmark_of
 from medhalbench.results import RunFacts
+from medhalbench.settings import options_of
 
 MAX_LOG_BYTES = 64 * 1024**3
 """The largest log read (an `.eval` log is a zip of its samples)."""
@@ -65,7 +65,7 @@ def read_header(path: str | Path) -> EvalLog:
 def _path_arguments(entry: Benchmark | None) -> list[str]:
     if entry is None:
         return []
-    return [a.name for a in arguments_of(entry.task) if a.path is not None]
+    return [o.name for o in options_of(entry.settings) if o.path is not None]
 
 
 def _anchored(value: Any, folders: Sequence[Path]) -> Any:

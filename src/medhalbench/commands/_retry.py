@@ -17,17 +17,17 @@ from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import (
-    ConnectionSettings,
+    generate_config,
     parse_model_args,
     shown_argument_name,
 )
-from medhalbench.commands._options import Display
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
 from medhalbench.commands._run import console, redacted_logs
 from medhalbench.commands._tables import show_results
 from medhalbench.registry import benchmarks, find_benchmark
 from medhalbench.results import benchmark_name
+from medhalbench.settings import ConnectionSettings, Display
 
 
 def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
@@ -127,7 +127,7 @@ def retry_runs(
                         console.print(
                             f"{target}: {'; '.join(resumed.changed)}: every sample runs again (--force)"
                         )
-                config = connection.generate_config()
+                config = generate_config(connection)
                 reused = {
                     r.log.eval.task_id: sum(s.error is None for s in r.log.samples or [])
                     for r in prepared

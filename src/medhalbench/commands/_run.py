@@ -7,7 +7,6 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -22,18 +21,17 @@ from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import writable_folder
 from medhalbench.commands._models import (
-    ModelOptions,
     check_model_name,
     connection,
     normalise_model_name,
     resolve_model,
     role_connection,
 )
-from medhalbench.commands._options import DEFAULT_LOG_DIR, Display
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
-from medhalbench.models import DEFAULT_MODEL, DEFAULT_REPLY_SEED, repeatability, writes_nothing
+from medhalbench.models import repeatability, writes_nothing
+from medhalbench.settings import DEFAULT_MODEL, RunOptions, Settings
 
 PIPED_WIDTH = 160
 BATCH_SAMPLE_RETRIES = 2
@@ -42,32 +40,6 @@ REALTIME_LOG_SAMPLES = 1000
 """Above this many samples in a run, sample events are not streamed for inspect view's live
 display: at 5,000 MedHallu samples on 2 cores that streaming took 30% of the run
 (bench/scale.py); the log itself is written as before."""
-
-
-@dataclass(frozen=True)
-class RunOptions(ModelOptions):
-    """How a command runs its tasks: how its models are reached (`ModelOptions`), and the
-    values of `eval_model_params`' other options (read from them by `RunOptions.of`).
-
-    Attributes:
-        log_dir: Where inspect writes its logs.
-        cache: Use inspect's response cache.
-        reply_seed: Seed sent with every call where the provider takes one.
-        max_samples: Samples in flight at once (None: inspect's default).
-        max_tasks: Tasks in flight at once (None: inspect's default).
-        display: inspect's display (None: our progress bars).
-        dry_run: Print the plans instead of running.
-        prices: A price file for the plans' costs.
-    """
-
-    log_dir: str = DEFAULT_LOG_DIR
-    cache: bool = True
-    reply_seed: int = DEFAULT_REPLY_SEED
-    max_samples: int | None = None
-    max_tasks: int | None = None
-    display: Display | None = None
-    dry_run: bool = False
-    prices: str | None = None
 
 
 def realtime_logging(tasks: Sequence[Task]) -> bool:
@@ -126,7 +98,7 @@ def run_eval(
     options: RunOptions,
     roles: dict[str, str] | None = None,
     announce: bool = True,
-    plan_settings: Mapping[str, Any] | None = None,
+    plan_settings: Settings | None = None,
 ) -> list[EvalLog]:
     """Run tasks through inspect with the shared options, announcing the models used.
 
@@ -140,14 +112,14 @@ def run_eval(
         options: How the command runs them.
         roles: Model roles (e.g. `splitter`, `checker`) by name.
         announce: Print the models and roles first.
-        plan_settings: Benchmark settings of the plans (e.g. DAHL's `units_per_answer`).
+        plan_settings: What the plans assume (e.g. DAHL's `units_per_answer`).
 
     Returns:
         The logs; none with `--dry-run`, which prints each task's plan instead.
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
     roles = roles or {}
-    plans = [task_plan_of(t, models, roles, plan_settings or {}) for t in tasks]
+    plans = [task_plan_of(t, models, roles, plan_settings) for t in tasks]
     # How each model is reached, worked out once: checked, planned and resolved alike.
     main = connection(options)
     reached = {

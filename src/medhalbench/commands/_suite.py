@@ -14,26 +14,23 @@ runs:
 ```
 
 A setting, a task argument and a role pass the same checks as on the command line: they are
-read against the same declarations (`ConnectionSettings`, the task's signature, the roles).
+validated by the same models (`SuiteSettings`, the benchmark's settings, the roles).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 from inspect_ai import Task, task_with
+from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import Model
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError, construct
-from medhalbench.commands._derive import absolute
 from medhalbench.commands._models import (
-    ConnectionSettings,
-    ModelOptions,
     OptionError,
     check_model_name,
     checked_base_url,
@@ -44,26 +41,20 @@ from medhalbench.commands._models import (
     role_connection,
 )
 from medhalbench.commands._prechecks import check_before_work
+from medhalbench.commands._resume import changed_inputs
 from medhalbench.commands._roles import role_names
 from medhalbench.data import read_settings_file
 from medhalbench.examples import illustrative
 from medhalbench.planning import Plan
-from medhalbench.registry import Benchmark, benchmark
-from medhalbench.results import RunFacts
-
-
-@dataclass(frozen=True)
-class SuiteSettings(ConnectionSettings):
-    """A suite's `settings`: the connection options, the models' base URL and the cache.
-
-    Attributes:
-        model_base_url: Base URL of the models' API.
-        cache: Use inspect's response cache.
-    """
-
-    model_base_url: str | None = None
-    cache: bool = True
-
+from medhalbench.registry import Benchmark, benchmark, benchmark_of
+from medhalbench.results import RunFacts, local_path
+from medhalbench.settings import (
+    SETTINGS_KEY,
+    ModelOptions,
+    SettingsError,
+    SuiteSettings,
+    anchored,
+)
 
 SHARED_ROLE = "judge"
 """A suite model's role that names every judge role not named (as `--judge`)."""
@@ -98,7 +89,9 @@ class Suite:
 
     def options(self, model: SuiteModel) -> ModelOptions:
         """How a model of the suite is reached, as the command line would give it."""
-        return ModelOptions.of({**asdict(self.settings), "model_args": self.model_args(model)})
+        return ModelOptions.among(
+            {**self.settings.model_dump(), "model_args": self.model_args(model)}
+        )
 
     @staticmethod
     def model_args(model: SuiteModel) -> list[str]:
@@ -140,9 +133,9 @@ def read_suite(path: str | Path) -> Suite:
     if unknown:
         raise DataError(f"unknown field(s) {_listed(unknown)}", path=path)
     try:
-        settings = construct(SuiteSettings, _mapping(raw.get("settings"), file, "settings"))
-    except ArgumentError as ex:
-        raise DataError(ex.reason, path=path, field=f"settings.{ex.argument}") from None
+        settings = SuiteSettings.of(_mapping(raw.get("settings"), file, "settings"))
+    except SettingsError as ex:
+        raise _refused(ex, path, "settings") from None
     models, runs = raw.get("models"), raw.get("runs")
     if not isinstance(models, list) or not models:
         raise DataError("needs a non-empty list of models", path=path, field="models")
@@ -208,20 +201,25 @@ def _suite_model(given: Any, file: Path, i: int) -> SuiteModel:
     return model
 
 
+def _refused(error: SettingsError, path: str | Path, where: str) -> DataError:
+    """A settings model's refusal of a suite's values, naming each field at fault."""
+    fields = ", ".join(f"{where}.{p.setting}" for p in error.problems)
+    reasons = "; ".join(f"{p.setting}: {p.reason}" for p in error.problems)
+    return DataError(reasons, path=path, field=fields)
+
+
 def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
-    args = dict(run.args)
-    for key, value in args.items():
-        # A local path relative to the suite file, made absolute so a rerun from elsewhere finds it.
-        if isinstance(value, str) and (suite.path.parent / value).exists():
-            args[key] = absolute(str(suite.path.parent / value))
-    return args
+    """A run's task arguments, each local path (a setting that names one) relative to the
+    suite file made absolute, so that a rerun from elsewhere finds it."""
+    return anchored(benchmark(run.benchmark).settings, dict(run.args), suite.path.parent)
 
 
 @dataclass(frozen=True)
 class SuiteTask:
-    """One run of a suite on one model: its task, the model, each role's model, and the
-    task's arguments."""
+    """One run of a suite on one model: its benchmark, its task, the model, each role's
+    model, and the task's arguments."""
 
+    benchmark: str
     task: Task
     model: SuiteModel
     roles: dict[str, str]
@@ -261,10 +259,8 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
             args = _task_args(run, suite)
             try:
                 task = entry.make_task(args)
-            except ArgumentError as ex:
-                raise DataError(
-                    ex.reason, path=suite.path, field=f"runs[{i}].args.{ex.argument}"
-                ) from None
+            except SettingsError as ex:
+                raise _refused(ex, suite.path, f"runs[{i}].args") from None
             roles = _roles(suite, entry, model)
             main = _model(suite, model, None, model.name, resolve)
             role_models = {
@@ -276,7 +272,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                     if role_models
                     else task_with(task, model=main)
                 )
-            found.append(SuiteTask(task, model, roles, args))
+            found.append(SuiteTask(run.benchmark, task, model, roles, args))
     return found
 
 
@@ -311,15 +307,9 @@ class StaleLog:
 
 
 def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
-    """The logs in the suite's folder of its runs (same benchmark, model and arguments)
+    """The logs in the suite's folder of its runs (same benchmark, model and settings)
     whose data, prompts or templates changed since they were made: rerunning the suite
     would keep their finished samples beside new ones."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    from medhalbench.commands._resume import changed_inputs
-    from medhalbench.registry import benchmark_of
-    from medhalbench.results import local_path
-
     if not Path(suite.log_dir).is_dir():
         return []
     stale = []
@@ -329,13 +319,13 @@ def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
         except Exception:  # a log being written, or no log
             continue
         entry = benchmark_of(header)
+        kept = (header.eval.metadata or {}).get(SETTINGS_KEY)
         for run in tasks:
-            passed = header.eval.task_args_passed or {}
             if (
                 entry is None
                 or benchmark_of(run.task) is not entry
                 or header.eval.model != normalise_model_name(run.model.name)
-                or any(passed.get(k) != v for k, v in run.args.items())
+                or kept != (run.task.metadata or {}).get(SETTINGS_KEY)
             ):
                 continue
             changed = changed_inputs(

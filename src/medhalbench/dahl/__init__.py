@@ -1,11 +1,6 @@
 """DAHL: long-form factuality of answers to biomedical exam questions."""
 
-from medhalbench.dahl._audit import (
-    Agreement,
-    AgreementRequest,
-    HumanJudgement,
-    dahl_agreement,
-)
+from medhalbench.dahl._audit import Agreement, HumanJudgement, dahl_agreement
 from medhalbench.dahl._benchmark import dahl_benchmark
 from medhalbench.dahl._dataset import (
     DAHL_CATEGORIES,
@@ -27,9 +22,16 @@ from medhalbench.dahl._metrics import (
     parse_units,
 )
 from medhalbench.dahl._paper import PaperResponse, paper_clean, paper_judge, paper_units
-from medhalbench.dahl._plan import DahlPlanSettings
-from medhalbench.dahl._scorer import CheckMode, CheckOptions, dahl_factuality
-from medhalbench.dahl._task import DahlSettings, dahl, question_id
+from medhalbench.dahl._scorer import CheckOptions, dahl_factuality
+from medhalbench.dahl._settings import (
+    AgreementRequest,
+    CheckMode,
+    DahlBuild,
+    DahlPlanSettings,
+    DahlSettings,
+    FilterRequest,
+)
+from medhalbench.dahl._task import dahl, question_id
 from medhalbench.dahl._verdicts import (
     TruthVerdict,
     paper_truth_reading,
@@ -38,14 +40,12 @@ from medhalbench.dahl._verdicts import (
     read_truth_verdict,
 )
 from medhalbench.dahl.builder._build import (
-    DahlBuild,
     DahlBuildSummary,
     build_dahl_questions,
     parse_generator_output,
 )
 from medhalbench.dahl.builder._filters import (
     FilterMatch,
-    FilterRequest,
     FilterResult,
     check_question,
     context_dependence,

@@ -8,17 +8,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
 
 from inspect_ai.log import EvalSample, read_eval_log
 from pydantic import Field, model_validator
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import InputFile, LocalPath
 from medhalbench.audit import AUDIT_SUFFIX, AuditAnswer
 from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._metrics import DahlScoreMetadata
 from medhalbench.dahl._scorer import dahl_factuality
+from medhalbench.dahl._settings import AgreementRequest
 from medhalbench.dahl._task import dahl
 from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.evidence import logged_passages_text
@@ -186,24 +185,6 @@ class Agreement:
             f"Units per response: automated {self.mean_auto_units:.2f}, human "
             f"{self.mean_human_units:.2f}; {units}",
         ]
-
-
-@dataclass(frozen=True)
-class AgreementRequest:
-    """Agreement of automated and human judgements: Pearson r of per-response precision
-    (with p-value) and a paired t-test on atomic units per response.
-
-    Examples:
-        medhalbench dahl agreement --auto logs/run.eval --human human_labels.csv
-
-    Attributes:
-        auto: An inspect log of the dahl task.
-        human: CSV/JSONL: id or question, human_true, human_units; or the answers of
-            `medhalbench audit` on the log (<log>.audit.jsonl).
-    """
-
-    auto: Annotated[str, LocalPath(dir_okay=False, must_exist=True)]
-    human: InputFile
 
 
 def run_agreement(request: AgreementRequest, models: RoleModels) -> Agreement:

@@ -7,9 +7,9 @@ from importlib import resources
 from typing import Any
 
 from medhalbench import registry
-from medhalbench.dahl._audit import JUDGE_AUDIT, AgreementRequest, run_agreement
+from medhalbench.dahl._audit import JUDGE_AUDIT, run_agreement
 from medhalbench.dahl._metrics import DahlScoreMetadata, headline_figures
-from medhalbench.dahl._plan import DahlPlanSettings, dahl_plan, plan_dahl_build
+from medhalbench.dahl._plan import dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
     dahl_charts,
     dahl_settings,
@@ -18,12 +18,18 @@ from medhalbench.dahl._report import (
     dahl_tables,
 )
 from medhalbench.dahl._scorer import dahl_factuality
+from medhalbench.dahl._settings import (
+    AgreementRequest,
+    DahlBuild,
+    DahlPlanSettings,
+    DahlSettings,
+    FilterRequest,
+)
 from medhalbench.dahl._task import dahl
-from medhalbench.dahl.builder._build import DahlBuild, run_dahl_build
-from medhalbench.dahl.builder._filters import FilterRequest, run_filter
-from medhalbench.examples import illustrative
+from medhalbench.dahl.builder._build import run_dahl_build
+from medhalbench.dahl.builder._filters import run_filter
 
-EXAMPLE = illustrative("dahl_illustrative.csv")
+EXAMPLE = DahlSettings.example
 DEMO_ANSWER_MAX_TOKENS = 128
 """The demo's answers: half the paper's 256 tokens, still several facts each to split and
 check, so that the whole demo is a first run of under a minute on 2 cores."""

@@ -26,17 +26,13 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.arguments import LocalPath
 from medhalbench.dahl._verdicts import PaperTruth
-
-PromptFolder = Annotated[str, LocalPath(file_okay=False, must_exist=True)]
-"""A local folder of prompt files."""
 
 PAPER_PROMPT_FILES: dict[str, tuple[str, frozenset[str]]] = {
     "answer_instruction.txt": ("the answering instruction their cleaning removes", frozenset()),

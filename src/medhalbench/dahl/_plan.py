@@ -4,14 +4,12 @@ assumed number of atomic units per answer (the paper's responses averaged about 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from string import Formatter
-from typing import Any
 
 from inspect_ai import Task
 
 from medhalbench._prompts import read_prompt
-from medhalbench.arguments import Positive, read_record
 from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._scorer import (
     GROUNDED_PROMPT,
@@ -19,27 +17,13 @@ from medhalbench.dahl._scorer import (
     STRUCTURED_CHECKER_MAX_TOKENS,
     passage_tokens,
 )
-from medhalbench.dahl._task import DahlSettings
-from medhalbench.dahl.builder._build import BUILD_MAX_TOKENS, DahlBuild, generator_prompter
+from medhalbench.dahl._settings import DahlBuild, DahlPlanSettings, DahlSettings
+from medhalbench.dahl.builder._build import BUILD_MAX_TOKENS, generator_prompter
 from medhalbench.dahl.builder._papers import load_papers
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, RoleEstimate, count_tokens, task_plan
 from medhalbench.registry import RoleModels
 from medhalbench.results import RunRecord
-
-UNITS_PER_ANSWER = 11.0
-"""Atomic units per answer assumed by plans (DAHL's responses had about 11)."""
-
-
-@dataclass(frozen=True)
-class DahlPlanSettings:
-    """What DAHL's plans assume.
-
-    Attributes:
-        units_per_answer: Atomic units per answer assumed by --dry-run's plan (DAHL's
-            responses had about 11).
-    """
-
-    units_per_answer: Positive = UNITS_PER_ANSWER
+from medhalbench.settings import Settings
 
 
 def _template_tokens(name: str, path: str | None) -> int:
@@ -53,18 +37,19 @@ def _template_tokens(name: str, path: str | None) -> int:
 
 
 def dahl_plan(
-    task: Task, roles: Mapping[str, str], planning: Mapping[str, Any]
+    task: Task, roles: Mapping[str, str], planning: Settings | None
 ) -> list[RoleEstimate]:
     """Calls and tokens of the model under test (unless the answers are given), the splitter
     and the checker, assuming what the planning settings given say (`DahlPlanSettings`). With
     the paper protocol the authors' pipeline splits and checks each answer again: the plan
     counts those calls in full, an upper bound (calls identical to ours cost nothing, from
     inspect's cache)."""
-    units = read_record(DahlPlanSettings, planning, where="-P").units_per_answer
+    assumed = planning if isinstance(planning, DahlPlanSettings) else DahlPlanSettings()
+    units = assumed.units_per_answer
     samples = list(task.dataset)
     epochs = task.epochs or 1
     answers = len(samples) * epochs
-    record = RunRecord.of(task.metadata, task.config)
+    record = RunRecord.of_task(task)
     settings = record.settings_as(DahlSettings)
     if not record.generated:
         records = [DahlSampleMetadata.model_validate(s.metadata or {}) for s in samples]
@@ -76,7 +61,7 @@ def dahl_plan(
     system = _template_tokens("check_system.txt", None)
     verdict_tokens = settings.check_max_tokens
     unit_template = _template_tokens("check_user.txt", settings.check_prompt)
-    if settings.grounding.evidence:  # the grounded prompt, with each unit's passages in it
+    if settings.evidence:  # the grounded prompt, with each unit's passages in it
         unit_template = _template_tokens(
             GROUNDED_PROMPT, settings.evidence_prompt
         ) + passage_tokens(settings.grounding)

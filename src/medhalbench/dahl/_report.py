@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from medhalbench import results
-from medhalbench.dahl._task import DahlSettings
+from medhalbench.dahl._settings import DahlSettings
 from medhalbench.results import (
     Column,
     bar_of,
@@ -72,7 +72,7 @@ def dahl_settings(record: results.RunRecord) -> list[str]:
     """What distinguishes a DAHL run: how its answers were made, structured verdicts, and
     the evidence its checker was given (none: closed-book)."""
     settings = record.settings_as(DahlSettings)
-    evidence = settings.grounding.phrase(record.retrieval)
+    evidence = settings.evidence_phrase(record.retrieval)
     return [
         *generation(record),
         f"structured {yes_no(settings.structured)}",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from inspect_ai.model import (
     ChatMessage,
@@ -25,7 +25,6 @@ from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.arguments import ArgumentError
 from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._metrics import (
     DahlScoreMetadata,
@@ -36,6 +35,7 @@ from medhalbench.dahl._metrics import (
     normalise_units,
 )
 from medhalbench.dahl._paper import PaperSettings, paper_clean, paper_judge, paper_units
+from medhalbench.dahl._settings import CHECKER_MAX_TOKENS, CheckMode
 from medhalbench.dahl._verdicts import (
     TruthVerdict,
     paper_truth_reading,
@@ -44,74 +44,51 @@ from medhalbench.dahl._verdicts import (
     unread_reasons,
 )
 from medhalbench.evidence import (
-    DEFAULT_EVIDENCE_K,
     RetrievedPassage,
     example_passages,
+    grounding_retriever,
+    grounding_summary,
     passages_metadata,
     passages_text,
 )
 from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
-from medhalbench.models import DEFAULT_MODEL, embedded_may_judge
+from medhalbench.models import embedded_may_judge
 from medhalbench.outputs import reply_as_sent
 from medhalbench.planning import count_tokens
-from medhalbench.settings import Grounding
+from medhalbench.settings import DEFAULT_MODEL, Grounding
 from medhalbench.text import clean_response
 
-EVIDENCE_K = DEFAULT_EVIDENCE_K
 GROUNDED_PROMPT = "check_user_evidence.txt"
 ASSUMED_PASSAGE_TOKENS = 160
 """Tokens of one passage a plan assumes where the retriever is a plug-in it cannot sample
 (a 100-word passage with its heading)."""
 
 
-def grounded_template(
-    grounding: Grounding,
-    *,
-    evidence_prompt: str | None,
-    check_prompt: str | None,
-    check_mode: str,
-) -> str | None:
+def grounded_template(grounding: Grounding, *, evidence_prompt: str | None) -> str | None:
     """The grounded checker's prompt when the run names evidence (None for a closed-book
     run), the retriever opened now so that a bad corpus stops the run before any call.
 
     Args:
         grounding: The run's evidence (none: closed-book).
         evidence_prompt: A file replacing the grounded checker prompt.
-        check_prompt: A file replacing the closed-book checker prompt.
-        check_mode: `unit` or `batch`.
 
     Raises:
-        ArgumentError: An evidence setting without evidence, evidence in batch mode, or a
-            closed-book checker prompt given with evidence.
         DataError: An evidence source that cannot be opened, or a prompt without
             `{statement}` and `{passages}`.
     """
     if grounding.evidence is None:
-        unused = [*grounding.unused(), *(["evidence_prompt"] if evidence_prompt else [])]
-        for name in unused:
-            raise ArgumentError(name, "needs evidence (--evidence CORPUS|INDEX)")
         return None
-    if check_mode == "batch":
-        raise ArgumentError(
-            "evidence", "gives each unit its own passages: check one unit per call (check "
-            "mode unit)",
-        )  # fmt: skip
-    if check_prompt is not None:
-        raise ArgumentError(
-            "check_prompt", "is the closed-book checker's prompt; with evidence, give the "
-            "grounded one as evidence_prompt ({statement}, {passages})",
-        )  # fmt: skip
     template = read_prompt(__package__, GROUNDED_PROMPT, evidence_prompt)
     check_placeholders(
         template, {"statement", "passages"}, source=evidence_prompt or "grounded check prompt"
     )
-    grounding.retriever(progress=True)
+    grounding_retriever(grounding, progress=True)
     return template
 
 
 def evidence_record(grounding: Grounding) -> dict[str, Any] | None:
     """What a log keeps about the evidence a run searched (None for a closed-book run)."""
-    found = grounding.summary()
+    found = grounding_summary(grounding)
     return dict(found) if found is not None else None
 
 
@@ -122,7 +99,7 @@ async def unit_evidence(
     texts and None without evidence). The search runs in a worker thread."""
     if grounding.evidence is None or not units:
         return [""] * len(units), None
-    retriever = grounding.retriever()
+    retriever = grounding_retriever(grounding)
     found: list[list[RetrievedPassage]] = await asyncio.to_thread(
         retriever.search, units, grounding.evidence_k
     )
@@ -135,7 +112,7 @@ def passage_tokens(grounding: Grounding) -> int:
     if not grounding.evidence:
         return 0
     k = grounding.evidence_k
-    retriever = grounding.retriever()
+    retriever = grounding_retriever(grounding)
     sample = example_passages(retriever, count=max(k, 40 * k))
     if not sample:
         return ASSUMED_PASSAGE_TOKENS * k
@@ -147,9 +124,7 @@ def passage_tokens(grounding: Grounding) -> int:
     return round(sum(tokens) / len(tokens))
 
 
-CheckMode = Literal["unit", "batch"]
 SPLITTER_MAX_TOKENS = 512
-CHECKER_MAX_TOKENS = 16
 STRUCTURED_CHECKER_MAX_TOKENS = 24
 TRUTH_SCHEMA = ResponseSchema(
     name="truth_verdict",

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Annotated
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -15,7 +13,6 @@ from inspect_ai.solver import system_message
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import Count, DataSource, Fraction, InputFile, Means, Qualifies
 from medhalbench.dahl._dataset import (
     DahlQuestion,
     DahlResponse,
@@ -23,32 +20,19 @@ from medhalbench.dahl._dataset import (
     load_dahl_questions,
 )
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
-from medhalbench.dahl._paper import PromptFolder, read_paper_prompts
+from medhalbench.dahl._paper import read_paper_prompts
 from medhalbench.dahl._scorer import (
-    CHECKER_MAX_TOKENS,
-    CheckMode,
     CheckOptions,
     dahl_factuality,
     evidence_record,
     grounded_template,
 )
+from medhalbench.dahl._settings import DahlSettings
 from medhalbench.data import read_rows, validate_row
 from medhalbench.judging import extractor_template
-from medhalbench.outputs import epoch_generate, given_output, nothing_generated
+from medhalbench.outputs import epoch_generate, given_output
 from medhalbench.registry import benchmark_task
-from medhalbench.settings import (
-    Bootstrap,
-    ExtractPrompt,
-    Generation,
-    Grounding,
-    Outputs,
-    SampleLimit,
-    SampleSeed,
-)
-from medhalbench.statistics import DEFAULT_RESAMPLES
 
-ANSWER_TEMPERATURE = 0.6
-ANSWER_MAX_TOKENS = 256
 UNCATEGORISED = "uncategorised"
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
@@ -108,99 +92,9 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
     return _unique(samples)
 
 
-@dataclass(frozen=True)
-class DahlSettings:
-    """DAHL's settings: which questions, how the model under test answers, how the answers
-    are split and checked, and the evidence the checker is given.
-
-    Attributes:
-        dataset: Questions CSV/JSONL (question, category[, paper_id]); 'github' downloads
-            the authors' questions.csv.
-        responses: Score these answers (CSV/JSONL with question, response[, category])
-            instead of generating; categories come from the file or from the dataset when
-            it is local.
-        sample: Keep this seeded fraction of questions, stratified by category (the paper
-            used 0.1).
-        categories: Keep these categories (comma-separated).
-        limit: Keep at most N questions.
-        seed: Seed of the sample.
-        generation: How the model under test answers (DAHL: temperature 0.6, 256 tokens).
-        check_mode: One checker call per unit (concurrent), or one per response (a verdict
-            count that differs from the unit count is a mismatch).
-        answer_prompt: File replacing the answering instruction.
-        split_prompt: File replacing the splitter prompt ({text}).
-        check_prompt: File replacing the checker prompt ({statement}).
-        check_batch_prompt: File replacing the batch checker prompt ({statements}).
-        raw_units: Check the splitter's units as written (no markdown stripping, no splitting
-            of multi-sentence units, list introductions kept); default: normalised.
-        epochs: Answers per question (sampled at --temperature); the score's interval then
-            reflects both question and sampling variation.
-        check_max_tokens: Token limit of the checker's verdict on one unit (raise it for a
-            checker that reasons before it answers).
-        paper_protocol: Also judge each answer through the authors' own pipeline (their
-            cleaning, units, reading and settings: no token limit for the splitter and the
-            checker, no checker temperature) for the paper-protocol column, with extra
-            splitter and checker calls.
-        structured: Ask the checker for {"verdict": "true|false|unknown"} through the
-            provider's constrained decoding (JSON schema) instead of free text.
-        probabilities: Ask the checker for log-probabilities and keep P(false) per unit.
-        bootstrap: Bootstrap resamples (over questions) for the 95% intervals (0: none).
-        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
-            {reply}); the extractor reads the checker's replies the strict reader cannot,
-            when the extractor role names a model.
-        grounding: Ground the checker in a local corpus: each unit's best passages go into
-            the checker's prompt and the log.
-        evidence_prompt: File replacing the grounded checker prompt ({statement},
-            {passages}).
-        paper_prompts: A folder of the authors' prompts for the paper column
-            (answer_instruction.txt, split_system.txt, split_user.txt with {text},
-            check_system.txt, check_user.txt with {statement}; each optional, ours where
-            absent; the DAHL README says where theirs are).
-        cache: Cache splitter and checker calls.
-    """
-
-    dataset: Annotated[DataSource, Means("samples")] = "github"
-    responses: Outputs = None
-    sample: Annotated[Fraction | None, Means("samples")] = None
-    categories: Annotated[list[str] | None, Means("samples")] = None
-    limit: SampleLimit = None
-    seed: SampleSeed = 42
-    generation: Generation = field(
-        default_factory=lambda: Generation(ANSWER_TEMPERATURE, ANSWER_MAX_TOKENS)
-    )
-    check_mode: Annotated[CheckMode, Means("judging")] = "unit"
-    answer_prompt: Annotated[InputFile | None, Means("replies")] = None
-    split_prompt: Annotated[InputFile | None, Means("judging")] = None
-    check_prompt: Annotated[InputFile | None, Means("judging")] = None
-    check_batch_prompt: Annotated[InputFile | None, Means("judging")] = None
-    raw_units: Annotated[bool, Means("judging")] = False
-    epochs: Annotated[Count, Means("replies")] = 1
-    check_max_tokens: Annotated[Count, Means("judging")] = CHECKER_MAX_TOKENS
-    paper_protocol: Annotated[bool, Means("judging")] = True
-    structured: Annotated[bool, Means("judging")] = False
-    probabilities: Annotated[bool, Means("judging")] = False
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
-    grounding: Grounding = field(default_factory=Grounding)
-    evidence_prompt: Annotated[InputFile | None, Means("judging"), Qualifies("evidence")] = None
-    paper_prompts: Annotated[PromptFolder | None, Means("judging")] = None
-    cache: Annotated[bool, Means("run")] = True
-
-
 @benchmark_task(DahlSettings)
 def dahl(settings: DahlSettings) -> Task:
-    """DAHL: long answers split into atomic facts, each judged true or false.
-
-    Model roles: `splitter` (answers into atomic units) and `checker` (true/false per
-    unit).
-
-    Examples:
-        medhalbench eval dahl --dataset questions.csv --sample 0.1 --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
-        medhalbench eval dahl --dataset questions.csv --limit 20 --epochs 3 --model openai/gpt-4o-mini --splitter openai/gpt-4o-mini --checker perplexity/sonar
-        medhalbench eval dahl --dataset questions.csv --limit 20 --evidence index/ --model openai/gpt-4o-mini --judge openai/gpt-4o-mini
-    """
-    if settings.responses is not None:
-        nothing_generated(settings)
+    """DAHL: long answers split into atomic facts, each judged true or false."""
     split_template = read_prompt(__package__, "split_user.txt", settings.split_prompt)
     check_placeholders(split_template, {"text"}, source=settings.split_prompt or "split prompt")
     check_template = read_prompt(__package__, "check_user.txt", settings.check_prompt)
@@ -211,10 +105,7 @@ def dahl(settings: DahlSettings) -> Task:
     check_placeholders(
         batch_template, {"statements"}, source=settings.check_batch_prompt or "batch check prompt"
     )
-    grounded = grounded_template(
-        settings.grounding, evidence_prompt=settings.evidence_prompt,
-        check_prompt=settings.check_prompt, check_mode=settings.check_mode,
-    )  # fmt: skip
+    grounded = grounded_template(settings.grounding, evidence_prompt=settings.evidence_prompt)
     check_template = grounded if grounded is not None else check_template
     answer_text = read_prompt(__package__, "answer_system.txt", settings.answer_prompt)
     wanted = settings.categories or None
@@ -276,9 +167,7 @@ def dahl(settings: DahlSettings) -> Task:
         ),
         metrics=[dahl_metrics(resamples=settings.bootstrap)],
         epochs=Epochs(settings.epochs, reducer=dahl_epochs()),
-        config=GenerateConfig(
-            temperature=settings.generation.temperature, max_tokens=settings.generation.max_tokens
-        ),
+        config=GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens),
         metadata={
             "questions_not_in_dataset": unknown_questions,
             "prompt_files": [

@@ -14,8 +14,8 @@ import numpy as np
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._hubmodels import local_or_hub, offline_error
+from medhalbench.settings import DEFAULT_EMBEDDER
 
-DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 _PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 
 

@@ -15,13 +15,13 @@ from medhalbench.evidence._corpus import (
 )
 from medhalbench.evidence._dense import DenseVectors
 from medhalbench.evidence._format import (
-    DEFAULT_EVIDENCE_K,
     NO_PASSAGES,
     logged_passages_text,
     passages_metadata,
     passages_text,
 )
 from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
+from medhalbench.evidence._grounding import grounding_retriever, grounding_summary
 from medhalbench.evidence._index import PassageIndex
 from medhalbench.evidence._layout import is_index, read_manifest
 from medhalbench.evidence._recall import (
@@ -63,8 +63,11 @@ from medhalbench.evidence._retriever import (
     retrieval_of,
     retriever_schemes,
 )
+from medhalbench.settings import DEFAULT_EVIDENCE_K
 
 __all__ = [
+    "grounding_retriever",
+    "grounding_summary",
     "CORPUS_KINDS",
     "DEFAULT_EVIDENCE_K",
     "HYBRID_DEPTH",

@@ -9,8 +9,6 @@ from typing import Any
 from medhalbench.evidence._records import RetrievedPassage
 
 NO_PASSAGES = "(No passage of the reference corpus matches this text.)"
-DEFAULT_EVIDENCE_K = 5
-"""Passages a judge is given per unit or question, unless a run says otherwise."""
 
 
 def passages_text(found: Sequence[RetrievedPassage]) -> str:

@@ -56,7 +56,8 @@ def read_manifest(folder: str | Path) -> IndexManifest:
 
 def write_manifest(folder: Path, manifest: IndexManifest) -> None:
     """Write an index folder's manifest (whole or not at all)."""
-    write_text_atomically(folder / INDEX_MANIFEST, json.dumps(asdict(manifest), indent=2) + "\n")
+    stored = {**asdict(manifest), "settings": manifest.settings.stored()}
+    write_text_atomically(folder / INDEX_MANIFEST, json.dumps(stored, indent=2) + "\n")
 
 
 def make_tokenizer(settings: IndexSettings) -> Any:

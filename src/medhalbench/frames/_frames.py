@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from inspect_ai.analysis import EvalInfo, SampleColumn, evals_df, samples_df
 from inspect_ai.log import EvalSample
 
-from medhalbench.arguments import arguments_of
 from medhalbench.frames._schema import (
     COUNT,
     FIGURES_RENAMED,
@@ -29,6 +28,7 @@ from medhalbench.frames._schema import (
 from medhalbench.registry import benchmark
 from medhalbench.report import collect, figures_frame, run_names
 from medhalbench.results import RunResult, local_path, sample_score
+from medhalbench.settings import options_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,9 +94,8 @@ def _setting_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:
     """The dtype of each task setting of the runs' benchmarks, from its declared type."""
     dtypes: dict[str, str] = {}
     for name in dict.fromkeys(r.system for r in runs):
-        for argument in arguments_of(benchmark(name).task):
-            if (dtype := setting_dtype(argument.annotation)) is not None:
-                dtypes.setdefault(argument.name, dtype)
+        for option in options_of(benchmark(name).settings):
+            dtypes.setdefault(option.name, setting_dtype(option))
     return dtypes
 
 

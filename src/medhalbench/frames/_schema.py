@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from medhalbench.settings import Option
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -238,38 +240,9 @@ def _number(value: Any) -> Any:
         return None
 
 
-def setting_dtype(annotation: Any) -> str | None:
-    """The dtype of a task setting from its declared type (`int | None` -> `Int64`, a flag
-    -> `boolean`, a list or a choice -> `string`); None where the type says nothing."""
-    import types
-    import typing
-
-    kinds = {a for a in _flat(annotation) if a is not type(None)}
-    if kinds and kinds <= {bool}:
-        return "boolean"
-    if kinds and kinds <= {int}:
-        return "Int64"
-    if kinds and kinds <= {int, float}:
-        return "float64"
-    if kinds and all(
-        k is str or typing.get_origin(k) in (list, tuple, typing.Literal) or k is types.NoneType
-        for k in kinds
-    ):
+def setting_dtype(option: Option) -> str:
+    """The dtype of a task setting from its declared type: a flag `boolean`, a whole number
+    `Int64` (nullable), a number `float64`, anything else (text, a choice, a list) `string`."""
+    if option.many or option.choices is not None:
         return "string"
-    return None
-
-
-def _flat(annotation: Any) -> list[Any]:
-    """The types a (possibly Annotated, optional or union) annotation admits."""
-    import typing
-
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        return _flat(typing.get_args(annotation)[0])
-    if origin in (typing.Union, __import__("types").UnionType):
-        return [t for a in typing.get_args(annotation) for t in _flat(a)]
-    if origin is typing.Literal:
-        return (
-            [str] if all(isinstance(a, str) for a in typing.get_args(annotation)) else [annotation]
-        )
-    return [annotation]
+    return {bool: "boolean", int: "Int64", float: "float64"}.get(option.kind, "string")

@@ -8,7 +8,8 @@ from medhalbench.medhal._metrics import (
     statement_scores,
 )
 from medhalbench.medhal._scorer import factuality_verdict
-from medhalbench.medhal._task import MedHalSettings, medhal
+from medhalbench.medhal._settings import MedHalBuild, MedHalSettings
+from medhalbench.medhal._task import medhal
 from medhalbench.medhal._verdicts import (
     FactualVerdict,
     paper_explanation,
@@ -16,7 +17,6 @@ from medhalbench.medhal._verdicts import (
     parse_factual_verdict,
 )
 from medhalbench.medhal.builder._build import (
-    MedHalBuild,
     MedHalBuildSummary,
     assign_splits,
     build_medhal,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench import registry
-from medhalbench.examples import illustrative
 from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._metrics import headline_figures
 from medhalbench.medhal._plan import plan_medhal_build
@@ -16,11 +15,12 @@ from medhalbench.medhal._report import (
     write_predictions,
 )
 from medhalbench.medhal._scorer import factuality_verdict
+from medhalbench.medhal._settings import MedHalBuild, MedHalSettings, TrainRequest
 from medhalbench.medhal._task import medhal
-from medhalbench.medhal._train import TrainRequest, run_training
-from medhalbench.medhal.builder._build import MedHalBuild, run_medhal_build
+from medhalbench.medhal._train import run_training
+from medhalbench.medhal.builder._build import run_medhal_build
 
-EXAMPLE = illustrative("medhal_illustrative.jsonl")
+EXAMPLE = MedHalSettings.example
 
 
 def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage
 
-from medhalbench.medhal.builder._build import MedHalBuild
+from medhalbench.medhal._settings import MedHalBuild
 from medhalbench.medhal.builder._convert import CONVERTER_MAX_TOKENS, qa_question
 from medhalbench.medhal.builder._converter_prompts import ConverterPrompts
 from medhalbench.medhal.builder._rules import (

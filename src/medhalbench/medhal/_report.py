@@ -15,7 +15,7 @@ from medhalbench._secrets import redact
 from medhalbench.data import atomic_text
 from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadata
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
-from medhalbench.medhal._task import MedHalSettings
+from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.medhal._verdicts import MedHalReadingMetadata
 from medhalbench.results import (
     AUROC_UNDEFINED,

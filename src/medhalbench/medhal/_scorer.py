@@ -45,7 +45,6 @@ FACTUAL_SCHEMA = ResponseSchema(
 _YES_NO = {"yes": "yes", "no": "no"}
 
 
-DEFAULT_JUDGE_MAX_TOKENS = 256
 UNREADABLE = "unreadable"
 """A predict-only score's value where the reply gave no verdict."""
 

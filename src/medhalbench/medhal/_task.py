@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Annotated
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -20,9 +18,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import DataSource, InputFile, Means
 from medhalbench.data import read_rows, validate_row
-from medhalbench.embeddings import DEFAULT_EMBEDDER
 from medhalbench.judging import (
     TOP_LOGPROBS,
     extractor_template,
@@ -38,22 +34,19 @@ from medhalbench.medhal._dataset import (
 )
 from medhalbench.medhal._metrics import medhal_metrics
 from medhalbench.medhal._scorer import (
-    DEFAULT_JUDGE_MAX_TOKENS,
     FACTUAL_SCHEMA,
     factuality_prediction,
     factuality_verdict,
 )
+from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.outputs import (
     GivenOutput,
     generate_for_epoch,
     given_output,
     match_outputs,
-    nothing_generated,
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.settings import Bootstrap, ExtractPrompt, Generation, Outputs, SampleLimit
-from medhalbench.statistics import DEFAULT_RESAMPLES
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHAL_TASK_VERSION = "1.1.0"
@@ -139,66 +132,10 @@ def judge(greedy: bool = False) -> Solver:
     return solve
 
 
-@dataclass(frozen=True)
-class MedHalSettings:
-    """MedHal's settings: which statements, how the judge is asked and replies, and how its
-    explanations are compared.
-
-    Attributes:
-        dataset: MedHal build folder, DatasetDict folder, JSONL/CSV/Parquet file, or hub id.
-        responses: Score a judge's replies written elsewhere instead of generating
-            (CSV/JSONL: id or statement, and reply); statements without a reply are left
-            out.
-        predict: Judge statements without labels (statement[, context, id, source]): a
-            verdict and an explanation each, written as JSONL beside the log; no figures.
-        split: Split to evaluate (build folders and DatasetDicts).
-        limit: Use the first N samples.
-        sources: Keep these sources (comma-separated, e.g. medqa,sumpubmed).
-        prompt: File replacing the system prompt.
-        template: File replacing the user template ({context_block}, {statement}).
-        generation: How the judge replies (temperature 0: greedy decoding, also for hf/
-            models).
-        embedder: Sentence-transformers model for the explanation similarity (MedHal's code
-            uses all-MiniLM-L6-v2); 'none' turns it off.
-        structured: Ask for {"factual": "YES|NO", "explanation": ...} through the
-            provider's constrained decoding (JSON schema) instead of free text.
-        probabilities: Ask for log-probabilities and keep P(non-factual) per sample, for
-            AUROC, average precision and calibration.
-        bootstrap: Bootstrap resamples (over source items) for the 95% intervals (0: none).
-        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
-            {reply}); the extractor reads what the strict reader cannot, when the
-            extractor role names a model.
-    """
-
-    dataset: Annotated[DataSource, Means("samples")]
-    responses: Outputs = None
-    predict: Annotated[bool, Means("condition")] = False
-    split: Annotated[str, Means("samples")] = "test"
-    limit: SampleLimit = None
-    sources: Annotated[list[str] | None, Means("samples")] = None
-    prompt: Annotated[InputFile | None, Means("replies")] = None
-    template: Annotated[InputFile | None, Means("replies")] = None
-    generation: Generation = field(
-        default_factory=lambda: Generation(0.0, DEFAULT_JUDGE_MAX_TOKENS)
-    )
-    embedder: Annotated[str | None, Means("judging")] = DEFAULT_EMBEDDER
-    structured: Annotated[bool, Means("replies")] = False
-    probabilities: Annotated[bool, Means("replies")] = False
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
-
-
 @benchmark_task(MedHalSettings)
 def medhal(settings: MedHalSettings) -> Task:
-    """MedHal: is the statement factual (given its context), and why not?
-
-    Examples:
-        medhalbench eval medhal --dataset medhal_data --model openai/gpt-4o-mini
-        medhalbench eval medhal --dataset medhal_data --sources qa,nli --limit 200 --model openai/gpt-4o-mini
-    """
-    similarity = None if settings.embedder in (None, "", "none") else settings.embedder
-    if settings.responses is not None:
-        nothing_generated(settings)
+    """MedHal: is the statement factual (given its context), and why not?"""
+    similarity = settings.similarity
     system, user = judge_prompts(settings.prompt, settings.template)
     records: Sequence[MedHalRecord | MedHalStatement] = (
         load_statements(settings.dataset, split=settings.split)
@@ -232,14 +169,14 @@ def medhal(settings: MedHalSettings) -> Task:
         dataset=MemoryDataset(samples, name="medhal"),
         solver=given_output()
         if settings.responses is not None
-        else judge(greedy=settings.generation.temperature == 0),
+        else judge(greedy=settings.temperature == 0),
         scorer=factuality_prediction(extract_template)
         if settings.predict
         else factuality_verdict(embedder=similarity, extract_template=extract_template),
         metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
         config=GenerateConfig(
-            temperature=settings.generation.temperature,
-            max_tokens=settings.generation.max_tokens,
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
             response_schema=FACTUAL_SCHEMA if settings.structured else None,
             logprobs=True if settings.probabilities else None,
             top_logprobs=TOP_LOGPROBS if settings.probabilities else None,

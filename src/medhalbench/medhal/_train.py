@@ -9,80 +9,24 @@ import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from medhalbench._errors import ResourceUnavailableError
 from medhalbench._hubmodels import local_or_hub, offline_error
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import (
-    BuildProtocol,
-    ByProtocol,
-    Count,
-    DataSource,
-    Internal,
-    OutputFolder,
-    Positive,
-    resolve_protocol,
-    resolved,
-)
 from medhalbench.medhal._dataset import MedHalRecord, load_medhal
+from medhalbench.medhal._settings import Schedule, TrainRequest, TrainSettings
 from medhalbench.medhal._task import judge_messages, judge_prompts, target_answer
-from medhalbench.models import DEFAULT_MODEL, export_gguf, resolve_gguf
+from medhalbench.models import export_gguf, resolve_gguf
 from medhalbench.registry import RoleModels
+from medhalbench.settings import BuildProtocol, resolved
 
 IGNORE_INDEX = -100
 ATTENTION = ["q_proj", "k_proj", "v_proj", "o_proj"]
 ALL_PROJECTIONS = [*ATTENTION, "gate_proj", "up_proj", "down_proj"]
-Schedule = Literal["cosine", "linear"]
-"""How the learning rate decays to 0."""
 Precision = Literal["float32", "bfloat16", "nf4"]
 """The base's weights while training: full precision, bf16 (the authors', on CUDA), or 4-bit
 NF4 (QLoRA: ours on CUDA with bitsandbytes)."""
-
-
-@dataclass
-class TrainSettings:
-    """Fine-tuning knobs; a knob left unset takes the protocol's value (`ours`: sized for
-    SmolLM2-135M on 2 CPU cores; `paper`: the authors' `configs/train_example.yaml` and
-    `med_hal_trainer.py`: one epoch of batch 8 x 4 accumulated, AdamW 2e-4 with weight decay
-    0.01 and a linear decay, LoRA r 64 / alpha 16 / dropout 0 on q, k, v, o, gate, up and down,
-    8,192 tokens).
-
-    Attributes:
-        steps: Optimiser steps (paper: from the epochs).
-        epochs: Passes over the training split; sets the steps when given (and, under
-            `paper`, when --steps is not).
-        batch_size: Examples per forward pass.
-        accumulation: Passes accumulated per optimiser step.
-        learning_rate: AdamW learning rate (both: 2e-4).
-        weight_decay: AdamW weight decay.
-        lora_r: LoRA rank.
-        lora_alpha: LoRA scaling.
-        lora_dropout: LoRA dropout.
-        all_projections: LoRA on all seven projections, the MLP's too, else on the attention
-            projections (--no-all-projections).
-        max_length: Tokens per example, long contexts cut.
-        schedule: The learning rate's decay to 0.
-        seed: Seed of the example order and the adapter's initialisation.
-        limit: Use the first N training samples.
-        log_every: Steps between loss reports.
-    """
-
-    steps: Annotated[Count | None, ByProtocol(200, None)] = None
-    epochs: Annotated[Count | None, ByProtocol(None, 1)] = None
-    batch_size: Annotated[Count | None, ByProtocol(4, 8)] = None
-    accumulation: Annotated[Count | None, ByProtocol(1, 4)] = None
-    learning_rate: Positive = 2e-4
-    weight_decay: Annotated[float | None, Internal(), ByProtocol(0.0, 0.01)] = None
-    lora_r: Annotated[Count | None, ByProtocol(16, 64)] = None
-    lora_alpha: Annotated[Count | None, ByProtocol(32, 16)] = None
-    lora_dropout: Annotated[float | None, Internal(), ByProtocol(0.05, 0.0)] = None
-    all_projections: Annotated[bool | None, ByProtocol(False, True)] = None
-    max_length: Annotated[Count | None, ByProtocol(768, 8192)] = None
-    schedule: Annotated[Schedule | None, Internal(), ByProtocol("cosine", "linear")] = None
-    seed: int = 42
-    limit: Count | None = None
-    log_every: Annotated[int, Internal()] = 10
 
 
 @dataclass(frozen=True)
@@ -133,21 +77,16 @@ def training_precision(base: str, protocol: BuildProtocol) -> Precision:
     return "nf4" if _has_bitsandbytes() and not gguf else "float32"
 
 
-def recipe(
-    settings: TrainSettings,
-    protocol: BuildProtocol,
-    examples: int,
-    precision: Precision = "float32",
-) -> TrainRecipe:
+def recipe(settings: TrainSettings, examples: int, precision: Precision = "float32") -> TrainRecipe:
     """The knobs a run uses: the settings given, the protocol's values for the rest; with
     epochs (given, or the paper's where no steps are given), the steps cover them:
     ceil(examples / (batch x accumulation)) per epoch."""
-    knobs = resolve_protocol(settings, protocol)
+    knobs, given = settings, settings.model_fields_set
     batch, accumulation = resolved(knobs.batch_size), resolved(knobs.accumulation)
-    epochs = settings.epochs or (knobs.epochs if settings.steps is None else None)
+    epochs = knobs.epochs if "epochs" in given or "steps" not in given else None
     steps = epochs * math.ceil(examples / (batch * accumulation)) if epochs else knobs.steps
     return TrainRecipe(
-        protocol=protocol, steps=max(1, resolved(steps)), batch_size=batch,
+        protocol=settings.protocol, steps=max(1, resolved(steps)), batch_size=batch,
         accumulation=accumulation, learning_rate=knobs.learning_rate,
         weight_decay=resolved(knobs.weight_decay), lora_r=resolved(knobs.lora_r),
         lora_alpha=resolved(knobs.lora_alpha), lora_dropout=resolved(knobs.lora_dropout),
@@ -339,42 +278,12 @@ def answer_loss(model: Any, batch: dict[str, Any]) -> Any:
     )
 
 
-@dataclass(frozen=True)
-class TrainRequest:
-    """LoRA fine-tune of a MedHal evaluator (QLoRA on CUDA), loss on the answer only.
-
-    Examples:
-        medhalbench medhal train --data medhal_data --out evaluator --steps 10
-        medhalbench medhal train --data medhal_data --out evaluator --protocol paper --base Qwen/Qwen2.5-0.5B-Instruct
-
-    Attributes:
-        data: A MedHal build folder (its train split is used) or DatasetDict folder.
-        out: Output folder (adapter/, merged/, base/, training.json).
-        base: Base model: embedded/smollm2 (dequantised from its GGUF), embedded/PATH.gguf,
-            a local folder or a hub name.
-        protocol: The defaults of the knobs not given: 'ours' (sized for a small model on a
-            CPU) or 'paper' (the authors' training config: LoRA r 64 / alpha 16 on all seven
-            projections, one epoch of batch 8 x 4, linear decay, weight decay 0.01, bf16 on
-            CUDA).
-        settings: The fine-tune's knobs.
-        dry_run: Print the resolved recipe (knobs, projections, precision, steps over the
-            training split) and write nothing.
-    """
-
-    data: DataSource
-    out: OutputFolder
-    base: str = DEFAULT_MODEL
-    protocol: BuildProtocol = "ours"
-    settings: TrainSettings = field(default_factory=TrainSettings)
-    dry_run: bool = False
-
-
 def plan_training(request: TrainRequest) -> tuple[list[MedHalRecord], TrainRecipe]:
     """The training split's samples and the recipe a fine-tune of them uses, at the base's
     `training_precision` (what a run trains and what its dry run prints)."""
-    records = load_medhal(request.data, split="train", limit=request.settings.limit)
+    records = load_medhal(request.data, split="train", limit=request.limit)
     precision = training_precision(request.base, request.protocol)
-    return records, recipe(request.settings, request.protocol, len(records), precision)
+    return records, recipe(request, len(records), precision)
 
 
 def train_medhal(request: TrainRequest, *, show_progress: bool = True) -> TrainResult:
@@ -389,14 +298,13 @@ def train_medhal(request: TrainRequest, *, show_progress: bool = True) -> TrainR
     both can be evaluated by the same runtime, in-process with `embedded/PATH.gguf`.
 
     Args:
-        request: The fine-tune (`medhalbench medhal train`'s options); knobs left to the
-            protocol are resolved by `recipe`.
+        request: The fine-tune (`medhalbench medhal train`'s options).
         show_progress: Show a progress bar.
     """
     import torch
     from peft import get_peft_model, prepare_model_for_kbit_training
 
-    settings = request.settings
+    settings = request
     out = Path(request.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(settings.seed)

@@ -1,16 +1,12 @@
 """MedHallu: detection of subtle hallucinated answers to PubMedQA questions."""
 
 from medhalbench.medhallu._benchmark import medhallu_benchmark
-from medhalbench.medhallu._clusters import ClusterRequest, analyze_clusters
+from medhalbench.medhallu._clusters import analyze_clusters
 from medhalbench.medhallu._dataset import (
     DIFFICULTIES,
     MEDHALLU_CONFIGS,
-    MEDHALLU_HUB,
     MEDHALLU_REVISION,
-    Difficulty,
-    MedHalluConfig,
     MedHalluRecord,
-    Pairing,
     detection_samples,
     load_medhallu,
 )
@@ -21,7 +17,19 @@ from medhalbench.medhallu._metrics import (
     detection_scores,
 )
 from medhalbench.medhallu._scorer import detection_verdict
-from medhalbench.medhallu._task import MedHalluSettings, medhallu
+from medhalbench.medhallu._settings import (
+    MEDHALLU_HUB,
+    BuildSettings,
+    ClusterRequest,
+    Difficulty,
+    MedHalluBuild,
+    MedHalluConfig,
+    MedHalluSettings,
+    Merge,
+    Pairing,
+    parse_shard,
+)
+from medhalbench.medhallu._task import medhallu
 from medhalbench.medhallu._verdicts import (
     DetectionLabel,
     DetectionVerdict,
@@ -29,14 +37,11 @@ from medhalbench.medhallu._verdicts import (
     parse_detection_verdict,
 )
 from medhalbench.medhallu.builder._build import (
-    MedHalluBuild,
     MedHalluBuildRow,
     MedHalluBuildSummary,
-    Merge,
     build_medhallu,
     build_question,
     merge_shards,
-    parse_shard,
     select_shard,
 )
 from medhalbench.medhallu.builder._steps import (
@@ -44,7 +49,6 @@ from medhalbench.medhallu.builder._steps import (
     AttemptStatus,
     BuildPrompts,
     BuildRoles,
-    BuildSettings,
     Vote,
     VoteDifficulty,
     difficulty_from_votes,

@@ -9,7 +9,7 @@ from inspect_ai.log import EvalSample
 
 from medhalbench import registry
 from medhalbench.medhallu._dataset import MedHalluSampleMetadata
-from medhalbench.medhallu._task import MedHalluSettings
+from medhalbench.medhallu._settings import MedHalluSettings
 from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
 from medhalbench.results import RunRecord, sample_score
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from importlib import resources
 
 from medhalbench import registry
-from medhalbench.examples import illustrative
 from medhalbench.medhallu._audit import JUDGE_AUDIT
-from medhalbench.medhallu._clusters import ClusterRequest, run_cluster_analysis
+from medhalbench.medhallu._clusters import run_cluster_analysis
 from medhalbench.medhallu._metrics import headline_figures
 from medhalbench.medhallu._plan import plan_medhallu_build
 from medhalbench.medhallu._report import (
@@ -17,10 +16,11 @@ from medhalbench.medhallu._report import (
     medhallu_tables,
 )
 from medhalbench.medhallu._scorer import detection_verdict
-from medhalbench.medhallu._task import MedHalluSettings, medhallu
-from medhalbench.medhallu.builder._build import MedHalluBuild, Merge, run_medhallu_build, run_merge
+from medhalbench.medhallu._settings import ClusterRequest, MedHalluBuild, MedHalluSettings, Merge
+from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu.builder._build import run_medhallu_build, run_merge
 
-EXAMPLE = illustrative("medhallu_illustrative.jsonl")
+EXAMPLE = MedHalluSettings.example
 
 GENERATOR = registry.Role("generator", "Model that writes hallucinated answers.")
 DISCRIMINATOR = registry.Role(

@@ -17,19 +17,18 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 
 from medhalbench._progress import progress_bar
 from medhalbench._secrets import redact
-from medhalbench.arguments import Count, DataSource, LocalPath, Share
 from medhalbench.data import PubMedQARecord, load_pubmedqa, write_text_atomically
-from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.embeddings import Embedder
+from medhalbench.medhallu._settings import BuildSettings, ClusterRequest
 from medhalbench.medhallu.builder._steps import (
     BuildPrompts,
     BuildRoles,
-    BuildSettings,
     discriminate,
     generate_candidate,
     parse_generated,
@@ -190,38 +189,6 @@ async def analyze_clusters(
 
         await asyncio.gather(*(run(r) for r in records))
     return compare_clusters([results[r.pubid] for r in records])
-
-
-@dataclass(frozen=True)
-class ClusterRequest:
-    """Cluster K hallucinated candidates per question with the truth by bidirectional
-    entailment; compare fooling and non-fooling clusters to the truth.
-
-    Examples:
-        medhalbench medhallu analyze clusters --pubmedqa ori_pqal.json --candidates 5 --limit 20 --out clusters --model openai/gpt-4o-mini
-
-    Attributes:
-        pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
-        candidates: Candidates generated per question.
-        threshold: Bidirectional entailment that puts two answers in one cluster.
-        nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
-            transformers NLI model name/path.
-        embedder: Sentence-transformers model for the similarities.
-        limit: Use the first N questions.
-        seed: Seed of the generator's temperatures and the answer order.
-        out: Write per-question clusters and the table as JSON to this file.
-        cache: Cache the model calls, so that a rerun repeats none.
-    """
-
-    pubmedqa: DataSource
-    candidates: Count = 5
-    threshold: Share = 0.5
-    nli: str = "llm"
-    embedder: str = DEFAULT_EMBEDDER
-    limit: Count | None = None
-    seed: int = 42
-    out: Annotated[str | None, LocalPath(dir_okay=False)] = None
-    cache: bool = True
 
 
 _MEASURES = {

@@ -9,14 +9,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError
 from medhalbench.data import (
     AS_TEXT,
     LOWERED,
@@ -28,8 +27,15 @@ from medhalbench.data import (
     validate_row,
 )
 from medhalbench.evidence import (
+    grounding_retriever,
     passages_metadata,
     passages_text,
+)
+from medhalbench.medhallu._settings import (
+    MEDHALLU_HUB,
+    Difficulty,
+    MedHalluConfig,
+    Pairing,
 )
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.settings import Grounding
@@ -73,7 +79,6 @@ def normalise_category(raw: str | None) -> str | None:
     return None
 
 
-Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
 
 
@@ -142,10 +147,8 @@ class DetectorOutput(Record):
         return self.reply if self.reply is not None else str(int(self.verdict or 0))
 
 
-MEDHALLU_HUB = "UTAustin-AIHealth/MedHallu"
 # The hub dataset is read at this commit unless the source names one (`...MedHallu@REV`).
 MEDHALLU_REVISION = "515060458a945c633debc6fd5baac7764416b724"
-MedHalluConfig = Literal["pqa_labeled", "pqa_artificial"]
 MEDHALLU_CONFIGS: tuple[MedHalluConfig, ...] = get_args(MedHalluConfig)
 
 
@@ -210,21 +213,6 @@ class RetrievedKnowledge:
     gold_found: bool | None
 
 
-def check_evidence(grounding: Grounding, *, knowledge: bool) -> None:
-    """Refuse evidence settings that would not be used.
-
-    Raises:
-        ArgumentError: Evidence without knowledge, or an evidence setting without evidence.
-    """
-    if grounding.evidence is not None and not knowledge:
-        raise ArgumentError(
-            "evidence", "gives the detector retrieved passages as its knowledge: add "
-            "knowledge (--knowledge)",
-        )  # fmt: skip
-    for name in grounding.unused():
-        raise ArgumentError(name, "needs evidence (--knowledge --evidence CORPUS|INDEX)")
-
-
 def retrieved_knowledge(
     records: Sequence[MedHalluRecord], grounding: Grounding
 ) -> list[RetrievedKnowledge]:
@@ -234,7 +222,7 @@ def retrieved_knowledge(
     Raises:
         DataError: An evidence source that cannot be opened.
     """
-    retriever = grounding.retriever(progress=True)
+    retriever = grounding_retriever(grounding, progress=True)
     found = retriever.search([r.question for r in records], grounding.evidence_k)
     return [
         RetrievedKnowledge(
@@ -273,9 +261,6 @@ class MedHalluSampleMetadata(BaseModel):
     answer: str | None = None
     knowledge_passages: list[dict[str, Any]] | None = None
     gold_in_knowledge: bool | None = None
-
-
-Pairing = Literal["both", "random"]
 
 
 # The two answers of a row share their prompt's prefix (system prompt, knowledge, question).

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from medhalbench.arguments import resolve_protocol, resolved
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._dataset import types_text
-from medhalbench.medhallu.builder._build import MedHalluBuild
+from medhalbench.medhallu._settings import MedHalluBuild
+from medhalbench.medhallu.builder._build import build_records
 from medhalbench.medhallu.builder._paper import (
     PAPER_DISCRIMINATOR_CONFIGS,
     PAPER_GENERATOR,
@@ -29,6 +29,7 @@ from medhalbench.medhallu.builder._steps import (
 from medhalbench.nli import LLM_NLI_MAX_TOKENS, is_llm_judge, llm_judge, nli_prompt
 from medhalbench.planning import Plan, RoleEstimate, count_tokens
 from medhalbench.registry import RoleModels
+from medhalbench.settings import resolved
 
 
 def medhallu_build_plan(
@@ -45,11 +46,10 @@ def medhallu_build_plan(
         models: The generator, refiner and (an `llm:` judge's) NLI model by role.
         discriminators: The discriminator models.
     """
-    protocol, records = request.protocol, request.records()
-    settings = resolve_protocol(request.settings, protocol)
+    protocol, records = request.protocol, build_records(request)
     if protocol == "paper":
-        return _paper_plan(records, models, discriminators, resolved(settings.attempts))
-    prompts = BuildPrompts.load(settings)
+        return _paper_plan(records, models, discriminators, resolved(request.attempts))
+    prompts = BuildPrompts.load(request)
     generate, vote, refine, nli = [], [], [], []
     out = 0
     for r in records:
@@ -70,7 +70,7 @@ def medhallu_build_plan(
         )
         nli.append(nli_prompt(truth, truth))
         out += generator_max_tokens(truth)
-    n, tries = len(records), resolved(settings.attempts)
+    n, tries = len(records), resolved(request.attempts)
 
     def per_attempt(
         role: str,

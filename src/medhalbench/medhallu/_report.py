@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from medhalbench import results
 from medhalbench.medhallu._dataset import DIFFICULTIES
-from medhalbench.medhallu._task import MedHalluSettings
+from medhalbench.medhallu._settings import MedHalluSettings
 from medhalbench.results import (
     AUROC_UNDEFINED,
     F1_UNDEFINED,
@@ -76,7 +76,7 @@ def knowledge_given(settings: MedHalluSettings, retrieval: str | None = None) ->
     """The knowledge the detector was given, as the Knowledge column reads: no, yes (the
     gold abstract), or retrieved passages ("retrieved (med-index, k 5, hybrid)";
     `retrieval`: the retrieval the run did, as its log records it)."""
-    retrieved = settings.grounding.phrase(retrieval)
+    retrieved = settings.evidence_phrase(retrieval)
     if retrieved and settings.knowledge:
         return f"retrieved ({retrieved})"
     return yes_no(settings.knowledge)

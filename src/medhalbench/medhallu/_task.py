@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated
-
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig, ResponseSchema
@@ -13,44 +10,29 @@ from inspect_ai.util import JSONSchema
 from medhalbench._errors import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.arguments import DataSource, InputFile, Means
 from medhalbench.data import read_rows, validate_row
+from medhalbench.evidence import grounding_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._dataset import (
-    MEDHALLU_HUB,
     RETRIEVED_TEMPLATE,
     DetectorOutput,
-    Difficulty,
-    MedHalluConfig,
     MedHalluSampleMetadata,
-    Pairing,
-    check_evidence,
     detection_samples,
     load_medhallu,
     retrieved_knowledge,
 )
 from medhalbench.medhallu._metrics import detection_metrics
 from medhalbench.medhallu._scorer import detection_verdict
+from medhalbench.medhallu._settings import MedHalluSettings
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (
     GivenOutput,
     epoch_generate,
     given_output,
     match_outputs,
-    nothing_generated,
     text_key,
 )
 from medhalbench.registry import benchmark_task
-from medhalbench.settings import (
-    Bootstrap,
-    ExtractPrompt,
-    Generation,
-    Grounding,
-    Outputs,
-    SampleLimit,
-    SampleSeed,
-)
-from medhalbench.statistics import DEFAULT_RESAMPLES
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHALLU_TASK_VERSION = "1.1.0"
@@ -114,87 +96,18 @@ def detector_outputs(
     )
 
 
-DETECTION_TEMPERATURE = 0.3
-DETECTION_MAX_TOKENS = 128
-
-
-@dataclass(frozen=True)
-class MedHalluSettings:
-    """MedHallu's settings: which rows and answers, what the detector is asked and given, and
-    how it replies.
-
-    Attributes:
-        dataset: MedHallu hub id or local file (JSONL, CSV, Parquet, save_to_disk folder).
-        responses: Score a detector's outputs written elsewhere instead of generating
-            (CSV/JSONL: id, or question and answer; then reply or verdict 0/1/2); the
-            dataset's answers without an output are left out.
-        config: Hub config.
-        split: Split to read.
-        knowledge: Give the PubMedQA context to the detector.
-        not_sure: Allow '2: not sure' as an answer; reports the response rate.
-        difficulty: Keep rows of these difficulties (e.g. hard, or easy,medium).
-        limit: Use the first N rows (two samples each with pairing both).
-        pairing: Judge both answers of every row, or one at random (MedHallu's script).
-        seed: Seed of the sample order and random pairing.
-        prompt: File replacing the system prompt.
-        template: File replacing the user template ({question}, {answer}, {knowledge}).
-        generation: How the detector replies (MedHallu used temperature 0.3).
-        structured: Ask for the verdict as JSON ({"verdict": 0|1(|2)}) through the
-            provider's constrained decoding (JSON schema); off: the paper's free-text
-            protocol.
-        probabilities: Ask for log-probabilities (embedded engine, vLLM, OpenAI), keep
-            P(hallucinated) per sample and report AUROC, average precision and calibration.
-        bootstrap: Bootstrap resamples (over rows) for the 95% intervals (0: none).
-        extract_prompt: File replacing the extractor's prompt ({question}, {choices},
-            {reply}); the extractor reads what the strict reader cannot, when the
-            extractor role names a model.
-        grounding: With knowledge, give the detector passages retrieved for the question
-            instead of the gold abstract.
-    """
-
-    dataset: Annotated[DataSource, Means("samples")] = MEDHALLU_HUB
-    responses: Outputs = None
-    config: Annotated[MedHalluConfig, Means("samples")] = "pqa_labeled"
-    split: Annotated[str, Means("samples")] = "train"
-    knowledge: Annotated[bool, Means("condition")] = False
-    not_sure: Annotated[bool, Means("condition")] = False
-    difficulty: Annotated[list[Difficulty] | None, Means("samples")] = None
-    limit: SampleLimit = None
-    pairing: Annotated[Pairing, Means("samples")] = "both"
-    seed: SampleSeed = 42
-    prompt: Annotated[InputFile | None, Means("replies")] = None
-    template: Annotated[InputFile | None, Means("replies")] = None
-    generation: Generation = field(
-        default_factory=lambda: Generation(DETECTION_TEMPERATURE, DETECTION_MAX_TOKENS)
-    )
-    structured: Annotated[bool, Means("replies")] = False
-    probabilities: Annotated[bool, Means("replies")] = False
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
-    grounding: Grounding = field(default_factory=Grounding)
-
-
 @benchmark_task(MedHalluSettings)
 def medhallu(settings: MedHalluSettings) -> Task:
-    """MedHallu hallucination detection: each row's true and hallucinated answers.
-
-    Examples:
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --model openai/gpt-4o-mini
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --knowledge --not-sure --model openai/gpt-4o-mini
-        medhalbench eval medhallu --dataset pqa_labeled.jsonl --limit 50 --dry-run --model openai/gpt-4o-mini
-    """
-    if settings.responses is not None:
-        nothing_generated(settings)
+    """MedHallu hallucination detection: each row's true and hallucinated answers."""
     system_prompt = read_prompt(
         __package__,
         "detect_system_not_sure.txt" if settings.not_sure else "detect_system.txt",
         settings.prompt,
     )
-    check_evidence(settings.grounding, knowledge=settings.knowledge)
     user_template = read_prompt(
         __package__,
         RETRIEVED_TEMPLATE
-        if settings.grounding.evidence is not None
+        if settings.evidence is not None
         else "detect_user_knowledge.txt"
         if settings.knowledge
         else "detect_user.txt",
@@ -220,9 +133,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
     if not records:
         raise DataError("no rows left after the difficulty filter", path=settings.dataset)
     retrieved = (
-        retrieved_knowledge(records, settings.grounding)
-        if settings.grounding.evidence is not None
-        else None
+        retrieved_knowledge(records, settings.grounding) if settings.evidence is not None else None
     )
     samples = detection_samples(
         records,
@@ -247,8 +158,8 @@ def medhallu(settings: MedHalluSettings) -> Task:
         ),
         metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
         config=GenerateConfig(
-            temperature=settings.generation.temperature,
-            max_tokens=settings.generation.max_tokens,
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
             response_schema=detection_schema(settings.not_sure) if settings.structured else None,
             logprobs=True if settings.probabilities else None,
             top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
@@ -263,7 +174,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
             else None,
             "outputs_not_in_dataset": unmatched,
             "rows": len(records),
-            "evidence_index": settings.grounding.summary(),
+            "evidence_index": grounding_summary(settings.grounding),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},
         },
     )

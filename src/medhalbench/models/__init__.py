@@ -1,22 +1,20 @@
 """Model layer: inspect's providers plus our in-process embedded provider."""
 
-from medhalbench.models._default import DEFAULT_MODEL, embedded_may_judge, is_embedded
+from medhalbench.models._default import embedded_may_judge, is_embedded
 from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
 from medhalbench.models._gguf_export import export_gguf
-from medhalbench.models._repeatability import DEFAULT_REPLY_SEED, repeatability
+from medhalbench.models._repeatability import repeatability
 from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
 
 __all__ = [
     "embedded_may_judge",
     "is_embedded",
-    "DEFAULT_REPLY_SEED",
     "repeatability",
     "SYSTEM_PROVIDER",
     "SystemModelAPI",
     "writes_nothing",
-    "DEFAULT_MODEL",
     "EmbeddedModelAPI",
     "Engine",
     "EngineError",

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-DEFAULT_MODEL = "embedded/smollm2"
-"""SmolLM2-135M-Instruct, in-process. Weak: it proves pipelines run, not model quality."""
-
 EMBEDDED_PROVIDER = "embedded/"
 
 

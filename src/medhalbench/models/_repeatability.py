@@ -7,9 +7,6 @@ from inspect_ai.model import Model
 
 from medhalbench.models._engine import EngineSettings
 
-DEFAULT_REPLY_SEED = 0
-"""The seed sent with every call unless `--seed` names another."""
-
 SEEDLESS_PROVIDERS = frozenset({"anthropic", "google", "vertex", "bedrock"})
 """Providers whose APIs take no seed (inspect sends none to them)."""
 

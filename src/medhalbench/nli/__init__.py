@@ -4,10 +4,10 @@ from collections.abc import Callable
 
 from inspect_ai.model import Model
 
-from medhalbench.models import DEFAULT_MODEL
 from medhalbench.nli._base import NLIModel, bidirectional_entailment, entailment
 from medhalbench.nli._llm import LLM_NLI_MAX_TOKENS, LLMNLI, nli_prompt
 from medhalbench.nli._transformers import DEFAULT_NLI_MODEL, TransformersNLI, entailment_index
+from medhalbench.settings import DEFAULT_MODEL
 
 
 def is_llm_judge(spec: str) -> bool:

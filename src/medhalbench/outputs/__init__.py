@@ -6,7 +6,6 @@ from medhalbench.outputs._given import (
     GivenOutput,
     given_output,
     match_outputs,
-    nothing_generated,
     system_model,
     text_key,
 )
@@ -21,7 +20,6 @@ __all__ = [
     "generate_for_epoch",
     "given_output",
     "match_outputs",
-    "nothing_generated",
     "reply_as_sent",
     "system_model",
     "text_key",

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError, arguments_of, setting_value
 from medhalbench.models import SYSTEM_PROVIDER
 
 GIVEN_OUTPUT = "given_output"
@@ -44,24 +42,6 @@ def system_model(responses: str, system: str | None = None) -> str:
 def text_key(text: str | None) -> str | None:
     """A text as outputs are matched by it: case and spacing ignored (None for no text)."""
     return " ".join(text.split()).lower() if text else None
-
-
-def nothing_generated(settings: object) -> None:
-    """Refuse, for outputs written elsewhere, every setting of how the model under test makes
-    its replies (`Means("replies")`) that was set away from its default.
-
-    Args:
-        settings: A benchmark's settings record.
-
-    Raises:
-        ArgumentError: Naming the first that was.
-    """
-    for argument in arguments_of(cast(type, type(settings))):
-        if argument.means == "replies" and setting_value(settings, argument) != argument.default:
-            raise ArgumentError(
-                argument.name,
-                "has no effect on outputs written elsewhere (responses): nothing is generated",
-            )
 
 
 def match_outputs(

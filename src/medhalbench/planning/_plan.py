@@ -9,13 +9,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
+from annotated_types import Ge
 from inspect_ai import Task
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import ArgumentError, Range, construct
 from medhalbench.data import read_settings_file
 from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
 from medhalbench.results import MAIN_ROLE, Column, PlannedRole, ResultTable, TokenEstimate
+from medhalbench.settings import Settings, SettingsError
 
 
 @dataclass(frozen=True)
@@ -42,17 +43,13 @@ class RoleEstimate:
         )
 
 
-@dataclass(frozen=True)
-class Price:
-    """Dollars per million input and output tokens.
+class Price(Settings):
+    """Dollars per million input and output tokens."""
 
-    Attributes:
-        input: Dollars per million input tokens.
-        output: Dollars per million output tokens.
-    """
-
-    input: Annotated[float, Range(min=0)]
-    output: Annotated[float, Range(min=0)]
+    input: Annotated[float, Ge(0)]
+    """Dollars per million input tokens."""
+    output: Annotated[float, Ge(0)]
+    """Dollars per million output tokens."""
 
 
 @dataclass
@@ -107,9 +104,10 @@ def read_prices(path: str | Path) -> dict[str, Price]:
                 path=path, field=str(model),
             )  # fmt: skip
         try:
-            prices[str(model)] = construct(Price, entry)
-        except ArgumentError as ex:
-            raise DataError(ex.reason, path=path, field=f"{model}.{ex.argument}") from None
+            prices[str(model)] = Price.of(entry)
+        except SettingsError as ex:
+            first = ex.problems[0]
+            raise DataError(first.reason, path=path, field=f"{model}.{first.setting}") from None
     return prices
 
 

@@ -17,7 +17,6 @@ from medhalbench.registry._audit import (
 )
 from medhalbench.registry._benchmark import (
     DATASET,
-    EXAMPLE_DATASET,
     EXTRACTOR,
     Benchmark,
     Builder,
@@ -43,6 +42,7 @@ from medhalbench.registry._registry import (
     unregister_benchmark,
 )
 from medhalbench.registry._task import benchmark_task
+from medhalbench.settings import EXAMPLE_DATASET
 
 __all__ = [
     "reading_item",

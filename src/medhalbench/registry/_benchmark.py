@@ -4,7 +4,6 @@ command line is derived from these; nothing here knows how options are spelt."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -18,16 +17,14 @@ from inspect_ai.scorer import SampleScore
 from inspect_ai.util import registry_info
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.arguments import ArgumentError, check_arguments
 from medhalbench.planning import Plan, RoleEstimate, task_plan
 from medhalbench.registry._audit import JudgeAudit
+from medhalbench.registry._task import SETTINGS_TYPE
 from medhalbench.results import PublishedRow, ResultTable, RunRecord, RunResult, read_published
-from medhalbench.settings import RunData
+from medhalbench.settings import Settings
 from medhalbench.statistics import Figure
 
-EXAMPLE_DATASET = "example"
-"""The `dataset` value that names a benchmark's packaged example."""
-DATASET = next(f.name for f in dataclasses.fields(RunData) if f.name == "dataset")
+DATASET = "dataset"
 """The setting that names a run's data (every benchmark's, `RunData`)."""
 
 
@@ -140,16 +137,15 @@ class Builder:
     """A benchmark's data builder (`medhalbench build NAME`).
 
     Attributes:
-        settings: A dataclass whose fields are the builder's options (inputs, `out`: the
-            folder its finished work lies in, selection, knobs; a field of a dataclass type
-            stands for its fields).
+        settings: The settings model whose fields are the builder's options (inputs, `out`:
+            the folder its finished work lies in, selection, knobs).
         roles: The models it calls.
         run: Builds from settings with the role models (resumable: a rerun does the rest).
         plan: Calls and tokens per role from settings and the role models' names (the
             models are not resolved), calling no model.
     """
 
-    settings: type
+    settings: type[Settings]
     roles: tuple[Role, ...]
     run: Callable[[Any, RoleModels], Awaitable[Outcome]]
     plan: Callable[[Any, RoleModels], Plan]
@@ -162,15 +158,15 @@ class Tool:
 
     Attributes:
         path: The command's words (`("analyze", "clusters")`).
-        request: A dataclass whose fields are its options; its docstring's first line is
-            the command's help.
+        request: The settings model whose fields are its options; its docstring's first
+            line is the command's help.
         run: Runs a request with the role models (a coroutine function is awaited).
         roles: The models it calls (none for most).
         group_help: The help of the group its first word names, for a path of two words.
     """
 
     path: tuple[str, ...]
-    request: type
+    request: type[Settings]
     run: Callable[[Any, RoleModels], Outcome | Awaitable[Outcome]]
     roles: tuple[Role, ...] = ()
     group_help: str = ""
@@ -227,7 +223,7 @@ class DemoRun:
 
 
 def one_call_per_sample(
-    task: Task, roles: Mapping[str, str], settings: Mapping[str, Any]
+    task: Task, roles: Mapping[str, str], planning: Settings | None
 ) -> list[RoleEstimate]:
     """The plan of a task whose solver calls the model under test once per sample and epoch."""
     return [task_plan(task)]
@@ -296,7 +292,7 @@ class Benchmark:
         sweep: The task argument its eval can sweep.
         plan: Model calls and tokens per role of a task, given the role models and the
             planning settings.
-        plan_settings: A dataclass of the settings its plans take (`-P`, `--dry-run`).
+        plan_settings: The settings model of what its plans assume (with `--dry-run`).
         published_csv: The paper's published figures (see `read_published`).
         example: A small packaged example dataset (`--dataset example`, `dataset: example`).
         demo: The demo's run of this benchmark.
@@ -323,10 +319,10 @@ class Benchmark:
     paired_correctness: bool = False
     roles: tuple[Role, ...] = ()
     sweep: Sweep | None = None
-    plan: Callable[[Task, Mapping[str, str], Mapping[str, Any]], list[RoleEstimate]] = (
+    plan: Callable[[Task, Mapping[str, str], Settings | None], list[RoleEstimate]] = (
         one_call_per_sample
     )
-    plan_settings: type | None = None
+    plan_settings: type[Settings] | None = None
     published_csv: Traversable | Path | None = None
     example: str | None = None
     demo: Callable[[DemoSettings], DemoRun] | None = None
@@ -353,21 +349,20 @@ class Benchmark:
         """The name the task's scores carry in a log."""
         return registered_name(self.scorer)
 
+    @property
+    def settings(self) -> type[Settings]:
+        """The settings model of its task: its evaluation options."""
+        model = getattr(self.task, SETTINGS_TYPE, None)
+        return model if model is not None else Settings
+
     def make_task(self, arguments: Mapping[str, Any]) -> Task:
-        """The benchmark's task with these arguments, each checked against the task's
-        declaration first (`dataset="example"` names the packaged example).
+        """The benchmark's task with these arguments (`dataset="example"` names the packaged
+        example), validated into its settings record.
 
         Raises:
-            ArgumentError: An argument the task does not take, a required one missing, or a
-                value an argument does not take.
+            SettingsError: Naming every argument the task does not take.
         """
-        if self.example is not None and arguments.get(DATASET) == EXAMPLE_DATASET:
-            arguments = {**arguments, DATASET: self.example}
-        try:
-            checked = check_arguments(self.task, arguments)
-        except ArgumentError as ex:
-            raise ArgumentError(ex.argument, f"{ex.reason} (the {self.name} task)") from None
-        return self.task(**checked)
+        return self.task(**arguments)
 
     def published(self) -> list[PublishedRow]:
         """The paper's published rows (none when it ships no `published_csv`)."""

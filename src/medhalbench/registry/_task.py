@@ -1,37 +1,30 @@
-"""Declaring a benchmark's task from its settings record: the record's fields are the task's
-options (the command line, suites and `inspect eval -T` give them flat, by name), every call
-is checked against them, the task body gets the record, and the log keeps it under one
+"""Declaring a benchmark's task from its settings model: the model's fields are the task's
+options (the command line, suites and `inspect eval -T` give them flat, by name), each call is
+validated into the record once, the task body gets the record, and the log keeps it under one
 metadata key (`SETTINGS_KEY`).
 
 Generation settings (`temperature`, `max_tokens`, ...) are kept in the record as the task was
 given them, but a task passes them to its `GenerateConfig`, which inspect's own options
 (`--temperature`) may override: the value a run's settings report is inspect's effective
-config (`log.plan.config`), read back in one place (see `results.run_settings`)."""
+config (`log.plan.config`), read back in one place (see `results.RunRecord`)."""
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from inspect_ai import Task, task
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
-from medhalbench.arguments import (
-    REQUIRED,
-    SETTINGS_KEY,
-    SETTINGS_TYPE,
-    arguments_of,
-    check_arguments,
-    construct,
-    setting_value,
-    stored,
-)
 from medhalbench.registry._model_args_guard import guard_model_arguments
+from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
 
-S = TypeVar("S")
+S = TypeVar("S", bound=Settings)
+SETTINGS_TYPE = "settings_model"
+"""The attribute of a task function (`benchmark_task`) that names its settings model."""
 
 
 @solver
@@ -49,42 +42,43 @@ def guarded_models() -> Solver:
 
 def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callable[..., Task]]:
     """Register a benchmark's task with inspect (as `@task`) under the body's name, taking the
-    settings record's fields as flat keyword arguments: each call is checked against their
-    declarations (from the command line, a suite or `inspect eval -T` alike), made into the
-    record, handed to the body, and kept in the task's metadata beside what the body adds
-    there itself (what it computes).
+    settings model's fields as flat keyword arguments. Whichever way they come (the command
+    line, a suite, `inspect eval -T`, the Python API), this is where they are validated, once,
+    into the record; the body gets it, the task keeps it for the plan (`kept_settings`), and
+    the log keeps it in the task's metadata beside what the body adds there itself.
 
     Args:
-        settings: The benchmark's settings record (a frozen dataclass).
+        settings: The benchmark's settings model.
     """
 
     def register(body: Callable[[S], Task]) -> Callable[..., Task]:
-        arguments = arguments_of(cast(type, settings))
+        paths = [o.name for o in options_of(settings) if o.path is not None]
 
         def from_arguments(**values: Any) -> Task:
             guard_model_arguments()
-            checked = check_arguments(settings, values)
-            record = construct(settings, checked)
+            record = settings.of(values)
             made = body(record)
             made.solver = chain(guarded_models(), made.solver)
-            made.metadata = {SETTINGS_KEY: stored(record), **(made.metadata or {})}
+            made.metadata = {SETTINGS_KEY: record.stored(), **(made.metadata or {})}
             # What the run read, so that a retry can tell whether it changed (and find it
             # from another folder).
-            paths = [a.name for a in arguments if a.path is not None]
-            full = {a.name: setting_value(record, a) for a in arguments}
-            made.metadata[INPUTS] = input_record(full, paths).model_dump(mode="json")
+            inputs = input_record(record.model_dump(), paths)
+            made.metadata[INPUTS] = inputs.model_dump(mode="json")
+            keep_settings(made, record)
             return made
 
         # inspect reads a task's options from its signature (`-T`, logs' task_args).
         from_arguments.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
             [
                 inspect.Parameter(
-                    a.name,
+                    name,
                     inspect.Parameter.KEYWORD_ONLY,
-                    default=inspect.Parameter.empty if a.default is REQUIRED else a.default,
-                    annotation=a.annotation,
+                    default=inspect.Parameter.empty
+                    if field.is_required()
+                    else field.get_default(call_default_factory=True),
+                    annotation=field.annotation,
                 )
-                for a in arguments
+                for name, field in settings.model_fields.items()
             ],
             return_annotation=Task,
         )

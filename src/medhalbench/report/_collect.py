@@ -69,7 +69,7 @@ def _provenance(log: EvalLog) -> Provenance:
     generated = reply_settings(system)
     settings = {
         k: v
-        for k, v in record.arguments.items()
+        for k, v in record.stored.items()
         if k != DATASET and (record.generated or k not in generated)
     }
     if record.generated:  # the generation settings as sent, whichever route set them

@@ -6,7 +6,7 @@ one condition in one column whatever made their replies; comparisons pair runs o
 samples.
 
 Every reader of a run's settings in the report goes through `settings_of`; what each setting
-means is declared once, on the benchmark's settings record (`arguments.Means`, `Qualifies`).
+means is declared once, on the benchmark's settings model (`settings.Means`, `Qualifies`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medhalbench._provenance import dataset_fingerprint
-from medhalbench.arguments import Argument, Meaning, arguments_of
 from medhalbench.registry import benchmark
 from medhalbench.results import RunResult, setting_text
+from medhalbench.settings import Meaning, Option, options_of
 
 ROWS = "rows"
 """The rows a task took, where it counts them (`RunFacts.rows`): they stand for its samples
@@ -37,9 +37,9 @@ FINGERPRINT = "dataset_fingerprint"
 """What a run computed of its data: the data is compared by it, not by its path."""
 
 
-def declared(system: str) -> dict[str, Argument]:
-    """A benchmark's settings by name, with what each means (its task's declaration)."""
-    return {a.name: a for a in arguments_of(benchmark(system).task)}
+def declared(system: str) -> dict[str, Option]:
+    """A benchmark's settings by name, with what each means (its settings model)."""
+    return {o.name: o for o in options_of(benchmark(system).settings)}
 
 
 def meaning(system: str, name: str) -> Meaning:
@@ -134,7 +134,7 @@ def settings_of(run: RunResult) -> RunSettings:
         selection = {k: v for k, v in selection.items() if k not in COUNTS}
         selection["samples"] = str(len(set(run.sample_ids)))
     condition, replies = {}, {}
-    for name in record.arguments:
+    for name in record.stored:
         kind = meaning(run.system, name)
         if kind not in ("condition", "judging", "replies"):
             continue  # the samples, outputs written elsewhere, or how a run ran (`run`)

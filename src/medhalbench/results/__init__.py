@@ -18,7 +18,6 @@ from medhalbench.results._record import (
     RunRecord,
     Sent,
     TokenEstimate,
-    flat_settings,
 )
 from medhalbench.results._runs import (
     MAIN_ROLE,
@@ -67,7 +66,6 @@ __all__ = [
     "RunRecord",
     "Sent",
     "TokenEstimate",
-    "flat_settings",
     "run_record",
     "local_path",
     "log_paths",

@@ -8,9 +8,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TypeVar
 
-from medhalbench.arguments import read_record
+from medhalbench.settings import Settings
 
-S = TypeVar("S")
+S = TypeVar("S", bound=Settings)
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class PublishedRow:
     def settings_as(self, kind: type[S]) -> S:
         """The row's settings as a record of `kind` (a benchmark's settings record: yes/no
         read as flags; settings the row does not name keep the record's defaults)."""
-        return read_record(kind, self.settings, where=f"the published row of {self.model}")
+        return kind.read(self.settings, where=f"the published row of {self.model}")
 
 
 def read_published(source: Traversable | Path, *, system: str, paper: str) -> list[PublishedRow]:

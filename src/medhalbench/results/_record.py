@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pydantic
+from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
 from medhalbench._provenance import INPUTS, InputsRead
-from medhalbench.arguments import SETTINGS_KEY, read_record
-from medhalbench.settings import RunData
+from medhalbench.settings import SETTINGS_KEY, RunData, Settings, kept_settings
 
-S = TypeVar("S")
+S = TypeVar("S", bound=Settings)
 RETRIEVER_SETTING = "evidence_retriever"
 """The setting (`Grounding`'s) that names how the evidence was searched."""
 
@@ -133,47 +133,48 @@ class RunFacts(pydantic.BaseModel):
         return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
 
 
-def flat_settings(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """A task's settings record (`SETTINGS_KEY` of its metadata) laid out by setting name, its
-    groups' settings beside the others (a log written before the record kept its settings at
-    the top of its metadata: those)."""
-    record = metadata.get(SETTINGS_KEY)
-    if not isinstance(record, Mapping):
-        return {k: v for k, v in metadata.items() if k not in RunFacts.model_fields}
-    found: dict[str, Any] = {}
-    for name, value in record.items():
-        # No setting's value is a mapping: one that is, is a group of settings.
-        found.update(value if isinstance(value, Mapping) else {name: value})
-    return found
-
-
 @dataclass(frozen=True)
 class RunRecord:
-    """A run's settings, typed: read from a log (`of_log`) or from a task about to run
+    """A run's settings, typed: read from a log (`of`) or from a task about to run
     (`of_task`), the one place either is read.
 
     Attributes:
-        arguments: The settings record's values by setting name (its groups' settings beside
-            the others), as the task was given them: for tables that list settings by name.
-            Read a benchmark's own settings typed with `settings_as`.
+        stored: The settings record as the log keeps it (its values by setting name): for
+            tables that list settings by name. Read a benchmark's own settings typed with
+            `settings_as`.
         sent: The generation settings the calls were sent with.
         facts: What the task computed.
+        record: The settings record itself, where the run's task is at hand (a plan):
+            `settings_as` gives it as it is.
     """
 
-    arguments: dict[str, Any] = field(default_factory=dict)
+    stored: dict[str, Any] = field(default_factory=dict)
     sent: Sent = field(default_factory=Sent)
     facts: RunFacts = field(default_factory=RunFacts)
+    record: Settings | None = None
 
     @classmethod
-    def of(cls, metadata: Mapping[str, Any] | None, config: GenerateConfig) -> RunRecord:
+    def of(
+        cls,
+        metadata: Mapping[str, Any] | None,
+        config: GenerateConfig,
+        record: Settings | None = None,
+    ) -> RunRecord:
         """A run's settings from its task's metadata and the generation config sent."""
-        arguments = flat_settings(metadata or {})
-        data = read_record(RunData, arguments)
+        stored = (metadata or {}).get(SETTINGS_KEY)
+        stored = dict(stored) if isinstance(stored, Mapping) else {}
+        data = RunData.read(stored)
         return cls(
-            arguments=arguments,
+            stored=stored,
             sent=Sent.of(config, generated=data.responses is None),
             facts=RunFacts.of(metadata),
+            record=record,
         )
+
+    @classmethod
+    def of_task(cls, task: Task) -> RunRecord:
+        """The settings of a task about to run, its record as the task holds it."""
+        return cls.of(task.metadata, task.config, kept_settings(task))
 
     def settings_as(self, kind: type[S]) -> S:
         """The settings as a record of `kind`: a benchmark's settings record, or a view
@@ -182,7 +183,9 @@ class RunRecord:
         Raises:
             DataError: A value does not fit its declared type.
         """
-        return read_record(kind, self.arguments)
+        if isinstance(self.record, kind):
+            return self.record
+        return kind.read(self.stored)
 
     @property
     def data(self) -> RunData:
@@ -207,4 +210,4 @@ class RunRecord:
         settings as sent in place of the record's, and the retrieval done in place of one
         left to the index."""
         done = {RETRIEVER_SETTING: self.retrieval} if self.retrieval else {}
-        return {**self.arguments, **self.sent.by_name(), **done}
+        return {**self.stored, **self.sent.by_name(), **done}

@@ -12,8 +12,8 @@ from typing import Any
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Score
 
-from medhalbench.arguments import SETTINGS_KEY
 from medhalbench.results._record import RunRecord
+from medhalbench.settings import SETTINGS_KEY
 from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
 
 
@@ -122,11 +122,6 @@ class RunResult:
     def settings(self) -> dict[str, Any]:
         """The settings by name as tables show them (`RunRecord.shown`)."""
         return self.record.shown
-
-    @property
-    def arguments(self) -> dict[str, Any]:
-        """The settings record's values by name, as the task was given them."""
-        return self.record.arguments
 
     def prefixed(self, prefix: str) -> list[str]:
         """The distinct second parts of metric names `<prefix>/<part>/...` or `<prefix>/<part>`."""

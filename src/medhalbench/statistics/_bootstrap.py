@@ -13,24 +13,18 @@ import contextlib
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from medhalbench.arguments import Range
+from medhalbench.settings import DEFAULT_RESAMPLES, MAX_RESAMPLES
 
 Statistic = Callable[[np.ndarray], np.ndarray]
 """Totals of the components, shape (..., k), to the figure, shape (...); NaN where undefined."""
 
-DEFAULT_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
 """The resampling's seed unless one is given: the same figures give the same intervals."""
-MAX_RESAMPLES = 100_000
-"""The most bootstrap resamples taken: a 95% percentile interval's ends move by less than
-0.001 beyond 10,000, and time grows with the resamples."""
-Resamples = Annotated[int, Range(min=0, max=MAX_RESAMPLES)]
-"""A number of bootstrap resamples (0: no intervals), bounded by `MAX_RESAMPLES`."""
 BATCH_BYTES = 64 * 1024**2
 """Memory one batch of resamples may take: resamples are drawn in batches of this size, so
 the memory of an interval does not grow with the number of resamples."""

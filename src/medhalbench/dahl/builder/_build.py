@@ -9,28 +9,21 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._progress import progress_bar
 from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.arguments import (
-    BuildProtocol,
-    Count,
-    InputFile,
-    LocalPath,
-    OutputFolder,
-    Temperature,
-    resolve_protocol,
-)
 from medhalbench.dahl._dataset import DAHL_CATEGORIES
+from medhalbench.dahl._settings import DahlBuild
 from medhalbench.dahl.builder import PROMPTS
-from medhalbench.dahl.builder._filters import CaseRule, check_question
+from medhalbench.dahl.builder._filters import check_question
 from medhalbench.dahl.builder._papers import Paper, load_papers
 from medhalbench.data import ResumableJsonl, ResumedCounts, atomic_text, run_resumable
 from medhalbench.registry import RoleModels
+from medhalbench.settings import BuildProtocol
 
 PROGRESS_FILE = "papers.jsonl"
 QUESTIONS_FILE = "questions.csv"
@@ -206,46 +199,6 @@ def _by_rule(counts: Counter[str]) -> str:
     return ", ".join(f"{r}: {n}" for r, n in sorted(counts.items())) or "none"
 
 
-@dataclass(frozen=True)
-class DahlBuild:
-    """Write DAHL exam questions from full-text papers, dropping context-dependent ones.
-
-    Examples:
-        medhalbench build dahl --papers sumpubmed/text --out dahl_built --limit 10 --model openai/gpt-4o-mini
-        medhalbench build dahl --papers papers.jsonl --out dahl_built --protocol paper --dry-run --model openai/gpt-4o-mini
-
-    Attributes:
-        papers: Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text.
-        out: Output folder.
-        protocol: 'ours' drops what our checks catch (see the README); 'paper' keeps every
-            question, as the authors' hand filter had the last word, and lists what the
-            paper's three rule families flag in review.csv.
-        cases: Also drop references to a case report or its patient ("this patient", "the
-            case presented"); the authors kept such questions (1.1% of their release).
-        limit: Use the first N papers.
-        questions: Questions asked for per paper.
-        max_paper_chars: Characters of each paper given to the generator.
-        prompt: File replacing the builder prompt ({count}, {categories}, {paper}).
-        seed: Generation seed.
-        temperature: Generation temperature.
-        concurrency: Papers in flight at once.
-        cache: Cache the generator's calls, so that a rerun repeats none.
-    """
-
-    papers: Annotated[str, LocalPath(must_exist=True)]
-    out: OutputFolder
-    protocol: BuildProtocol = "ours"
-    cases: CaseRule = None
-    limit: Count | None = None
-    questions: Count = 10
-    max_paper_chars: Count = 6000
-    prompt: InputFile | None = None
-    seed: int = 42
-    temperature: Temperature = 0.7
-    concurrency: Count = 8
-    cache: bool = True
-
-
 def generator_prompter(request: DahlBuild) -> Callable[[Paper], str]:
     """The generator's prompt for a paper under this build (its prompt file read once)."""
     template = build_prompt(request.prompt)
@@ -332,13 +285,11 @@ async def build_dahl_questions(
     `dropped.csv` (with the rule that dropped each question) are rewritten at the end.
 
     Args:
-        request: The build's settings (`medhalbench build dahl`'s options); knobs left to
-            the protocol are resolved here.
+        request: The build's settings (`medhalbench build dahl`'s options).
         generator: The `generator` model (its own connection limit applies besides the
             request's concurrency).
         show_progress: Show a progress bar.
     """
-    request = resolve_protocol(request)
     unreadable: list[str] = []
     papers = load_papers(request.papers, limit=request.limit, unreadable=unreadable)
     out = Path(request.out)

@@ -36,31 +36,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 
 from medhalbench._errors import DataError
-from medhalbench.arguments import (
-    BuildProtocol,
-    ByProtocol,
-    LocalPath,
-    NotTaken,
-    Spelling,
-    resolve_protocol,
-)
+from medhalbench.dahl._settings import FilterRequest
 from medhalbench.dahl.builder._learned import learned_stage
 from medhalbench.data import atomic_text, read_rows
 from medhalbench.registry import RoleModels
 from medhalbench.results import Column, ResultTable
-
-THEIR_FAMILIES = "the paper's three rule families have no case-report rule"
-"""Why `--cases` is not taken by `--protocol paper`."""
-NO_LEARNED_STAGE = "the paper's three rule families have no learned stage"
-"""Why `--learned` is not taken by `--protocol paper`."""
-CaseRule = Annotated[bool | None, ByProtocol(False, NotTaken(THEIR_FAMILIES))]
-"""`--cases`: also drop references to a case report or its patient; off under `ours` unless
-given, not taken by `paper` (the DAHL build's and `dahl filter`'s)."""
+from medhalbench.settings import BuildProtocol
 
 OurRule = Literal[
     "not_a_question",
@@ -802,34 +788,6 @@ def check_question(
     return check_questions([question], protocol, cases=cases, learned=learned)[0]
 
 
-@dataclass(frozen=True)
-class FilterRequest:
-    """Apply the DAHL builder's question checks to any question set, naming each drop's rule.
-
-    Keeps the questions that stand on their own; each dropped one is printed and written
-    with the rule that dropped it.
-
-    Examples:
-        medhalbench dahl filter dahl_built/questions.csv --out kept
-
-    Attributes:
-        questions: A CSV or JSONL with a `question` column (e.g. DAHL's questions.csv).
-        out: The CSV of kept rows (all columns of the input); the dropped rows, with their
-            rule and the words it matched, go beside it as OUT.dropped.csv.
-        protocol: 'ours' (the builder's checks) or 'paper' (the paper's three families).
-        cases: Also drop references to a case report or its patient (with 'ours').
-        learned: Apply the learned stage after the rules (with 'ours'; its embedding model
-            all-MiniLM-L6-v2 is local; when it cannot be loaded the command stops with one
-            line, and --no-learned runs the rules alone).
-    """
-
-    questions: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
-    out: Annotated[str, LocalPath(dir_okay=False)]
-    protocol: BuildProtocol = "ours"
-    cases: CaseRule = None
-    learned: Annotated[bool | None, ByProtocol(True, NotTaken(NO_LEARNED_STAGE))] = None
-
-
 @dataclass
 class FilterResult:
     """What the checks kept and dropped."""
@@ -885,15 +843,12 @@ def filter_questions(request: FilterRequest) -> FilterResult:
     the kept rows to `request.out` and the dropped ones (with `rule`, `matched`) beside it.
 
     Args:
-        request: The check (`medhalbench dahl filter`'s options); knobs left to the protocol
-            are resolved here.
+        request: The check (`medhalbench dahl filter`'s options).
 
     Raises:
-        ArgumentError: A knob was given that the protocol does not take.
         DataError: The file cannot be read or a row has no question.
         ResourceUnavailableError: The learned stage cannot be loaded (`learned`).
     """
-    request = resolve_protocol(request)
     source, out, protocol = request.questions, request.out, request.protocol
     # Under `paper` both are left unset (not taken): no case rule, no learned stage.
     cases, learned = bool(request.cases), bool(request.learned)

@@ -9,24 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from inspect_ai.model import Model
 
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import (
-    ArgumentError,
-    BuildProtocol,
-    ByProtocol,
-    Count,
-    NotTaken,
-    OutputFolder,
-    Parse,
-    Share,
-    Spelling,
-    resolve_protocol,
-    resolved,
-)
 from medhalbench.data import (
     ResumableJsonl,
     ResumedCounts,
@@ -35,6 +22,7 @@ from medhalbench.data import (
     write_text_atomically,
 )
 from medhalbench.medhal._dataset import medhal_features, medhal_fields
+from medhalbench.medhal._settings import MedHalBuild
 from medhalbench.medhal.builder._convert import (
     Conversion,
     Converter,
@@ -47,17 +35,16 @@ from medhalbench.medhal.builder._convert import (
 )
 from medhalbench.medhal.builder._rules import within_paper_length
 from medhalbench.medhal.builder._sources import (
-    SOURCES,
     NLIItem,
     NoteItem,
     QAItem,
     ReadReport,
-    SourceName,
     SummaryItem,
     read_source,
 )
 from medhalbench.nli import NLIModel, load_nli
 from medhalbench.registry import RoleModels
+from medhalbench.settings import BuildProtocol, resolved
 
 ITEMS_FILE = "items.jsonl"
 SPLITS = {"train": 0.8, "validation": 0.1, "test": 0.1}
@@ -96,76 +83,6 @@ class MedHalBuildSummary(ResumedCounts):
             "Splits: " + ", ".join(f"{k}: {v}" for k, v in self.splits.items()),
             f"{self.resumed()}; output: {self.out}/dataset and {self.out}/*.jsonl",
         ]
-
-
-def parse_source(value: str) -> tuple[SourceName, str]:
-    """Read `NAME=PATH`.
-
-    Raises:
-        ValueError: Not of that form, or an unknown source name.
-    """
-    name, separator, path = value.partition("=")
-    name = name.strip().lower()
-    if not separator or not path.strip():
-        raise ValueError(f"expected NAME=PATH, got {value!r}")
-    if name not in SOURCES:
-        raise ValueError(f"unknown source {name!r} (expected one of {', '.join(SOURCES)})")
-    return name, path.strip()
-
-
-_THEIR_LENGTH = "their 30,000-character limit on each sample applies instead"
-
-
-@dataclass(frozen=True)
-class MedHalBuild:
-    """Build MedHal: paired factual / non-factual statements from medical datasets.
-
-    Examples:
-        medhalbench build medhal --source medqa=medqa_test.json --source sumpubmed=sumpubmed/ --out medhal_data --model openai/gpt-4o-mini
-        medhalbench build medhal --source medmcqa=medmcqa_dev.json --out medhal_data --protocol paper --dry-run --model openai/gpt-4o-mini
-
-    Attributes:
-        sources: NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn
-            (Augmented Clinical Notes), sumpubmed (folder).
-        out: Output folder.
-        protocol: 'ours' or 'paper' (the authors' build code rule by rule: their MedMCQA
-            filter and contexts, sample-wise sentence and length filters, their synthetic
-            flags; see the README's table).
-        limit: Use the first N items of each source.
-        max_tokens: Token budget (estimated at 4 characters a token) of context + statement;
-            larger pairs are dropped and counted.
-        facts_per_note: Key-values used per clinical note.
-        nli: Also require each QA statement to be entailed by its question and option:
-            'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL' or a
-            transformers NLI model (default: the word match alone).
-        nli_threshold: Entailment probability a QA statement needs (with --nli).
-        seed: Seed of option, sentence and key choices and of the split.
-        concurrency: Items in flight at once.
-        cache: Cache the converter's calls, so that a rerun repeats none.
-    """
-
-    sources: Annotated[
-        list[tuple[SourceName, str]], Parse(parse_source, "NAME=PATH"), Spelling(flag="--source")
-    ]
-    out: OutputFolder
-    protocol: BuildProtocol = "ours"
-    limit: Count | None = None
-    max_tokens: Annotated[Count | None, ByProtocol(8192, NotTaken(_THEIR_LENGTH))] = None
-    facts_per_note: Count = 2
-    nli: str | None = None
-    nli_threshold: Share = 0.5
-    seed: int = 42
-    concurrency: Count = 4
-    cache: bool = True
-
-    def __post_init__(self) -> None:
-        repeated = [
-            f"{n}={p}" for i, (n, p) in enumerate(self.sources) if (n, p) in self.sources[:i]
-        ]
-        if repeated:
-            raise ArgumentError("sources", f"{repeated[0]} is given more than once")
-        if not self.sources:
-            raise ArgumentError("sources", "give at least one NAME=PATH")
 
 
 async def run_medhal_build(request: MedHalBuild, models: RoleModels) -> MedHalBuildSummary:
@@ -278,15 +195,13 @@ async def build_medhal(
     `summary.json`.
 
     Args:
-        request: The build's settings (`medhalbench build medhal`'s options); knobs left to
-            the protocol are resolved here.
+        request: The build's settings (`medhalbench build medhal`'s options).
         converter_model: The `converter` model role.
         nli: NLI judge that must also find each QA statement entailed by its question and
             option (besides naming the option), at `request.nli_threshold`; None: the word
             match alone.
         show_progress: Show progress bars.
     """
-    request = resolve_protocol(request)
     protocol, seed, max_tokens = request.protocol, request.seed, request.max_tokens
     out = Path(request.out)
     out.mkdir(parents=True, exist_ok=True)

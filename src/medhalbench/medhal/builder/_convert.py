@@ -11,7 +11,6 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model
 
-from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal._dataset import MedHalRecord
 from medhalbench.medhal.builder._converter_prompts import ConverterPrompts
 from medhalbench.medhal.builder._rules import (
@@ -26,6 +25,7 @@ from medhalbench.medhal.builder._rules import (
 )
 from medhalbench.medhal.builder._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
+from medhalbench.settings import BuildProtocol
 from medhalbench.text import split_sentences
 
 CONVERTER_MAX_TOKENS = 160

@@ -16,8 +16,8 @@ from inspect_ai.model import (
 
 from medhalbench._errors import DataError
 from medhalbench._prompts import read_prompt
-from medhalbench.arguments import BuildProtocol
 from medhalbench.medhal.builder import PROMPTS
+from medhalbench.settings import BuildProtocol
 
 PAPER_QA_CHAT = "paper_qa_chat.yaml"
 """The QA converter's system prompt and one-shot chat per source, under `paper`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from medhalbench.arguments import BuildProtocol
+from medhalbench.settings import BuildProtocol
 from medhalbench.text import split_sentences
 
 FACTUAL_EXPLANATION = "The statement is factual."

@@ -7,13 +7,12 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 from medhalbench._errors import DataError
 from medhalbench.data import read_rows
+from medhalbench.medhal._settings import SOURCES
 
-SourceName = Literal["medqa", "medmcqa", "mednli", "acn", "sumpubmed"]
-SOURCES: tuple[SourceName, ...] = get_args(SourceName)
 LETTERS = "ABCDEFGH"
 
 

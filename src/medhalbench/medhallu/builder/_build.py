@@ -16,23 +16,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from medhalbench._errors import DataError
 from medhalbench._progress import progress_bar
-from medhalbench.arguments import (
-    BuildProtocol,
-    Count,
-    DataSource,
-    LocalPath,
-    OutputFolder,
-    Parse,
-    Spelling,
-    resolve_protocol,
-    resolved,
-)
 from medhalbench.data import (
     PubMedQARecord,
     Record,
@@ -44,8 +33,13 @@ from medhalbench.data import (
     run_resumable,
     write_text_atomically,
 )
-from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.medhallu._dataset import Difficulty
+from medhalbench.embeddings import Embedder
+from medhalbench.medhallu._settings import (
+    Difficulty,
+    MedHalluBuild,
+    Merge,
+    shard_range_problem,
+)
 from medhalbench.medhallu.builder._paper import (
     PAPER_NLI_THRESHOLD,
     PaperPrompts,
@@ -70,6 +64,7 @@ from medhalbench.medhallu.builder._steps import (
 )
 from medhalbench.nli import load_nli
 from medhalbench.registry import RoleModels
+from medhalbench.settings import BuildProtocol, resolved
 
 RECORDS_FILE = "records.jsonl"
 DATASET_JSONL = "medhallu.jsonl"
@@ -77,9 +72,6 @@ DATASET_PARQUET = "medhallu.parquet"
 SUMMARY_FILE = "summary.json"
 SHARD_FILE = "shard.json"
 """Which shard of how many a folder holds (`--shard i/n`), for `merge` to check the set."""
-MAX_SHARDS = 10_000
-"""The most shards a build is split into (`--shard i/n` and `shard.json` alike): beyond
-PubMedQA's labelled questions, and small enough to name the missing ones quickly."""
 NAMED_MISSING = 5
 """How many missing shards a refusal names before it counts the rest."""
 UNSPECIFIED = "Unspecified"
@@ -330,6 +322,11 @@ def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHall
     return summary
 
 
+def build_records(request: MedHalluBuild) -> list[PubMedQARecord]:
+    """The PubMedQA entries a build (or its shard) covers."""
+    return select_shard(load_pubmedqa(request.pubmedqa, limit=request.limit), request.shard)
+
+
 def select_shard(
     records: Sequence[PubMedQARecord], shard: tuple[int, int] | None
 ) -> list[PubMedQARecord]:
@@ -354,28 +351,26 @@ async def build_medhallu(
     from all finished questions of this run's selection.
 
     Args:
-        request: The build (`medhalbench build medhallu`'s options); knobs left to the
-            protocol are resolved here.
+        request: The build (`medhalbench build medhallu`'s options).
         roles: Its models.
         records: PubMedQA entries to build from instead of the request's own
-            (`request.records()`: its source, limit and shard).
+            (`build_records`: its source, limit and shard).
         show_progress: Show a progress bar.
     """
     protocol = request.protocol
-    settings = resolve_protocol(request.settings, protocol)
-    records = request.records() if records is None else records
+    records = build_records(request) if records is None else records
     if protocol == "paper":
         require_three([str(m) for m in roles.discriminators])
-    prompts = BuildPrompts.load(settings)
+    prompts = BuildPrompts.load(request)
     paper_prompts = PaperPrompts.load()
     out = Path(request.out)
     done = ResumableJsonl(out / RECORDS_FILE, key="pubid")
 
     async def build(record: PubMedQARecord) -> dict[str, Any]:
         if protocol == "paper":
-            row = await build_question_paper(record, roles, settings, paper_prompts)
+            row = await build_question_paper(record, roles, request, paper_prompts)
         else:
-            row = await build_question(record, roles, settings, prompts)
+            row = await build_question(record, roles, request, prompts)
         return row.published()
 
     with progress_bar(disable=not show_progress) as progress:
@@ -491,71 +486,6 @@ def _check_none_missing(indices: set[int], count: int) -> None:
     )
 
 
-def shard_range_problem(index: int, count: int) -> tuple[str, str] | None:
-    """The field out of range ("index" or "count") and why, or None when shard `index` of
-    `count` is in range: one rule for `--shard i/n` and for `shard.json`."""
-    if not 1 <= count <= MAX_SHARDS:
-        return "count", f"shard count must be in 1..{MAX_SHARDS:,}, got {str(count)[:40]}"
-    if not 0 <= index < count:
-        return "index", f"shard index must be in 0..{count - 1}, got {str(index)[:40]}"
-    return None
-
-
-def parse_shard(value: str) -> tuple[int, int]:
-    """Read `i/n` (0-based shard i of n, n at most `MAX_SHARDS`).
-
-    Raises:
-        ValueError: Not of that form, or out of range.
-    """
-    try:
-        index, count = (int(x) for x in value.split("/"))
-    except ValueError:
-        raise ValueError(f"expected i/n, got {value[:40]!r}") from None
-    problem = shard_range_problem(index, count)
-    if problem is not None:
-        raise ValueError(problem[1])
-    return index, count
-
-
-@dataclass(frozen=True)
-class MedHalluBuild:
-    """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question.
-
-    Examples:
-        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --limit 20 --model openai/gpt-4o-mini
-        medhalbench build medhallu --pubmedqa ori_pqal.json --out built --protocol paper --discriminator openai/gpt-4o-mini --discriminator hf/google/gemma-2-2b-it --discriminator hf/Qwen/Qwen2.5-3B-Instruct --model openai/gpt-4o-mini --dry-run
-        medhalbench build medhallu --pubmedqa ori_pqal.json --out shard0 --shard 0/4 --model openai/gpt-4o-mini
-
-    Attributes:
-        pubmedqa: PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA.
-        out: Output folder.
-        protocol: 'ours' or 'paper' (the authors' generation.py rule by rule: three
-            discriminators named in their order, a fresh and a TextGrad-rewritten candidate per
-            attempt, their vote reading and NLI label; see the README's table).
-        nli: 'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
-            transformers NLI model name/path (e.g. microsoft/deberta-large-mnli).
-        embedder: Sentence-transformers model for the fallback's similarity.
-        settings: The build's knobs.
-        limit: Use the first N questions.
-        shard: Build shard i of n (0-based), e.g. 0/4; merge shards with 'medhalbench medhallu merge'.
-        concurrency: Questions in flight at once.
-    """
-
-    pubmedqa: DataSource
-    out: OutputFolder
-    protocol: BuildProtocol = "ours"
-    nli: str = "llm"
-    embedder: str = DEFAULT_EMBEDDER
-    settings: BuildSettings = field(default_factory=BuildSettings)
-    limit: Count | None = None
-    shard: Annotated[tuple[int, int] | None, Parse(parse_shard, "I/N")] = None
-    concurrency: Count = 4
-
-    def records(self) -> list[PubMedQARecord]:
-        """The PubMedQA entries this build (or its shard) covers."""
-        return select_shard(load_pubmedqa(self.pubmedqa, limit=self.limit), self.shard)
-
-
 def build_roles(request: MedHalluBuild, models: RoleModels) -> BuildRoles:
     """The build's models: the roles' models, the NLI judge and the embedder."""
     return BuildRoles(
@@ -564,7 +494,7 @@ def build_roles(request: MedHalluBuild, models: RoleModels) -> BuildRoles:
         refiner=models.model("refiner"),
         nli=load_nli(
             request.nli,
-            cache=request.settings.cache,
+            cache=request.cache,
             resolve=lambda name: models.resolve("nli", name),
         ),
         embedder=Embedder(request.embedder),
@@ -581,24 +511,6 @@ async def run_medhallu_build(request: MedHalluBuild, models: RoleModels) -> MedH
         index, count = request.shard
         (out / SHARD_FILE).write_text(json.dumps({"index": index, "count": count}))
     return await build_medhallu(request, build_roles(request, models))
-
-
-@dataclass(frozen=True)
-class Merge:
-    """Merge MedHallu build shards (folders written with --shard) into one dataset.
-
-    Examples:
-        medhalbench medhallu merge shard0 shard1 shard2 shard3 --out built
-
-    Attributes:
-        shards: The shard folders.
-        out: Output folder.
-    """
-
-    shards: Annotated[
-        list[str], Spelling(positional=True), LocalPath(file_okay=False, must_exist=True)
-    ]
-    out: OutputFolder
 
 
 def run_merge(request: Merge, models: RoleModels) -> MedHalluBuildSummary:

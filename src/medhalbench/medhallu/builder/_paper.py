@@ -24,8 +24,9 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig,
 from medhalbench._errors import MedhalbenchError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.data import PubMedQARecord
+from medhalbench.medhallu._settings import PAPER_ATTEMPTS
 from medhalbench.medhallu.builder import PROMPTS
-from medhalbench.medhallu.builder._steps import PAPER_ATTEMPTS, BuildRoles
+from medhalbench.medhallu.builder._steps import BuildRoles
 
 PAPER_GENERATOR = GenerateConfig(temperature=0.8, top_p=0.95, max_tokens=512)
 PAPER_DISCRIMINATORS = 3

@@ -11,13 +11,12 @@ import json
 import random
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._prompts import check_placeholders, read_prompt
-from medhalbench.arguments import ByProtocol, Count, InputFile, Internal, NotTaken, Share
 from medhalbench.data import PubMedQARecord
 from medhalbench.embeddings import Embedder
 from medhalbench.judging import offers_alternatives
@@ -27,6 +26,7 @@ from medhalbench.medhallu._dataset import (
     normalise_category,
     types_text,
 )
+from medhalbench.medhallu._settings import BuildSettings
 from medhalbench.medhallu.builder import PROMPTS
 from medhalbench.nli import NLIModel
 
@@ -153,43 +153,6 @@ class BuildRoles:
     refiner: Model
     nli: NLIModel
     embedder: Embedder
-
-
-PAPER_ATTEMPTS = 5  # their NUM_GENERATIONS
-_PAPER_NLI = "their NLI only labels a candidate, at 0.5, and drops none"
-_NO_LENGTH = "their code has no length check"
-_THEIR_PROMPTS = "it sends the authors' prompts; give yours with --protocol ours"
-
-
-@dataclass(frozen=True)
-class BuildSettings:
-    """Knobs of the build; a knob left unset takes its protocol's value, and one the
-    protocol does not use is refused (`paper`: the authors' five attempts, temperature 0.8,
-    NLI labels at 0.5 that drop nothing, no length check, their prompts).
-
-    Attributes:
-        attempts: Attempts per question before the fallback keeps the closest candidate.
-        tau: Bidirectional entailment at or above which a candidate equals the truth.
-        length_tolerance: Allowed relative difference in words from the ground truth.
-        seed: Seed of the generator's temperatures and the discriminators' answer order.
-        cache: Cache the model calls, so that a rerun repeats none.
-        temperature_range: The range the generator's temperature is drawn from.
-        generate_prompt: File replacing the generator prompt.
-        discriminate_prompt: File replacing the discriminator prompt.
-        refine_prompt: File replacing the refiner prompt.
-    """
-
-    attempts: Annotated[Count | None, ByProtocol(5, PAPER_ATTEMPTS)] = None
-    tau: Annotated[Share | None, ByProtocol(0.75, NotTaken(_PAPER_NLI))] = None
-    length_tolerance: Annotated[Share | None, ByProtocol(0.10, NotTaken(_NO_LENGTH))] = None
-    seed: int = 42
-    cache: bool = True
-    temperature_range: Annotated[tuple[float, float], Internal()] = (0.3, 0.7)
-    generate_prompt: Annotated[InputFile | None, ByProtocol(None, NotTaken(_THEIR_PROMPTS))] = None
-    discriminate_prompt: Annotated[InputFile | None, ByProtocol(None, NotTaken(_THEIR_PROMPTS))] = (
-        None
-    )
-    refine_prompt: Annotated[InputFile | None, ByProtocol(None, NotTaken(_THEIR_PROMPTS))] = None
 
 
 @dataclass

@@ -4,47 +4,43 @@ a protocol does not use is refused by name when given, never silently ignored.""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
 from click.testing import CliRunner
 
-from medhalbench.arguments import (
-    ArgumentError,
-    BuildProtocol,
-    ByProtocol,
-    NotTaken,
-    resolve_protocol,
-)
 from medhalbench.cli import cli
+from medhalbench.settings import ByProtocol, NotTaken, ProtocolSettings, SettingsError
 
 
-@dataclass(frozen=True)
-class Knobs:
+class Knobs(ProtocolSettings):
     rounds: Annotated[int | None, ByProtocol(5, 3)] = None
     length: Annotated[float | None, ByProtocol(0.1, NotTaken("theirs has no length check"))] = None
 
 
-@dataclass(frozen=True)
-class Request:
-    protocol: BuildProtocol = "ours"
-    knobs: Knobs = field(default_factory=Knobs)
+class Request(Knobs):
+    """Knobs inherited, as a builder's request extends its knobs."""
+
+    name: str = "x"
 
 
-def test_unset_knobs_take_their_protocols_values_in_nested_settings() -> None:
-    assert resolve_protocol(Request()).knobs == Knobs(5, 0.1)
-    assert resolve_protocol(Request("paper")).knobs == Knobs(3, None)
-    given = Request("paper", Knobs(rounds=1))
-    assert resolve_protocol(given).knobs.rounds == 1  # given: honoured
-    assert resolve_protocol(resolve_protocol(given)) == resolve_protocol(given)  # idempotent
+def test_unset_knobs_take_their_protocols_values_when_validated() -> None:
+    assert (Request().rounds, Request().length) == (5, 0.1)
+    paper = Request.of(protocol="paper")
+    assert (paper.rounds, paper.length) == (3, None)
+    given = Request.of(protocol="paper", rounds=1)
+    assert given.rounds == 1  # given: honoured
+    assert Request.of(given.model_dump()) == given  # read back: the same record
+    assert Request.read(given.stored()) == given
 
 
 def test_a_knob_the_protocol_does_not_take_is_refused_by_name() -> None:
-    with pytest.raises(ArgumentError) as refused:
-        resolve_protocol(Request("paper", Knobs(length=0.2)))
-    assert refused.value.argument == "length" and "theirs has no length check" in str(refused.value)
+    with pytest.raises(SettingsError) as refused:
+        Request.of(protocol="paper", length=0.2, rounds=0.5)
+    problems = {p.setting: p.reason for p in refused.value.problems}
+    assert "theirs has no length check" in problems["length"]
+    assert "rounds" in problems  # every setting at fault, at once
 
 
 @pytest.fixture
@@ -133,7 +129,7 @@ def test_medhal_train_under_paper_trains_all_seven_projections_unless_told(
     taken: dict[str, Any] = {}
 
     def train(request: _train.TrainRequest, **_: Any) -> Any:
-        taken["recipe"] = _train.recipe(request.settings, request.protocol, examples=100)
+        taken["recipe"] = _train.recipe(request, examples=100)
         return _train.TrainResult(base=request.base, examples=0, steps=0, seconds=0.0)
 
     monkeypatch.setattr(_train, "train_medhal", train)

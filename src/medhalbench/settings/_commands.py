@@ -1,0 +1,138 @@
+"""How a command runs, as settings models: how it reaches its models (connection, base URLs,
+provider arguments) and runs its tasks (logs, cache, seeds, plans, display). The command
+line's shared options are derived from them, as a benchmark's are from its settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field
+
+from medhalbench.settings._marks import Count, InputFile, Internal, NonNegative, Positive, Spelling
+from medhalbench.settings._model import Settings
+from medhalbench.settings._shared import Cache, ReplySeed
+
+DEFAULT_MODEL = "embedded/smollm2"
+"""SmolLM2-135M-Instruct, in-process: the model wherever a command needs one and none is
+named. Weak: it proves pipelines run, not model quality."""
+DEFAULT_REPLY_SEED = 0
+"""The seed sent with every call unless `--reply-seed` names another."""
+DEFAULT_LOG_DIR = "logs"
+"""Where inspect writes a command's logs unless told."""
+DEFAULT_MAX_RETRIES = 6
+"""Retries of a failed call: inspect's backoff (3 s doubling, with jitter) then waits about
+3 minutes in all before giving up on a dead server, and rides out rate limits of that order."""
+DEFAULT_ATTEMPT_TIMEOUT = 300
+"""Seconds one attempt may take before it is abandoned and retried (a server that accepts
+and never answers)."""
+Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
+"""inspect's displays."""
+
+
+class CommandSettings(Settings):
+    """Settings read from a command's values, where other options stand beside them."""
+
+    @classmethod
+    def among(cls, values: Mapping[str, Any]) -> Self:
+        """The settings among a command's values (an option it does not take, or a value
+        left None where None is not one, keeps the default)."""
+        given = {k: v for k, v in values.items() if k in cls.model_fields}
+        return cls.of({k: v for k, v in given.items() if v is not None or _admits_none(cls, k)})
+
+
+def _admits_none(model: type[Settings], name: str) -> bool:
+    return model.model_fields[name].default is None
+
+
+class ConnectionSettings(CommandSettings):
+    """How models are called: the options of every command that calls models, and a suite's
+    `settings`."""
+
+    max_connections: Count | None = None
+    """Concurrent calls per model API (default: inspect's adaptive limit; an embedded
+    model's slots)."""
+    max_retries: NonNegative | None = None
+    """Retries of a failed model call, with inspect's backoff (3 s doubling). Default 6: a
+    dead server is given up after about 3 minutes; rate limits of that order are ridden
+    out."""
+    timeout: Count | None = None
+    """Seconds a model call may take in all, retries included (default: no limit)."""
+    attempt_timeout: Count | None = None
+    """Seconds one attempt may take before it is abandoned and retried (default 300; none in
+    batch mode)."""
+    batch: bool = False
+    """Send the calls through the provider's batch API (OpenAI, Anthropic, Google, Together,
+    Grok: about half price, results within hours)."""
+    batch_delay: Positive | None = None
+    """With --batch: seconds before a partly filled batch is sent, and between status checks
+    (inspect's default 15)."""
+
+    @property
+    def retries(self) -> int:
+        """Retries of a failed call: `max_retries`, else `DEFAULT_MAX_RETRIES`."""
+        return DEFAULT_MAX_RETRIES if self.max_retries is None else self.max_retries
+
+    @property
+    def attempt_limit(self) -> int | None:
+        """Seconds one attempt may take: `attempt_timeout` (300 by default, none in batch
+        mode), never more than `timeout`, so that a call that hangs ends when the whole call
+        must."""
+        limits = [
+            self.attempt_timeout or (None if self.batch else DEFAULT_ATTEMPT_TIMEOUT),
+            self.timeout,
+        ]
+        given = [limit for limit in limits if limit is not None]
+        return min(given) if given else None
+
+
+class ModelOptions(ConnectionSettings):
+    """How a command reaches its models: the connection settings, and the base URL and
+    provider arguments of the main model and of each role."""
+
+    model_base_url: str | None = None
+    """Base URL of the model's API (e.g. a local OpenAI-compatible server)."""
+    model_args: Annotated[list[str], Spelling(flag="-M", metavar="NAME=VALUE")] = Field(
+        default_factory=list
+    )
+    """Model argument NAME=VALUE, passed to the model's provider (repeat for several)."""
+    role_base_urls: Annotated[dict[str, list[str]], Internal()] = Field(default_factory=dict)
+    """Each role's own base URLs as given, the last one taken (`--role-base-url ROLE=URL`)."""
+    role_args: Annotated[dict[str, list[str]], Internal()] = Field(default_factory=dict)
+    """Each role's own provider arguments as given (`--role-arg ROLE:NAME=VALUE`)."""
+
+
+class PlanSettings(CommandSettings):
+    """Whether a command only plans, and the prices its plan is costed at."""
+
+    dry_run: bool = False
+    """Load and check the data, then print the model calls and tokens per role (and the cost
+    with --prices) without calling any model."""
+    prices: InputFile | None = None
+    """YAML or TOML file of MODEL: {input: $, output: $} per million tokens, for the cost in
+    plans."""
+
+
+class RunOptions(ModelOptions, PlanSettings):
+    """How a command runs its tasks: how its models are reached, where its logs go, the
+    cache, the seed sent with calls, its plan and its display."""
+
+    log_dir: str = DEFAULT_LOG_DIR
+    """Where inspect writes its logs."""
+    cache: Cache = True
+    reply_seed: ReplySeed = DEFAULT_REPLY_SEED
+    display: Display | None = None
+    """inspect's own display (default: our progress bars with retry counts; 'none': no
+    progress). Errors always go to stderr."""
+    max_samples: Annotated[Count | None, Internal()] = None
+    """Samples in flight at once (None: inspect's default)."""
+    max_tasks: Annotated[Count | None, Internal()] = None
+    """Tasks in flight at once (None: inspect's default)."""
+
+
+class SuiteSettings(ConnectionSettings):
+    """A suite's `settings`: the connection options, the models' base URL and the cache."""
+
+    model_base_url: str | None = None
+    """Base URL of the models' API."""
+    cache: Cache = True
