@@ -57,13 +57,13 @@ from typing import Any
 import xllamacpp
 from inspect_ai import Task
 
-from medhalbench.cli._demo import EXAMPLE_ROWS
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
 from medhalbench.models import EnginePool, EngineSettings, smollm2_gguf_path
 from medhalbench.models._embedded import _message_dict
 from medhalbench.models._engine import DEFAULT_N_CTX, default_parallel
 from medhalbench.registry import DemoSettings, benchmarks
+from medhalbench.settings import DEMO_ROWS as EXAMPLE_ROWS
 
 SHARED = Path(__file__).resolve().parents[2] / "shared/data/medhallu/pqa_labeled_dev.jsonl"
 CHUNKS = 4
@@ -138,9 +138,9 @@ def demo_prompts(chat: Chat) -> tuple[list[Messages], int]:
     answers: list[Messages] = []
     dahl_tokens = 0
     for entry in benchmarks():
-        if entry.demo is None:
+        if not entry.demo:
             continue
-        for task in entry.demo(DemoSettings(limit=EXAMPLE_ROWS, cache=False)).tasks:
+        for task in entry.implementation.demo(DemoSettings(limit=EXAMPLE_ROWS, cache=False)).tasks:
             prompts += messages_of(task)
             if entry.name == "dahl":
                 answers, dahl_tokens = messages_of(task), task.config.max_tokens or 0

@@ -23,6 +23,13 @@ from medhalbench.results import RunFacts, RunRecord
 from medhalbench.results import log_metrics as log_metrics
 from medhalbench.settings import SETTINGS_KEY
 
+HEAVY_MODULES = (
+    "inspect_ai", "pandas", "scipy", "numpy", "matplotlib", "torch", "transformers",
+    "sentence_transformers", "sklearn", "datasets", "bm25s", "openai", "anthropic", "xllamacpp",
+    "jinja2", "starlette", "rich",
+)  # fmt: skip
+"""What a help page never loads: the libraries that take seconds to import."""
+
 
 def hallucinated_answers(path: str) -> set[str]:
     """The hallucinated answers of a MedHallu JSONL file."""

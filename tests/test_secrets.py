@@ -497,7 +497,7 @@ def test_a_key_in_a_base_url_from_the_environment_is_refused(
 def test_a_refused_model_argument_never_shows_its_value(given: str) -> None:
     import click
 
-    from medhalbench.commands import parse_model_args
+    from medhalbench.settings import parse_model_args
 
     with pytest.raises(click.BadParameter) as refused:
         parse_model_args([given])
@@ -505,7 +505,7 @@ def test_a_refused_model_argument_never_shows_its_value(given: str) -> None:
 
 
 def test_header_arguments_are_mappings_whose_values_are_secrets() -> None:
-    from medhalbench.commands import parse_model_args
+    from medhalbench.settings import parse_model_args
 
     parsed = parse_model_args(['default_headers={"X-Api-Key": "hdr-Given5Key4Value3"}'])
     assert parsed == {"default_headers": {"X-Api-Key": "hdr-Given5Key4Value3"}}

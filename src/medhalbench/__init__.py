@@ -5,9 +5,10 @@ per run), `load_samples` (one row per sample), `load_units` (one row per DAHL at
 and `load_figures` (one row per run and figure).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from medhalbench._errors import DataError, MedhalbenchError, ResourceUnavailableError
+from medhalbench._lazy import exports
 from medhalbench._version import VERSION
 
 __version__ = VERSION
@@ -15,16 +16,11 @@ __version__ = VERSION
 if TYPE_CHECKING:
     from medhalbench.frames import load_figures, load_runs, load_samples, load_units
 
-_FRAMES = ("load_figures", "load_runs", "load_samples", "load_units")
-
-
-def __getattr__(name: str) -> Any:
-    # Loaded on first use: the command line need not import pandas and inspect's analysis.
-    if name in _FRAMES:
-        import medhalbench.frames
-
-        return getattr(medhalbench.frames, name)
-    raise AttributeError(f"module 'medhalbench' has no attribute {name!r}")
+# Loaded on first use: the command line need not import pandas and inspect's analysis.
+__getattr__ = exports(
+    __name__,
+    dict.fromkeys(("load_figures", "load_runs", "load_samples", "load_units"), ".frames"),
+)
 
 
 __all__ = [

@@ -158,8 +158,8 @@ def test_errors_reach_stderr_with_display_none(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_embedded_model_paths_in_every_unambiguous_form(tmp_path: Path) -> None:
-    from medhalbench.commands._models import normalise_model_name
     from medhalbench.models import resolve_gguf, smollm2_gguf_path
+    from medhalbench.settings import normalise_model_name
 
     gguf = smollm2_gguf_path()
     assert normalise_model_name(f"embedded:{gguf}") == f"embedded/{gguf}"

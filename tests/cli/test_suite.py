@@ -16,7 +16,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import free_port
 from medhalbench.cli import cli
-from medhalbench.cli._demo import EXAMPLE_ROWS
+from medhalbench.settings import DEMO_ROWS as EXAMPLE_ROWS
 from stub_server import StubHandler, serve
 
 MODEL = "openai-api/stub/stub"

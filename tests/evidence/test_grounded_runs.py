@@ -163,8 +163,8 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
     plain = dahl(dataset=data, paper_protocol=False)
     grounded = dahl(dataset=data, paper_protocol=False, evidence=str(index), evidence_k=K)
     assumed = DahlPlanSettings(units_per_answer=10)
-    [_, _, closed_checker] = entry.plan(plain, {}, assumed)
-    [_, _, grounded_checker] = entry.plan(grounded, {}, assumed)
+    [_, _, closed_checker] = entry.implementation.plan(plain, {}, assumed)
+    [_, _, grounded_checker] = entry.implementation.plan(grounded, {}, assumed)
     assert grounded_checker.calls == closed_checker.calls == 20
     extra = grounded_checker.input_tokens - closed_checker.input_tokens
     # Every pair of passages of this 4-passage index, as the checker would read them.

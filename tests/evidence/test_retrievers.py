@@ -67,7 +67,7 @@ def test_a_registered_search_engine_is_named_by_scheme(tmp_path: Path) -> None:
 
 
 def test_dahl_can_check_against_a_plugged_in_engine(tmp_path: Path) -> None:
-    from medhalbench.dahl import dahl
+    from medhalbench.dahl import DahlPlanSettings, dahl
     from medhalbench.registry import benchmark
 
     register_retriever("fakeplan", FakeEngine)
@@ -79,8 +79,12 @@ def test_dahl_can_check_against_a_plugged_in_engine(tmp_path: Path) -> None:
         "fingerprint": "fakeplan:pubmed",
         "retrieval": None,  # the engine's own way
     }
-    [_, _, checker] = benchmark("dahl").plan(task, {}, {"units_per_answer": 2})
+    [_, _, checker] = benchmark("dahl").implementation.plan(
+        task, {}, DahlPlanSettings(units_per_answer=2)
+    )
     plain = dahl(dataset=str(questions), paper_protocol=False)
-    [_, _, closed] = benchmark("dahl").plan(plain, {}, {"units_per_answer": 2})
+    [_, _, closed] = benchmark("dahl").implementation.plan(
+        plain, {}, DahlPlanSettings(units_per_answer=2)
+    )
     # A plug-in's passages cannot be sampled: 160 tokens each are assumed, 5 per unit.
     assert checker.input_tokens - closed.input_tokens > 2 * 160 * 5

@@ -13,22 +13,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpers import HEAVY_MODULES
 from medhalbench.cli import cli
 from medhalbench.registry import benchmark, benchmarks, register_benchmark, unregister_benchmark
 
 TOY_PACKAGE = '''
-"""A toy benchmark: two arithmetic questions, exact match."""
+"""A toy benchmark: two arithmetic questions, exact match. Its declaration and settings are
+light (the command line reads them for --help); its implementation is named, not imported."""
 
 from typing import Literal
 
-from inspect_ai import Task
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import match
-from inspect_ai.solver import generate
-
-from medhalbench.registry import Benchmark, KeyFigure, benchmark_task
-from medhalbench.results import Column, ResultTable, figure_rows, results_table, run_title
+from medhalbench.registry import Benchmark, KeyFigure
 from medhalbench.settings import Count, Settings
 
 
@@ -39,6 +34,27 @@ class ToySettings(Settings):
     """How many questions."""
     operation: Literal["add", "multiply"] = "add"
     """Which operation the questions ask for."""
+
+
+toy_benchmark = Benchmark(
+    name="toy", title="Toy", paper="No paper", settings=ToySettings,
+    implementation_path="toybench._implementation:toy_implementation",
+    key_figure=KeyFigure("Accuracy", "accuracy", "accuracy"),
+)
+'''
+
+TOY_IMPLEMENTATION = '''
+"""The toy benchmark's task and tables."""
+
+from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+
+from medhalbench.registry import Implementation, benchmark_task
+from medhalbench.results import Column, figure_rows, results_table, run_title
+from toybench import ToySettings, toy_benchmark
 
 
 @benchmark_task(ToySettings)
@@ -75,10 +91,9 @@ def tables(runs, published):
     ]
 
 
-toy_benchmark = Benchmark(
-    title="Toy", paper="No paper", task=toy, scorer=match,
+toy_implementation = Implementation(
+    benchmark=toy_benchmark, task=toy, scorer=match,
     headline=lambda scores, settings: [], summary=summary, tables=tables,
-    key_figure=KeyFigure("Accuracy", "accuracy", "accuracy"),
 )
 '''
 
@@ -88,6 +103,7 @@ def toy_registered(tmp_path: Path) -> Iterator[None]:
     package = tmp_path / "toybench"
     package.mkdir()
     (package / "__init__.py").write_text(textwrap.dedent(TOY_PACKAGE))
+    (package / "_implementation.py").write_text(textwrap.dedent(TOY_IMPLEMENTATION))
     sys.path.insert(0, str(tmp_path))
     try:
         import toybench
@@ -98,6 +114,7 @@ def toy_registered(tmp_path: Path) -> Iterator[None]:
         unregister_benchmark("toy")
         sys.path.remove(str(tmp_path))
         sys.modules.pop("toybench", None)
+        sys.modules.pop("toybench._implementation", None)
 
 
 def test_the_toy_benchmark_runs_from_the_eval_group_and_reaches_the_report(
@@ -165,3 +182,30 @@ def test_an_argument_added_to_the_task_is_an_option_a_suite_argument_and_a_task_
                          model="mockllm/model", log_dir=str(tmp_path / "logs"), display="none",
                          limit=0)  # fmt: skip
     assert log.eval.task_args["operation"] == "multiply"
+
+
+_PLUGIN_HELP = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import toybench
+from click.testing import CliRunner
+from medhalbench.cli import cli
+from medhalbench.registry import register_benchmark
+register_benchmark(toybench.toy_benchmark)
+result = CliRunner().invoke(cli, ["eval", "toy", "--help"])
+print(json.dumps({"code": result.exit_code, "output": result.output,
+                  "modules": sorted({m.split('.')[0] for m in sys.modules})}))
+"""
+
+
+def test_a_plug_in_benchmark_gets_the_same_light_help(toy_registered: None, tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", _PLUGIN_HELP, str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    probe = json.loads(done.stdout)
+    assert probe["code"] == 0 and "--operation [add|multiply]" in probe["output"]
+    assert not set(HEAVY_MODULES) & set(probe["modules"])

@@ -70,7 +70,9 @@ def test_html_tables_hold_the_numbers_in_the_logs(report_logs: Path, tmp_path: P
     runs = parser.tables["medhallu_all"]
     published = parser.tables["medhallu_published"]
     assert all("(published)" not in r["Model"] for r in runs)
-    assert len(runs) == 3 and len(published) == len(benchmark("medhallu").published())
+    assert len(runs) == 3 and len(published) == len(
+        benchmark("medhallu").implementation.published()
+    )
     assert len(parser.tables["medhallu"]) == 3
     for metadata, m in logs["medhallu"]:
         row = next(
@@ -206,7 +208,7 @@ def test_the_summary_comes_first_with_each_key_figure_and_the_published_range(
     # The paper protocol's figure (folded) beside the range the paper published in the
     # same condition, as two rows of numbers.
     paper = parser.tables["summary_medhallu_paper"]
-    published = [r.metrics["paper_f1"] for r in benchmark("medhallu").published()
+    published = [r.metrics["paper_f1"] for r in benchmark("medhallu").implementation.published()
                  if r.settings["knowledge"] == "no" and r.settings["not_sure"] == "no"]  # fmt: skip
     lowest, highest = (r for r in paper if r["Run"].startswith("Published"))
     assert lowest["knowledge no · not sure no"] == f"{min(published):.3f}"

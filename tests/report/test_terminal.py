@@ -38,7 +38,8 @@ def test_every_table_fits_the_terminal_and_shows_every_number_whole(
     results = collect([report_logs])
     for name in ("medhallu", "dahl", "medhal"):
         entry = benchmark(name)
-        for table in entry.tables(results.of(name), entry.published()[:4]):
+        parts = entry.implementation
+        for table in parts.tables(results.of(name), parts.published()[:4]):
             text = _printed(table, width)
             assert max(len(line) for line in text.splitlines()) <= width
             flat = text.replace("\n", " ")
@@ -59,7 +60,7 @@ def test_every_table_fits_the_terminal_and_shows_every_number_whole(
 def test_a_narrow_run_table_keeps_model_names_and_figures(report_logs: Path) -> None:
     results = collect([report_logs])
     [medhal] = results.of("medhal")
-    text = _printed(benchmark("medhal").summary(medhal), 80)
+    text = _printed(benchmark("medhal").implementation.summary(medhal), 80)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert f"{medhal.metrics['f1']:.3f} [{medhal.metrics['f1_ci_low']:.3f}, " in text
 

@@ -34,8 +34,8 @@ class AuditedLog:
     @property
     def audit(self) -> JudgeAudit:
         """The benchmark's audit."""
-        assert self.entry.audit is not None
-        return self.entry.audit
+        assert self.entry.implementation.audit is not None
+        return self.entry.implementation.audit
 
     @property
     def name(self) -> str:
@@ -60,7 +60,7 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
         entry = benchmark_of(log)
         if entry is None:
             raise DataError(f"a log of {log.eval.task}, no medhalbench benchmark", path=path)
-        if entry.audit is None:
+        if entry.implementation.audit is None:
             raise DataError(f"{entry.title} offers no judge audit", path=path)
         if log.status != "success":
             raise DataError(
@@ -70,9 +70,9 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
         items = [
             item
             for sample in log.samples or []
-            for item in entry.audit.items(sample, result.record)
+            for item in entry.implementation.audit.items(sample, result.record)
         ]
-        run = run_title(entry.title, result, entry.describe(result.record))
+        run = run_title(entry.title, result, entry.implementation.describe(result.record))
         found.append(AuditedLog(path, entry, items, run))
     return found
 

@@ -4,33 +4,15 @@
 from __future__ import annotations
 
 import getpass
-import os
-import signal
-import threading
-from pathlib import Path
+from typing import Any
 
 import click
 
-from medhalbench._errors import DataError
-from medhalbench.audit import (
-    AuditSession,
-    answers_path,
-    audit_server,
-    audit_tables,
-    audited_logs,
-)
-from medhalbench.commands import (
-    OptionError,
-    bootstrap_option,
-    console,
-    examples_epilog,
-    print_table,
-    writable_folder,
-)
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import bootstrap_option, examples_epilog
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
@@ -40,21 +22,6 @@ def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) ->
             f"{value!r}: expected a name without spaces", param_hint="--annotator"
         )
     return name
-
-
-def _writable(path: Path) -> None:
-    """Check that answers can be appended to a file (its folder writable, no folder in its
-    place).
-
-    Raises:
-        DataError: They cannot, naming the file and why.
-    """
-    try:
-        writable_folder(path.parent, "LOGS")
-        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-            raise DataError("cannot write the answers there (not a writable file)", path=path)
-    except OptionError as ex:
-        raise DataError(f"cannot save answers beside the log ({ex})", path=path) from None
 
 
 @click.command(
@@ -79,16 +46,7 @@ def _writable(path: Path) -> None:
 @click.option("--unblind", is_flag=True,
               help="Show the judge's reading beside each item before you answer (the answers "
               "are marked as not blind); by default it is shown only after.")  # fmt: skip
-def audit_command(
-    logs: tuple[str, ...],
-    annotator: str,
-    items_per_log: int,
-    seed: int,
-    port: int,
-    summary: bool,
-    bootstrap: int,
-    unblind: bool,
-) -> None:
+def audit_command(**values: Any) -> None:
     """Check the judges of runs by hand, blind: a local page shows one judged item at a time
     and asks you what the judge was asked, before showing its answer and the dataset's label.
     Each role is audited: the reader of verdicts (which verdict does a reply state? unread
@@ -97,42 +55,4 @@ def audit_command(
     (is the answer hallucinated? is the statement factual?). Keys 1-9 answer, Enter sends,
     arrows move. Answers are saved as given, beside each log (<log>.audit.jsonl); starting
     again continues where you stopped; --summary prints each role's agreement."""
-    found = audited_logs(logs)
-    if summary:
-        tables = audit_tables(found, resamples=bootstrap)
-        if not tables:
-            console.print("No answers yet: start the page without --summary to audit.")
-        for table in tables:
-            print_table(console, table)
-        return
-    session = AuditSession(found, annotator, items_per_log, seed, blind=not unblind)
-    if not session.drawn:
-        raise click.BadParameter("these logs hold no judged item to audit", param_hint="LOGS")
-    try:
-        before = len(session.answers())
-    except DataError as ex:  # a line the page could not read: named, before serving
-        raise DataError(f"{ex}; fix or remove that line, and start again") from None
-    for log in session.logs:  # an answer that cannot be saved is found now, not at the first
-        _writable(answers_path(log.path))
-    server = audit_server(session, port)
-    # The signal only sets a flag: the server stops between requests, never inside one.
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
-    try:
-        server.start()
-        # Printed once the server listens, so that the address answers when it is shown.
-        console.print(
-            f"Auditing {len(session.drawn)} items as {annotator} at "
-            f"[bold]{server.url}[/bold] ({before} answered before; Ctrl-C stops, nothing is "
-            "lost). The address holds a token: the page answers no one without it.",
-            highlight=False,
-            soft_wrap=True,
-        )
-        while not stop.wait(0.5):
-            pass
-    finally:
-        server.stop()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    answered = len(session.answers())
-    console.print(f"Stopped: {answered} of {len(session.drawn)} answered, saved beside the logs.")
+    by_name("medhalbench.commands:audit_from_command_line")(**values)

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Any, get_args
 
 import click
 
-from medhalbench.commands import (
-    bootstrap_option,
-    console,
-    examples_epilog,
-    format_option,
-    print_table,
-)
-from medhalbench.data import write_text_atomically
-from medhalbench.report import ComparisonFormat, compare_logs, comparison_table, comparison_text
-from medhalbench.statistics import BOOTSTRAP_SEED
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import bootstrap_option, examples_epilog, format_option
+from medhalbench.settings import BOOTSTRAP_SEED, ComparisonFormat
 
 
 @click.command(
@@ -44,24 +37,10 @@ from medhalbench.statistics import BOOTSTRAP_SEED
     default=None,
     help="Write to this file instead of the terminal (csv, markdown, json).",
 )
-def compare_command(
-    log_a: str, log_b: str, bootstrap: int, seed: int, fmt: ComparisonFormat, out: str | None
-) -> None:
+def compare_command(**values: Any) -> None:
     """Compare two runs of one benchmark on the same samples (matched by sample id): each
     headline figure's difference A - B with its paired-bootstrap 95% interval, a paired
     permutation p-value and its Holm adjustment over the comparison's tests, and McNemar's
     exact test on per-sample correctness (MedHallu, MedHal). Unmatched samples are counted
     and left out."""
-    if fmt == "text" and out is not None:
-        raise click.BadParameter("--out needs --format csv, markdown or json", param_hint="--out")
-    comparison = compare_logs(log_a, log_b, resamples=bootstrap, seed=seed)
-    if fmt == "text":
-        print_table(console, comparison_table(comparison))
-        return
-    text = comparison_text(comparison, fmt)
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    # Whole or not at all: a full disk leaves no empty or cut-off file (one line, exit 2).
-    write_text_atomically(out, text)
-    console.print(f"Wrote {out}")
+    by_name("medhalbench.commands:compare_from_command_line")(**values)

@@ -1,20 +1,98 @@
-"""`medhalbench eval ...` (one command per registered benchmark) and `medhalbench retry`."""
+"""`medhalbench eval ...` (one command per registered benchmark) and `medhalbench retry`,
+declared from the benchmarks' settings models; each runs its implementation in `commands`."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import replace
+from typing import Any
+
 import click
 
-from medhalbench.cli._registry_group import RegistryGroup
-from medhalbench.commands import (
-    command_settings,
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import (
+    click_params,
     connection_params,
     display_param,
-    eval_command,
+    eval_model_params,
     examples_epilog,
     flag,
-    retry_runs,
 )
-from medhalbench.settings import ConnectionSettings, Display
+from medhalbench.cli._registry_group import RegistryGroup
+from medhalbench.registry import Benchmark
+from medhalbench.settings import (
+    EXAMPLE_DATASET,
+    description,
+    options_of,
+    task_options,
+    usage_examples,
+)
+
+RESPONSES = "responses"
+"""The setting naming outputs written elsewhere: given, no model under test runs."""
+
+
+def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and (not value.strip() or any(c.isspace() for c in value.strip())):
+        raise click.BadParameter(
+            f"{value!r}: expected a name without spaces (e.g. scribe-v2)", param_hint="--system"
+        )
+    return value.strip() if value is not None else None
+
+
+SYSTEM = click.Option(
+    ["--system"],
+    default=None,
+    metavar="NAME",
+    type=click.STRING,
+    callback=_system_name,
+    help="With --responses: the name of the system that wrote them, the run's model in the "
+    "log, tables and report (system/NAME; default: the file's name).",
+)
+
+
+def eval_command(entry: Benchmark) -> click.Command:
+    """The `eval` command of a benchmark: an option per setting of its task (its packaged
+    example named in the dataset's help), its sweep, its plans' settings and the shared
+    model options."""
+    model, sweep = entry.settings, entry.sweep
+    settings = [
+        replace(o, help=f"{o.help} '{EXAMPLE_DATASET}': the packaged example.")
+        if o.name == "dataset" and entry.example
+        else o
+        for o in task_options(model)
+    ]
+    params: list[click.Parameter] = [
+        *click_params(settings),
+        *(
+            [
+                click.Option(
+                    [sweep.flag, "sweep"],
+                    default=None,
+                    help=f"Sweep: comma-separated values of --{sweep.argument.replace('_', '-')}, one run (and log) each.",
+                )
+            ]
+            if sweep
+            else []
+        ),
+        *click_params(options_of(entry.plan_settings) if entry.plan_settings else ()),
+        click.Option(
+            ["-T", "task_args"],
+            multiple=True,
+            help="Task argument NAME=VALUE, as `inspect eval -T` takes it (repeat for several).",
+        ),
+        flag("--wide", "One wide table of every figure (default: one narrow table per run)."),
+        flag("--published", "With --wide: add the paper's published figures as reference rows."),
+        *eval_model_params(entry.roles),
+        *([SYSTEM] if RESPONSES in model.model_fields else []),
+    ]
+    return click.Command(
+        name=entry.name,
+        callback=functools.partial(by_name("medhalbench.commands:run_eval_command"), entry.name),
+        params=params,
+        help=f"{description(model)} ({entry.title}: {entry.paper}.)",
+        epilog=examples_epilog(usage_examples(model)),
+    )
 
 
 @click.group(name="eval", cls=RegistryGroup, command=eval_command)
@@ -60,25 +138,9 @@ def eval_group() -> None:
         display_param(),
     ],
 )
-def retry_command(
-    logs: tuple[str, ...],
-    log_dir: str | None,
-    force: bool,
-    model_args: tuple[str, ...],
-    role_args: tuple[str, ...],
-    display: Display | None,
-    **connection: int | None,
-) -> None:
+def retry_command(**values: Any) -> None:
     """Finish interrupted or failed evaluations: the samples already done are kept, only the
     rest run (inspect's eval-retry), and the resumed log is written beside the old one. A
     log that was already resumed is finished through its latest resumption; a retry on data,
     prompts or templates that changed since the run is refused (naming what changed)."""
-    retry_runs(
-        logs,
-        log_dir=log_dir,
-        force=force,
-        model_args=model_args,
-        role_args=role_args,
-        connection=command_settings(ConnectionSettings, connection),
-        display=display,
-    )
+    by_name("medhalbench.commands:retry_from_command_line")(**values)

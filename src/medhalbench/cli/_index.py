@@ -4,28 +4,13 @@ indexed (BM25, and passage vectors with `--dense`) for evidence-grounded checkin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
-from medhalbench.commands import (
-    click_params,
-    command_options,
-    console,
-    examples_epilog,
-    flag,
-    settings_from,
-)
-from medhalbench.evidence import DenseSettings, IndexSettings
-
-_SETTINGS = command_options(IndexSettings)
-_DENSE = command_options(DenseSettings)
-
-
-def _folder_size(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import examples_epilog, flag, model_params
+from medhalbench.settings import DenseSettings, IndexSettings
 
 
 @click.command(
@@ -45,7 +30,7 @@ def _folder_size(folder: Path) -> int:
             metavar="DIR",
             help="The index folder to write (it appears when the build is complete).",
         ),
-        *click_params(_SETTINGS),
+        *model_params(IndexSettings),
         flag(
             "--dense",
             "Also store passage vectors (memory-mapped) for dense and hybrid retrieval; "
@@ -53,7 +38,7 @@ def _folder_size(folder: Path) -> int:
             "reciprocal rank). Added to an index of the same corpora without rebuilding it; "
             "an interrupted run resumes.",
         ),
-        *click_params(_DENSE),
+        *model_params(DenseSettings),
         flag(
             "--overwrite",
             "Replace an index of other corpora or settings (or vectors of another model) "
@@ -67,14 +52,7 @@ def _folder_size(folder: Path) -> int:
         ),
     ],  # fmt: skip
 )
-def index_command(
-    corpus: tuple[str, ...],
-    out: str,
-    dense: bool,
-    overwrite: bool,
-    progress: bool,
-    **values: Any,
-) -> None:
+def index_command(**values: Any) -> None:
     """Index local corpora for evidence-grounded checking: each document is cut into
     overlapping passages (each keeping its document's id and its character offsets) and
     indexed with BM25, and with --dense embedded by a sentence-transformers model
@@ -86,33 +64,4 @@ def index_command(
     texts), or MedHallu rows (each row's knowledge). Several corpora make one index;
     document ids must be unique across them.
     """
-    from medhalbench.evidence import build_index
-
-    ctx = click.get_current_context()
-    settings = settings_from(IndexSettings, _SETTINGS, values)
-    vectors = settings_from(DenseSettings, _DENSE, values)
-    if not dense:
-        for argument in _DENSE:
-            if ctx.get_parameter_source(argument.name) is ParameterSource.COMMANDLINE:
-                raise click.BadParameter(
-                    "sets the passage vectors: add --dense", param_hint=argument.flag
-                )
-    manifest = build_index(
-        list(corpus), out, settings, dense=vectors if dense else None, overwrite=overwrite,
-        progress=progress, say=lambda note: console.print(f"[yellow]Note:[/yellow] {note}"),
-    )  # fmt: skip
-    console.print(
-        f"Indexed {manifest.passages:,} passages of {manifest.documents:,} documents "
-        f"({manifest.vocabulary:,} distinct tokens, {manifest.mean_passage_chars:,.0f} "
-        f"characters a passage) in {manifest.build_seconds:,.1f} s: {out} "
-        f"({_folder_size(Path(out)) / 1e6:,.1f} MB)"
-    )
-    if manifest.dense is not None:
-        made = manifest.dense
-        console.print(
-            f"Passage vectors: {made.passages:,} x {made.dimensions} {made.dtype} by "
-            f"{made.model} (fingerprint {made.fingerprint}) in {made.build_seconds:,.1f} s; "
-            "runs search the index hybrid by default"
-        )
-    for note in manifest.notes:
-        console.print(f"[yellow]Note:[/yellow] {note}")
+    by_name("medhalbench.commands:index_from_command_line")(**values)

@@ -48,6 +48,10 @@ _COMMANDS: dict[str, _Lazy] = {
     "index": _Lazy(
         "medhalbench.cli._index:index_command", "Index a local corpus as evidence for judges."
     ),
+    "schema": _Lazy(
+        "medhalbench.cli._schema:schema_command",
+        "The JSON Schema of a suite file or of a benchmark's settings.",
+    ),
     "recall": _Lazy(
         "medhalbench.cli._recall:recall_command",
         "Measure how well an index finds the answers to your questions.",

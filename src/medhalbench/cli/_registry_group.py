@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from medhalbench.commands import ExamplesGroup
+from medhalbench.cli._options import ExamplesGroup
 from medhalbench.registry import Benchmark, benchmarks
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Any, get_args
 
 import click
 
-from medhalbench.commands import console, examples_epilog, format_option
-from medhalbench.report import SUFFIXES, ReportFormat, write_report
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import examples_epilog, format_option
+from medhalbench.settings import ReportFormat
 
 
 @click.command(
@@ -36,17 +37,10 @@ from medhalbench.report import SUFFIXES, ReportFormat, write_report
     show_default=True,
     help="Add the papers' published figures as reference rows.",
 )
-@click.pass_context
-def report_command(
-    ctx: click.Context, logs: tuple[str, ...], out: str, fmt: ReportFormat, published: bool
-) -> None:
+def report_command(**values: Any) -> None:
     """A summary of every model on every benchmark, then each benchmark's tables, charts
     and paired comparisons (runs on the same samples that differ in one thing), from inspect
     logs (files or folders) of our tasks, with 95% intervals and the papers' published
     figures beside ours. `--format json` writes every table and figure as one JSON
     document; `--format latex`, the summary's headline figures as LaTeX tables."""
-    warn = lambda text: click.secho(f"warning: {text}", fg="yellow", err=True)  # noqa: E731
-    left_out = ctx.get_parameter_source("out") is click.core.ParameterSource.DEFAULT
-    target = f"report{SUFFIXES[fmt]}" if left_out else out
-    for path in write_report(logs, target, fmt, published=published, warn=warn):
-        console.print(f"Wrote {path}")
+    by_name("medhalbench.commands:report_from_command_line")(**values)

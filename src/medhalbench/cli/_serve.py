@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-import os
-import signal
-import threading
+from typing import Any
 
 import click
 
-from medhalbench._secrets import register_secret
-from medhalbench.commands import console, examples_epilog, parse_model_args
-from medhalbench.models import Engine, embedded_settings
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import examples_epilog
 from medhalbench.settings import DEFAULT_MODEL
 
 
@@ -49,30 +45,7 @@ from medhalbench.settings import DEFAULT_MODEL
 @click.option(
     "-M", "model_args", multiple=True, help="Engine option NAME=VALUE (n_ctx, parallel, ...)."
 )
-def serve_command(
-    model: str, port: int, alias: str, api_key: str, model_args: tuple[str, ...]
-) -> None:
+def serve_command(**values: Any) -> None:
     """Serve a GGUF model (llama.cpp's own server, no compiler needed) at
     http://127.0.0.1:PORT/v1, for `--model openai-api/...` clients. Stops on Ctrl-C."""
-    register_secret(api_key)  # given on the command line: shown nowhere
-    if not model.startswith("embedded/"):
-        raise click.BadParameter("serve runs embedded models only", param_hint="--model")
-    args = parse_model_args(model_args)
-    settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
-    if settings.parallel > 1 and "n_threads" not in args:
-        # Slots batched together do not repeat exactly anyway: use every core.
-        settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
-    console.print(
-        f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
-    )
-    if settings.parallel > 1:
-        console.print(
-            "Slots are decoded together, so a reply can change with what else is decoded "
-            "beside it; -M parallel=1 gives replies that repeat exactly."
-        )
-    stop.wait()
-    server.close()
+    by_name("medhalbench.commands:serve_from_command_line")(**values)

@@ -2,44 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import click
-from inspect_ai import eval_set
 
-from medhalbench._errors import DataError
-from medhalbench._secrets import redact_files
-from medhalbench.commands import (
-    BATCH_SAMPLE_RETRIES,
-    InputFile,
-    Suite,
-    batchless,
-    check_suite_contexts,
-    console,
-    display_param,
-    examples_epilog,
-    fail,
-    fail_on_unfinished,
-    interruptible,
-    keep_plan,
-    locked,
-    log_folder,
-    parse_model_args,
-    print_plans,
-    progress_display,
-    read_suite,
-    realtime_logging,
-    redacted_logs,
-    show_results,
-    stale_logs,
-    stop_code,
-    suite_path,
-    suite_tasks,
-    task_plan_of,
-)
-from medhalbench.registry import benchmark
-from medhalbench.report import write_report
-from medhalbench.settings import SettingsError
+from medhalbench._lazy import by_name
+from medhalbench.cli._options import display_param, examples_epilog, model_params
+from medhalbench.settings import PlanSettings
 
 
 @click.command(
@@ -54,118 +23,28 @@ from medhalbench.settings import SettingsError
     help="Run again, on the files as they are now, the runs whose data, prompts or templates "
     "changed since their logs were made (their logs are set aside as .stale). Default: refused.",
 )
-def run_command(suite: str, display: str | None, force: bool) -> None:
+def run_command(**values: Any) -> None:
     """Run a suite (a YAML file, or `demo` for the packaged one) through inspect's eval_set:
     every run on every model, logs in one folder, one report with the papers' rows. Run it
     again after a failure or an interruption to finish only what is missing."""
-    path = suite_path(suite)
-    loaded = read_suite(path)
-    with (
-        log_folder(loaded.log_dir, "log_dir"),
-        locked(loaded.log_dir, what="the suite's log folder"),
-    ):
-        _run_suite(suite, path, loaded, display, force)
-
-
-def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
-    tasks = suite_tasks(loaded)
-    plans = [task_plan_of(run.task, [run.model.name], run.roles, None) for run in tasks]
-    check_suite_contexts(loaded, tasks, plans)
-    for stale in stale_logs(loaded, tasks):
-        if not force:
-            raise DataError(
-                f"{'; '.join(stale.changed[:2])} since this log was made: rerunning the suite "
-                "would keep its finished samples beside new ones. Restore the files, or give "
-                "--force to run it again on them as they are now",
-                path=stale.path,
-            )
-        Path(stale.path).rename(f"{stale.path}.stale")
-        console.print(f"{stale.path}: {'; '.join(stale.changed)}: set aside as .stale, run again")
-    for run, plan in zip(tasks, plans, strict=True):
-        keep_plan(run.task, plan)
-    console.print(
-        f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
-    )
-    settings = loaded.settings
-    unbatched = batchless([name for run in tasks for name in (run.model.name, *run.roles.values())])
-    if settings.batch and unbatched:
-        raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(path))
-    again = f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest"
-    try:
-        with interruptible(again), progress_display(console, enabled=display is None):
-            _, logs = eval_set(
-                [run.task for run in tasks],
-                log_dir=loaded.log_dir,
-                display=display or "none",  # type: ignore[arg-type]
-                score_display=display not in (None, "none"),
-                cache=settings.cache,
-                log_realtime=realtime_logging([run.task for run in tasks]),
-                retry_attempts=0,  # a failed run is finished by running the suite again
-                retry_immediate=False,  # (inspect warns that "immediate" means nothing then)
-                # As in `eval --batch`: a sample of a failed provider batch is sent again.
-                retry_on_error=BATCH_SAMPLE_RETRIES if settings.batch else None,
-            )
-    except KeyboardInterrupt as ex:
-        # The logs, and inspect's manifests (eval-set.json holds every task's model arguments
-        # as given; the hook that redacts it at the set's end does not run after a stop).
-        folder = Path(loaded.log_dir)
-        redact_files([*folder.glob("*.eval"), *folder.glob("*.json")])
-        fail(again, stop_code(ex))
-        raise
-    logs = redacted_logs(list(logs))
-    show_results(console, logs)
-    finished = [log.location for log in logs if log.status == "success"]
-    if finished:
-        [report] = write_report(finished, str(Path(loaded.log_dir) / "report.html"))
-        console.print(f"Report: {report}")
-    fail_on_unfinished(logs)
+    by_name("medhalbench.commands:run_from_command_line")(**values)
 
 
 @click.command(
     name="plan",
+    params=model_params(PlanSettings, leave_out=("dry_run",)),
     epilog=examples_epilog(
         ["medhalbench plan demo", "medhalbench plan my_suite.yaml --prices prices.yaml"]
     ),
 )
 @click.argument("suite")
 @click.option(
-    "--prices",
-    type=InputFile("price file"),
-    default=None,
-    help="YAML or TOML file of MODEL: {input: $, output: $} per million tokens.",
-)
-@click.option(
     "-P",
     "plan_settings",
     multiple=True,
     help="Planning setting NAME=VALUE of the benchmarks (e.g. units_per_answer=11 for DAHL).",
 )
-def plan_command(suite: str, prices: str | None, plan_settings: tuple[str, ...]) -> None:
+def plan_command(**values: Any) -> None:
     """Print what a suite will call, per run and model: calls and tokens per role, and the
     cost at the given prices. Loads and checks every dataset; calls no model."""
-    loaded = read_suite(suite_path(suite))
-    given = parse_model_args(plan_settings, option="-P")
-    planned = {
-        entry.name: entry.plan_settings
-        for run in loaded.runs
-        if (entry := benchmark(run.benchmark)).plan_settings
-    }
-    takes = sorted({name for model in planned.values() for name in model.model_fields})
-    for name in given:
-        if name not in takes:
-            raise click.BadParameter(
-                f"no benchmark of the suite has the planning setting {name!r} "
-                f"(settings: {', '.join(takes) or 'none'})",
-                param_hint="-P",
-            )
-    assumed = {}
-    for name, model in planned.items():
-        try:
-            assumed[name] = model.of({k: v for k, v in given.items() if k in model.model_fields})
-        except SettingsError as ex:
-            raise click.BadParameter(str(ex), param_hint="-P") from None
-    plans = [
-        task_plan_of(run.task, [run.model.name], run.roles, assumed.get(run.benchmark))
-        for run in suite_tasks(loaded, resolve=False)
-    ]
-    print_plans(console, plans, prices)
+    by_name("medhalbench.commands:plan_from_command_line")(**values)

@@ -8,7 +8,8 @@ import dataclasses
 
 import click
 
-from medhalbench.commands import ExamplesGroup, tool_commands
+from medhalbench.cli._build import tool_commands
+from medhalbench.cli._options import ExamplesGroup
 from medhalbench.registry import benchmarks, find_benchmark
 
 
@@ -24,7 +25,7 @@ def benchmark_tools(name: str) -> click.Group | None:
         if tool.path != (name,)
     ]
     group = ExamplesGroup(name=name, help=f"Tools of the {found.title} benchmark.")
-    for command in tool_commands(tools).values():
+    for command in tool_commands(found, tools).values():
         group.add_command(command)
     return group
 
@@ -32,4 +33,8 @@ def benchmark_tools(name: str) -> click.Group | None:
 def legacy_tool(name: str) -> click.Command | None:
     """A tool under its earlier top-level spelling (`medhalbench merge`), kept so that
     scripts written for it still run; not listed in the help."""
-    return tool_commands([tool for b in benchmarks() for tool in b.tools]).get(name)
+    for entry in benchmarks():
+        found = tool_commands(entry, entry.tools).get(name)
+        if found is not None:
+            return found
+    return None

@@ -1,21 +1,12 @@
-"""The command line's building blocks: options derived from declared arguments, the shared
-model and connection options, which model plays each role, running evaluations and builds
-through inspect with our progress display and one-line errors, and printing result tables.
-The `eval`, `build` and tool commands of every benchmark are derived here from its
-registry entry."""
+"""What the command line's commands run (`cli` declares them, lightly, and names these by
+`module:attribute`): each command's values validated by their settings models, which model
+plays each role, evaluations and builds run through inspect with our progress display and
+one-line errors, and result tables printed."""
 
-from medhalbench.commands._builds import build_command, run_build, tool_command, tool_commands
-from medhalbench.commands._derive import (
-    ExamplesGroup,
-    click_params,
-    command_options,
-    command_settings,
-    examples_epilog,
-    model_params,
-    refusal,
-    settings_from,
-    take_values,
-)
+from medhalbench.commands._auditing import audit_from_command_line
+from medhalbench.commands._builds import run_build, run_build_command, run_tool_command
+from medhalbench.commands._demo import demo_from_command_line
+from medhalbench.commands._derive import command_settings, refusal, settings_from, take_values
 from medhalbench.commands._errors import (
     INTERRUPTED,
     USER_ERROR,
@@ -24,28 +15,16 @@ from medhalbench.commands._errors import (
     report,
     stop_code,
 )
-from medhalbench.commands._eval import eval_command
+from medhalbench.commands._eval import run_eval_command
 from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._folders import log_folder, made_for_output, writable_folder
+from medhalbench.commands._indexing import index_from_command_line, recall_from_command_line
 from medhalbench.commands._locks import locked
-from medhalbench.commands._models import (
-    OptionError,
-    batchless,
-    generate_config,
-    parse_model_args,
-)
-from medhalbench.commands._options import (
-    InputFile,
-    bootstrap_option,
-    connection_params,
-    display_param,
-    eval_model_params,
-    flag,
-    format_option,
-)
+from medhalbench.commands._models import OptionError, batchless, generate_config
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
-from medhalbench.commands._retry import retry_runs
+from medhalbench.commands._reporting import compare_from_command_line, report_from_command_line
+from medhalbench.commands._retry import retry_from_command_line, retry_runs
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
@@ -56,6 +35,7 @@ from medhalbench.commands._run import (
     run_eval,
     split_models,
 )
+from medhalbench.commands._serving import serve_from_command_line
 from medhalbench.commands._suite import (
     Suite,
     check_suite_contexts,
@@ -64,41 +44,31 @@ from medhalbench.commands._suite import (
     suite_path,
     suite_tasks,
 )
+from medhalbench.commands._suite_commands import plan_from_command_line, run_from_command_line
 from medhalbench.commands._tables import print_runs, print_table, show_results
 
 __all__ = [
-    "command_options",
-    "command_settings",
-    "generate_config",
-    "model_params",
-    "refusal",
-    "settings_from",
-    "batchless",
-    "ExamplesGroup",
-    "examples_epilog",
-    "locked",
     "BATCH_SAMPLE_RETRIES",
     "INTERRUPTED",
     "USER_ERROR",
-    "InputFile",
-    "OptionError",
-    "Suite",
-    "build_command",
+    "audit_from_command_line",
+    "batchless",
     "check_suite_contexts",
-    "click_params",
-    "connection_params",
+    "command_settings",
+    "compare_from_command_line",
     "console",
-    "display_param",
-    "eval_command",
-    "eval_model_params",
+    "demo_from_command_line",
     "fail",
     "fail_on_unfinished",
-    "flag",
-    "bootstrap_option",
-    "format_option",
+    "generate_config",
+    "index_from_command_line",
     "interruptible",
     "keep_plan",
-    "parse_model_args",
+    "locked",
+    "log_folder",
+    "made_for_output",
+    "OptionError",
+    "plan_from_command_line",
     "print_log_locations",
     "print_plans",
     "print_runs",
@@ -106,23 +76,30 @@ __all__ = [
     "progress_display",
     "read_suite",
     "realtime_logging",
+    "recall_from_command_line",
     "redacted_logs",
+    "refusal",
     "report",
+    "report_from_command_line",
+    "retry_from_command_line",
     "retry_runs",
     "role_names",
     "run_build",
+    "run_build_command",
     "run_eval",
+    "run_eval_command",
+    "run_from_command_line",
+    "run_tool_command",
+    "serve_from_command_line",
+    "settings_from",
     "show_results",
     "split_models",
     "stale_logs",
     "stop_code",
+    "Suite",
     "suite_path",
     "suite_tasks",
     "take_values",
     "task_plan_of",
-    "tool_command",
-    "tool_commands",
-    "log_folder",
-    "made_for_output",
     "writable_folder",
 ]

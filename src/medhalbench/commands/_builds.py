@@ -1,5 +1,6 @@
 """`medhalbench build NAME` and the benchmarks' other commands (`merge`, `analyze clusters`,
-...), derived from their settings dataclasses; running a build so that a stop loses nothing."""
+...) run from their values: each validated by its settings model, a build run so that a stop
+loses nothing."""
 
 from __future__ import annotations
 
@@ -9,27 +10,17 @@ import inspect
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-import click
-
 from medhalbench._errors import MedhalbenchError
-from medhalbench.commands._derive import (
-    ExamplesGroup,
-    click_params,
-    command_options,
-    command_settings,
-    examples_epilog,
-    settings_from,
-)
+from medhalbench.commands._derive import command_settings, settings_from
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code, traceback_file
 from medhalbench.commands._failures import classify_exception
 from medhalbench.commands._folders import made_for_output, writable_folder
 from medhalbench.commands._models import check_model_name, resolve_model, role_connection
-from medhalbench.commands._options import builder_model_params
 from medhalbench.commands._plans import print_plans
 from medhalbench.commands._roles import is_embedded, role_names
 from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
-from medhalbench.registry import Outcome, Role, RoleModels, Tool
+from medhalbench.registry import Outcome, Role, RoleModels, benchmark
 from medhalbench.results import ResultTable
 from medhalbench.settings import (
     DEFAULT_MODEL,
@@ -37,9 +28,7 @@ from medhalbench.settings import (
     ModelOptions,
     RunOptions,
     Settings,
-    description,
     options_of,
-    usage_examples,
 )
 
 T = TypeVar("T")
@@ -128,78 +117,47 @@ def _announce(names: Mapping[str, list[str]]) -> None:
         console.print(f"{role.capitalize()}: {', '.join(listed)}", markup=False, highlight=False)
 
 
-def build_command(name: str, builder: Any) -> click.Command:
-    """The `build` command of a benchmark's builder."""
-    arguments = command_options(builder.settings)
+def run_build_command(entry_name: str, **values: Any) -> None:
+    """`medhalbench build NAME`: a benchmark's build (or its plan, with `--dry-run`), from
+    the command's values."""
+    entry = benchmark(entry_name)
+    builder = entry.builder
+    assert builder is not None
+    settings = settings_from(builder.settings, options_of(builder.settings), values)
+    names, shared = _names(builder.roles, values)
+    options = command_settings(RunOptions, values)
+    models = role_models(names, options, shared)
+    implementation = entry.implementation
+    if options.dry_run:
+        for role, listed in names.items():
+            for model in listed:
+                via = role_connection(role, model, options, None)
+                check_model_name(model, via, option=f"--{role}")
+        plan = implementation.plans[builder.settings](settings, models)
+        print_plans(console, [plan], options.prices)
+        return
+    writable_folder(settings.out, "--out")
+    _announce(names)
+    with made_for_outputs(settings):
+        models.check()
+        build = implementation.commands[builder.settings](settings, models)
+        print_outcome(run_build(build, settings.out))
 
-    def run(**values: Any) -> None:
-        settings = settings_from(builder.settings, arguments, values)
-        names, shared = _names(builder.roles, values)
-        options = command_settings(RunOptions, values)
-        models = role_models(names, options, shared)
-        if options.dry_run:
-            for role, listed in names.items():
-                for model in listed:
-                    via = role_connection(role, model, options, None)
-                    check_model_name(model, via, option=f"--{role}")
-            print_plans(console, [builder.plan(settings, models)], options.prices)
-            return
-        writable_folder(settings.out, "--out")
-        _announce(names)
-        with made_for_outputs(settings):
+
+def run_tool_command(entry_name: str, request: str, **values: Any) -> None:
+    """A benchmark's tool (`medhalbench dahl filter`), from the command's values: `request`
+    names its settings model."""
+    entry = benchmark(entry_name)
+    tool = next(t for t in entry.tools if t.request.__name__ == request)
+    settings = settings_from(tool.request, options_of(tool.request), values)
+    models = RoleModels({})
+    with made_for_outputs(settings):
+        if tool.roles:
+            names, shared = _names(tool.roles, values)
+            _announce(names)
+            models = role_models(names, command_settings(ModelOptions, values), shared)
             models.check()
-            print_outcome(run_build(builder.run(settings, models), settings.out))
-
-    return click.Command(
-        name=name,
-        callback=run,
-        params=[*click_params(arguments), *builder_model_params(builder.roles)],
-        help=description(builder.settings),
-        epilog=examples_epilog(usage_examples(builder.settings)),
-    )
-
-
-def tool_command(tool: Tool) -> click.Command:
-    """The command of a benchmark's tool (its last word is the command's name)."""
-    arguments = command_options(tool.request)
-
-    def run(**values: Any) -> None:
-        request = settings_from(tool.request, arguments, values)
-        models = RoleModels({})
-        with made_for_outputs(request):
-            if tool.roles:
-                names, shared = _names(tool.roles, values)
-                _announce(names)
-                models = role_models(names, command_settings(ModelOptions, values), shared)
-                models.check()
-            result = tool.run(request, models)
-            if inspect.isawaitable(result):
-                result = run_build(result, "nothing (the command keeps no partial work)")
-        print_outcome(result)
-
-    return click.Command(
-        name=tool.path[-1],
-        callback=run,
-        params=[
-            *click_params(arguments),
-            *(builder_model_params(tool.roles, plans=False) if tool.roles else []),
-        ],
-        help=description(tool.request),
-        epilog=examples_epilog(usage_examples(tool.request)),
-    )
-
-
-def tool_commands(tools: Sequence[Tool]) -> dict[str, click.Command]:
-    """Top-level commands for tools: a one-word tool is a command, the tools of longer paths
-    are gathered into groups by their first word (`analyze clusters`)."""
-    found: dict[str, click.Command] = {}
-    for tool in tools:
-        if len(tool.path) == 1:
-            found[tool.path[0]] = tool_command(tool)
-            continue
-        group = found.setdefault(
-            tool.path[0], ExamplesGroup(name=tool.path[0], help=tool.group_help)
-        )
-        assert isinstance(group, click.Group)
-        group.add_command(tool_command(tool))
-    return found
+        result = entry.implementation.commands[tool.request](settings, models)
+        if inspect.isawaitable(result):
+            result = run_build(result, "nothing (the command keeps no partial work)")
+    print_outcome(result)

@@ -27,7 +27,7 @@ def task_plan_of(
     """The plan of a task on each model, from its benchmark's planner (a task of no
     registered benchmark: one call per sample and epoch)."""
     entry = benchmark_of(task)
-    estimates = entry.plan(task, roles, planning) if entry else [task_plan(task)]
+    estimates = entry.implementation.plan(task, roles, planning) if entry else [task_plan(task)]
     rows = []
     for estimate in estimates:
         if estimate.role == MAIN_ROLE:
@@ -38,7 +38,7 @@ def task_plan_of(
     # Titled with the run's settings, so that two plans of one benchmark are told apart.
     title = task.name
     if entry:
-        title = " · ".join([entry.title, *entry.describe(RunRecord.of_task(task))])
+        title = " · ".join([entry.title, *entry.implementation.describe(RunRecord.of_task(task))])
     return Plan(title, samples, rows)
 
 

@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from inspect_ai import Task
 
 from medhalbench._errors import DataError
-from medhalbench.commands._models import Connection, OptionError, normalise_model_name
+from medhalbench.commands._models import Connection, OptionError
 from medhalbench.planning import MESSAGE_OVERHEAD, Plan, count_tokens
 from medhalbench.results import MAIN_ROLE
+from medhalbench.settings import normalise_model_name
 
 EMBEDDED = "embedded/"
 DEFAULT_REPLY_TOKENS = 512

@@ -163,7 +163,7 @@ class ProgressHooks(Hooks):
         samples = (data.spec.dataset.samples or 0) * max(1, data.spec.config.epochs or 1)
         # Named by model and settings, so that two runs of one benchmark are told apart.
         entry = find_benchmark(benchmark_name(data.spec.task))
-        settings = entry.describe(_task_record(data)) if entry else []
+        settings = entry.implementation.describe(_task_record(data)) if entry else []
         name = " · ".join([data.spec.task.split("/")[-1], data.spec.model, *settings])
         _state.tasks[data.eval_id] = _TaskLine(
             progress.add_task(

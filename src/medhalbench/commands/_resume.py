@@ -17,12 +17,12 @@ from inspect_ai.model import ChatMessage, ModelConfig
 
 from medhalbench._errors import DataError
 from medhalbench._secrets import REDACTED, is_secret_name
-from medhalbench.commands._models import Connection, OptionError, parse_model_args, resolve_model
+from medhalbench.commands._models import Connection, OptionError, resolve_model
 from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
 from medhalbench.registry import Benchmark, benchmark_of
 from medhalbench.results import RunFacts
-from medhalbench.settings import options_of
+from medhalbench.settings import options_of, parse_model_args
 
 MAX_LOG_BYTES = 64 * 1024**3
 """The largest log read (an `.eval` log is a zip of its samples)."""
@@ -258,7 +258,7 @@ def prepare_retry(
     changed: list[str] = []
     task: Task | None = None
     if entry is not None:
-        task = entry.make_task(args)
+        task = entry.implementation.make_task(args)
         changed = changed_inputs(RunFacts.of(log.eval.metadata), RunFacts.of(task.metadata), args)
         changed = changed or _changed_samples(log.samples or [], task)
     if changed and not force:

@@ -12,22 +12,24 @@ from inspect_ai.log import EvalLog
 
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact_file
+from medhalbench.commands._derive import command_settings
 from medhalbench.commands._errors import fail, interruptible, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
-from medhalbench.commands._models import (
-    generate_config,
-    parse_model_args,
-    shown_argument_name,
-)
+from medhalbench.commands._models import generate_config
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry, read_header
 from medhalbench.commands._run import console, redacted_logs
 from medhalbench.commands._tables import show_results
 from medhalbench.registry import benchmarks, find_benchmark
 from medhalbench.results import benchmark_name
-from medhalbench.settings import ConnectionSettings, Display
+from medhalbench.settings import (
+    ConnectionSettings,
+    Display,
+    parse_model_args,
+    shown_argument_name,
+)
 
 
 def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
@@ -95,7 +97,7 @@ def retry_runs(
         for path in logs:
             task = read_header(path).eval.task
             entry = find_benchmark(benchmark_name(task))
-            if entry is None or entry.task_name != task:
+            if entry is None or entry.implementation.task_name != task:
                 # Before any work: inspect's own eval-retry resumes other tasks' logs.
                 raise DataError(
                     f"a log of {task}, no medhalbench benchmark (known: "
@@ -165,3 +167,24 @@ def retry_runs(
             console.print(f"Log ({log.status}): {log_path(log)}")
         fail_on_unfinished(finished)
         return finished
+
+
+def retry_from_command_line(
+    logs: tuple[str, ...],
+    log_dir: str | None,
+    force: bool,
+    model_args: tuple[str, ...],
+    role_args: tuple[str, ...],
+    display: Display | None,
+    **connection: int | None,
+) -> None:
+    """`medhalbench retry`, from its options' values (see `retry_runs`)."""
+    retry_runs(
+        logs,
+        log_dir=log_dir,
+        force=force,
+        model_args=model_args,
+        role_args=role_args,
+        connection=command_settings(ConnectionSettings, connection),
+        display=display,
+    )

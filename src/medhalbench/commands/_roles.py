@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from medhalbench.commands._models import OptionError, normalise_model_name
+from medhalbench.commands._models import OptionError
 from medhalbench.models import embedded_may_judge, is_embedded
 from medhalbench.registry import Role
-from medhalbench.settings import DEFAULT_MODEL
+from medhalbench.settings import DEFAULT_MODEL, normalise_model_name
 
 
 def _options(roles: Sequence[Role], shared: str, role_option: str) -> str:

@@ -258,7 +258,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
         for model in suite.models:
             args = _task_args(run, suite)
             try:
-                task = entry.make_task(args)
+                task = entry.implementation.make_task(args)
             except SettingsError as ex:
                 raise _refused(ex, suite.path, f"runs[{i}].args") from None
             roles = _roles(suite, entry, model)

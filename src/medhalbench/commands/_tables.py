@@ -132,7 +132,7 @@ def rich_table(table: ResultTable, widths: list[int] | None = None) -> Group:
 def print_runs(console: Console, runs: Sequence[RunResult]) -> None:
     """One narrow table per run (its figures, ours beside the paper protocol's)."""
     for run in runs:
-        print_table(console, benchmark(run.system).summary(run))
+        print_table(console, benchmark(run.system).implementation.summary(run))
 
 
 def show_results(
@@ -148,7 +148,9 @@ def show_results(
         for name in dict.fromkeys(r.system for r in runs):
             entry = benchmark(name)
             of_benchmark = [r for r in runs if r.system == name]
-            for table in entry.tables(of_benchmark, entry.published() if published else []):
+            for table in entry.implementation.tables(
+                of_benchmark, entry.implementation.published() if published else []
+            ):
                 print_table(console, table)
     for log in finished:
         if note := ended_early(log):

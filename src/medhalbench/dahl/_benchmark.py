@@ -1,23 +1,10 @@
-"""DAHL's registry entry."""
+"""DAHL's declaration in the registry (light: its implementation is `_implementation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from importlib import resources
-from typing import Any
 
 from medhalbench import registry
-from medhalbench.dahl._audit import JUDGE_AUDIT, run_agreement
-from medhalbench.dahl._metrics import DahlScoreMetadata, headline_figures
-from medhalbench.dahl._plan import dahl_plan, plan_dahl_build
-from medhalbench.dahl._report import (
-    dahl_charts,
-    dahl_settings,
-    dahl_summary,
-    dahl_sweep_table,
-    dahl_tables,
-)
-from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._settings import (
     AgreementRequest,
     DahlBuild,
@@ -25,53 +12,18 @@ from medhalbench.dahl._settings import (
     DahlSettings,
     FilterRequest,
 )
-from medhalbench.dahl._task import dahl
-from medhalbench.dahl.builder._build import run_dahl_build
-from medhalbench.dahl.builder._filters import run_filter
-
-EXAMPLE = DahlSettings.example
-DEMO_ANSWER_MAX_TOKENS = 128
-"""The demo's answers: half the paper's 256 tokens, still several facts each to split and
-check, so that the whole demo is a first run of under a minute on 2 cores."""
-
-
-def dahl_demo(settings: registry.DemoSettings) -> registry.DemoRun:
-    """Answers to the example questions (or the user's), split and checked."""
-    task = settings.task(dahl, EXAMPLE, cache=settings.cache, max_tokens=DEMO_ANSWER_MAX_TOKENS)
-    return registry.DemoRun("DAHL: long-form factuality", [task])
-
-
-def dahl_units(metadata: Mapping[str, Any]) -> list[registry.Unit]:
-    """The atomic units of one judged answer (a `DahlScoreMetadata`), each with its verdict (and
-    P(false))."""
-    answer = DahlScoreMetadata.model_validate(metadata)
-    texts = answer.units_text
-    verdicts = answer.verdicts or [None] * len(texts)
-    p_false = answer.p_false or [None] * len(texts)
-    unread = answer.unit_unread_reasons or [None] * len(texts)
-    return [
-        registry.Unit(text, verdict, p, reason)
-        for text, verdict, p, reason in zip(texts, verdicts, p_false, unread, strict=False)
-    ]
-
 
 dahl_benchmark = registry.Benchmark(
+    name="dahl",
     position=2,
     title="DAHL",
     paper=(
         "Seo et al., DAHL: Domain-specific Automated Hallucination Evaluation of Long-Form "
         "Text through a Benchmark Dataset in Biomedicine"
     ),
-    task=dahl,
-    scorer=dahl_factuality,
-    headline=headline_figures,
-    summary=dahl_summary,
-    tables=dahl_tables,
-    charts=dahl_charts,
+    settings=DahlSettings,
+    implementation_path="medhalbench.dahl._implementation:dahl_implementation",
     key_figure=registry.KeyFigure("score", "dahl_score", "paper_dahl_score"),
-    describe=dahl_settings,
-    audit=JUDGE_AUDIT,
-    units=dahl_units,
     roles=(
         registry.Role("splitter", "Model that splits answers into atomic units."),
         registry.Role(
@@ -81,22 +33,16 @@ dahl_benchmark = registry.Benchmark(
         ),
         registry.EXTRACTOR,
     ),
-    sweep=registry.Sweep("temperature", "--temperatures", dahl_sweep_table),
-    plan=dahl_plan,
+    sweep=registry.Sweep("temperature", "--temperatures"),
     plan_settings=DahlPlanSettings,
     published_csv=resources.files(__package__).joinpath("published.csv"),
-    example=EXAMPLE,
-    demo=dahl_demo,
+    demo=True,
     builder=registry.Builder(
         settings=DahlBuild,
         roles=(registry.Role("generator", "Model that writes the category and questions."),),
-        run=run_dahl_build,
-        plan=plan_dahl_build,
     ),
     tools=(
-        registry.Tool(
-            ("dahl", "agreement"), AgreementRequest, run_agreement, group_help="DAHL utilities."
-        ),
-        registry.Tool(("dahl", "filter"), FilterRequest, run_filter, group_help="DAHL utilities."),
+        registry.Tool(("dahl", "agreement"), AgreementRequest, group_help="DAHL utilities."),
+        registry.Tool(("dahl", "filter"), FilterRequest, group_help="DAHL utilities."),
     ),
 )

@@ -244,7 +244,7 @@ def dahl_charts(runs: Sequence[results.RunResult]) -> list[str]:
     from medhalbench.registry import benchmark
     from medhalbench.report import published_of, run_names
 
-    published = benchmark(runs[0].system).published() if runs else []
+    published = benchmark(runs[0].system).implementation.published() if runs else []
     svgs = []
     for name, r in zip(run_names(runs, title=False), runs, strict=True):
         categories = r.prefixed("category")

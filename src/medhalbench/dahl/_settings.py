@@ -12,6 +12,7 @@ from medhalbench.settings import (
     COMMA_SEPARATED,
     DEFAULT_RESAMPLES,
     Bootstrap,
+    BuilderSettings,
     ByProtocol,
     Cache,
     Count,
@@ -23,7 +24,6 @@ from medhalbench.settings import (
     LocalPath,
     Means,
     NotTaken,
-    OutputFolder,
     Outputs,
     Positive,
     ProtocolSettings,
@@ -165,7 +165,7 @@ CaseRule = Annotated[
 given, not taken by `paper` (the DAHL build's and `dahl filter`'s)."""
 
 
-class DahlBuild(ProtocolSettings):
+class DahlBuild(BuilderSettings):
     """Write DAHL exam questions from full-text papers, dropping context-dependent ones.
     `--protocol ours` drops what our checks catch (see the README); `paper` keeps every
     question, as the authors' hand filter had the last word, and lists what the paper's
@@ -178,8 +178,6 @@ class DahlBuild(ProtocolSettings):
 
     papers: Annotated[str, LocalPath(must_exist=True)]
     """Folder of .txt papers (e.g. SumPubMed's text/) or JSONL with id, title, text."""
-    out: OutputFolder
-    """Output folder."""
     cases: CaseRule = None
     limit: Count | None = None
     """Use the first N papers."""

@@ -20,7 +20,7 @@ from medhalbench.evidence._format import (
     passages_metadata,
     passages_text,
 )
-from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
+from medhalbench.evidence._fusion import reciprocal_rank_fusion
 from medhalbench.evidence._grounding import grounding_retriever, grounding_summary
 from medhalbench.evidence._index import PassageIndex
 from medhalbench.evidence._layout import is_index, read_manifest
@@ -35,18 +35,12 @@ from medhalbench.evidence._recall import (
 from medhalbench.evidence._records import (
     RETRIEVALS,
     DenseManifest,
-    DenseSettings,
     Document,
     IndexManifest,
-    IndexSettings,
     Passage,
-    Retrieval,
     RetrievedPassage,
-    VectorType,
 )
 from medhalbench.evidence._retriever import (
-    HYBRID_DEPTH,
-    RERANK_CANDIDATES,
     RETRIEVER_ENTRY_POINTS,
     BM25Retriever,
     DenseReranker,
@@ -63,7 +57,16 @@ from medhalbench.evidence._retriever import (
     retrieval_of,
     retriever_schemes,
 )
-from medhalbench.settings import DEFAULT_EVIDENCE_K
+from medhalbench.settings import (
+    DEFAULT_EVIDENCE_K,
+    HYBRID_DEPTH,
+    RERANK_CANDIDATES,
+    RRF_K,
+    DenseSettings,
+    IndexSettings,
+    Retrieval,
+    VectorType,
+)
 
 __all__ = [
     "grounding_retriever",

@@ -41,7 +41,8 @@ from medhalbench.evidence._layout import (
     read_manifest,
     write_manifest,
 )
-from medhalbench.evidence._records import DenseSettings, IndexManifest, IndexSettings, Passage
+from medhalbench.evidence._records import IndexManifest, Passage
+from medhalbench.settings import DenseSettings, IndexSettings
 
 BATCH_PASSAGES = 20_000
 """Passages tokenised and counted at a time (bounds the memory of a build)."""

@@ -20,7 +20,8 @@ from medhalbench._errors import DataError
 from medhalbench.data import write_text_atomically
 from medhalbench.embeddings import Embedder
 from medhalbench.evidence._layout import write_manifest
-from medhalbench.evidence._records import DenseManifest, DenseSettings, IndexManifest
+from medhalbench.evidence._records import DenseManifest, IndexManifest
+from medhalbench.settings import DenseSettings
 
 DENSE_FOLDER = "dense"
 VECTORS_FILE = "vectors.npy"

@@ -6,13 +6,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
-T = TypeVar("T", bound=Hashable)
+from medhalbench.settings import RRF_K
 
-RRF_K = 10
-"""The constant of reciprocal-rank fusion: an item ranked r-th in a ranking gets
-1 / (RRF_K + r) from it. The paper's (and MedRAG's) is 60; on BM25 and all-MiniLM-L6-v2 over
-PubMedQA and SumPubMed, 10 found as many verbatim questions' abstracts in the top 5 and more
-reworded ones (`bench/evidence_recall.py --sweep`: 1.000 against 0.981 of 160)."""
+T = TypeVar("T", bound=Hashable)
 
 
 def reciprocal_rank_fusion(

@@ -11,7 +11,8 @@ from typing import Any
 
 from medhalbench._errors import DataError
 from medhalbench.data import write_text_atomically
-from medhalbench.evidence._records import DenseManifest, IndexManifest, IndexSettings
+from medhalbench.evidence._records import DenseManifest, IndexManifest
+from medhalbench.settings import IndexSettings
 
 INDEX_FORMAT = 1
 """The index folder's layout version (raised when it changes)."""

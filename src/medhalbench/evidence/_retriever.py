@@ -23,26 +23,22 @@ from medhalbench._secrets import address_secrets, register_secret
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
 from medhalbench.evidence._build import build_index, index_text
 from medhalbench.evidence._corpus import corpus_kind
-from medhalbench.evidence._fusion import RRF_K, reciprocal_rank_fusion
+from medhalbench.evidence._fusion import reciprocal_rank_fusion
 from medhalbench.evidence._index import PassageIndex
 from medhalbench.evidence._layout import is_index, read_manifest
-from medhalbench.evidence._records import (
+from medhalbench.evidence._records import Passage, RetrievedPassage
+from medhalbench.settings import (
+    HYBRID_DEPTH,
+    RERANK_CANDIDATES,
+    RRF_K,
     DenseSettings,
     IndexSettings,
-    Passage,
     Retrieval,
-    RetrievedPassage,
 )
 
 RETRIEVER_ENTRY_POINTS = "medhalbench.retrievers"
 """The entry-point group of retriever plug-ins: `SCHEME = "package.module:factory"`, where
 `factory(address)` returns a `Retriever`; `--evidence SCHEME:ADDRESS` then names one."""
-RERANK_CANDIDATES = 50
-"""Candidates a dense re-ranker orders, per query."""
-HYBRID_DEPTH = 100
-"""Candidates hybrid retrieval takes from BM25 and from the vectors each, per query, before
-fusing them (`bench/evidence_recall.py --sweep`: 50 to 200 find as many; 10 and 20 rank the
-found ones lower)."""
 
 
 @runtime_checkable

@@ -216,7 +216,7 @@ def load_units(logs: LogPaths) -> pd.DataFrame:
     found = collect(_paths(logs))
     rows: list[dict[str, Any]] = []
     for run, name in zip(found.runs, run_names(found.runs), strict=True):
-        units_of = benchmark(run.system).units
+        units_of = benchmark(run.system).implementation.units
         if units_of is None:
             continue
         frame = samples_df(

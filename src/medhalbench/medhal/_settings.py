@@ -14,6 +14,7 @@ from medhalbench.settings import (
     DEFAULT_MODEL,
     DEFAULT_RESAMPLES,
     Bootstrap,
+    BuilderSettings,
     ByProtocol,
     Cache,
     Count,
@@ -120,7 +121,7 @@ Source = Annotated[
 _THEIR_LENGTH = "their 30,000-character limit on each sample applies instead"
 
 
-class MedHalBuild(ProtocolSettings):
+class MedHalBuild(BuilderSettings):
     """Build MedHal: paired factual / non-factual statements from medical datasets.
     `--protocol paper` follows the authors' build code rule by rule (their MedMCQA filter and
     contexts, sample-wise sentence and length filters, their synthetic flags; see the
@@ -134,8 +135,6 @@ class MedHalBuild(ProtocolSettings):
     sources: Annotated[list[Source], Spelling(flag="--source", metavar="NAME=PATH")]
     """NAME=PATH, repeatable; names: medqa, medmcqa (QA layouts), mednli, acn (Augmented
     Clinical Notes), sumpubmed (folder)."""
-    out: OutputFolder
-    """Output folder."""
     limit: Count | None = None
     """Use the first N items of each source."""
     max_tokens: Annotated[Count | None, ByProtocol(8192, NotTaken(_THEIR_LENGTH))] = None

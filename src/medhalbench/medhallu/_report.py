@@ -188,7 +188,7 @@ def medhallu_charts(runs: Sequence[results.RunResult]) -> list[str]:
     from medhalbench.registry import benchmark
     from medhalbench.report import published_of, run_names
 
-    published = benchmark(runs[0].system).published() if runs else []
+    published = benchmark(runs[0].system).implementation.published() if runs else []
     series = {}
     for name, run in zip(run_names(runs, title=False), runs, strict=True):
         row = published_of(published, run)

@@ -13,6 +13,7 @@ from medhalbench.settings import (
     DEFAULT_EMBEDDER,
     DEFAULT_RESAMPLES,
     Bootstrap,
+    BuilderSettings,
     ByProtocol,
     Cache,
     Count,
@@ -185,7 +186,7 @@ Shard = Annotated[
 """Shard i of n, written `i/n`."""
 
 
-class MedHalluBuild(BuildSettings):
+class MedHalluBuild(BuildSettings, BuilderSettings):
     """Build MedHallu rows: a subtle hallucinated answer and its difficulty per question.
     `--protocol paper` follows the authors' generation.py rule by rule (three discriminators
     named in their order, a fresh and a TextGrad-rewritten candidate per attempt, their vote
@@ -199,8 +200,6 @@ class MedHalluBuild(BuildSettings):
 
     pubmedqa: DataSource
     """PubMedQA: ori_pqal.json, a hub-layout file, or qiaojin/PubMedQA."""
-    out: OutputFolder
-    """Output folder."""
     nli: str = "llm"
     """'llm' (an LLM judge: --model, else the embedded model), 'llm:MODEL', or a
     transformers NLI model name/path (e.g. microsoft/deberta-large-mnli)."""

@@ -1,70 +1,101 @@
-"""The benchmark registry: each benchmark describes itself once (task, roles, builder, tools,
-tables, published rows, demo), and the command line, the report and the demo loop over it."""
+"""The benchmark registry: each benchmark declares itself once (name, settings, roles,
+builder, tools: `Benchmark`, light) and names its implementation (task, tables, published
+rows, demo: `Implementation`, loaded when used); the command line, the report and the demo
+loop over it. The implementation's names are imported on first use: `--help` loads none."""
 
-from medhalbench.registry._audit import (
-    AUDIT_EXTRACTOR,
-    AUDIT_READER,
-    CANNOT_TELL,
-    UNREADABLE,
-    AuditFigure,
-    AuditItem,
-    AuditQuestion,
-    AuditRole,
-    JudgeAudit,
-    f1_figure,
-    reading_item,
-    reading_roles,
-)
-from medhalbench.registry._benchmark import (
+from typing import TYPE_CHECKING
+
+from medhalbench._lazy import exports
+from medhalbench.registry._declaration import (
     DATASET,
     EXTRACTOR,
     Benchmark,
     Builder,
-    DemoRun,
-    DemoSettings,
     KeyFigure,
-    Outcome,
-    Printable,
     Role,
-    RoleModels,
     Sweep,
     Tool,
-    Unit,
-    registered_name,
 )
 from medhalbench.registry._registry import (
     ENTRY_POINT_GROUP,
     benchmark,
     benchmark_of,
     benchmarks,
+    demo_roles,
     find_benchmark,
     register_benchmark,
     unregister_benchmark,
 )
-from medhalbench.registry._task import benchmark_task
 from medhalbench.settings import EXAMPLE_DATASET
 
+if TYPE_CHECKING:
+    from medhalbench.registry._audit import (
+        AUDIT_EXTRACTOR,
+        AUDIT_READER,
+        CANNOT_TELL,
+        UNREADABLE,
+        AuditFigure,
+        AuditItem,
+        AuditQuestion,
+        AuditRole,
+        JudgeAudit,
+        f1_figure,
+        reading_item,
+        reading_roles,
+    )
+    from medhalbench.registry._implementation import (
+        DemoRun,
+        DemoSettings,
+        Implementation,
+        Outcome,
+        Printable,
+        RoleModels,
+        Unit,
+        registered_name,
+    )
+    from medhalbench.registry._task import benchmark_task
+
+__getattr__ = exports(
+    __name__,
+    {
+        **dict.fromkeys(
+            (
+                "AUDIT_EXTRACTOR", "AUDIT_READER", "CANNOT_TELL", "UNREADABLE", "AuditFigure",
+                "AuditItem", "AuditQuestion", "AuditRole", "JudgeAudit", "f1_figure",
+                "reading_item", "reading_roles",
+            ),
+            "._audit",
+        ),
+        **dict.fromkeys(
+            (
+                "DemoRun", "DemoSettings", "Implementation", "Outcome", "Printable",
+                "RoleModels", "Unit", "registered_name",
+            ),
+            "._implementation",
+        ),
+        "benchmark_task": "._task",
+    },
+)  # fmt: skip
+
 __all__ = [
-    "reading_item",
-    "reading_roles",
-    "f1_figure",
     "AUDIT_EXTRACTOR",
     "AUDIT_READER",
+    "CANNOT_TELL",
+    "DATASET",
+    "ENTRY_POINT_GROUP",
+    "EXAMPLE_DATASET",
+    "EXTRACTOR",
+    "UNREADABLE",
     "AuditFigure",
     "AuditItem",
     "AuditQuestion",
     "AuditRole",
-    "CANNOT_TELL",
-    "UNREADABLE",
-    "JudgeAudit",
-    "ENTRY_POINT_GROUP",
-    "DATASET",
-    "EXAMPLE_DATASET",
-    "EXTRACTOR",
     "Benchmark",
     "Builder",
     "DemoRun",
     "DemoSettings",
+    "Implementation",
+    "JudgeAudit",
     "KeyFigure",
     "Outcome",
     "Printable",
@@ -77,7 +108,11 @@ __all__ = [
     "benchmark_of",
     "benchmark_task",
     "benchmarks",
+    "demo_roles",
+    "f1_figure",
     "find_benchmark",
+    "reading_item",
+    "reading_roles",
     "register_benchmark",
     "registered_name",
     "unregister_benchmark",

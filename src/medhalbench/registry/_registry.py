@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from importlib.metadata import entry_points
-
-from inspect_ai import Task
-from inspect_ai.log import EvalLog
+from typing import TYPE_CHECKING
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench.registry._benchmark import Benchmark
-from medhalbench.results import benchmark_name
+from medhalbench.registry._declaration import Benchmark, Role
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+    from inspect_ai.log import EvalLog
 
 ENTRY_POINT_GROUP = "medhalbench.benchmarks"
 
@@ -39,7 +40,9 @@ def _load_entry_points() -> None:
         if not isinstance(found, Benchmark):
             raise MedhalbenchError(
                 f"entry point {point.name} = {point.value} in group {ENTRY_POINT_GROUP} "
-                "is not a medhalbench Benchmark"
+                "is not a medhalbench Benchmark (a benchmark declares itself with "
+                "registry.Benchmark and names its Implementation: see the README's 'A fourth "
+                "benchmark')"
             )
         _registered.setdefault(found.name, found)
 
@@ -70,8 +73,17 @@ def benchmark(name: str) -> Benchmark:
 
 
 def benchmark_of(source: EvalLog | Task) -> Benchmark | None:
-    """The benchmark a log (or a log's header) or a task is of, by the task's registered name;
-    None when it is no benchmark's."""
-    return find_benchmark(
-        benchmark_name(source.name if isinstance(source, Task) else source.eval.task)
-    )
+    """The benchmark a log (or a log's header) or a task is of, by the task's registered name
+    (`medhalbench/medhallu`: the name without its package); None when it is no benchmark's."""
+    log = getattr(source, "eval", None)
+    task = str(log.task if log is not None else getattr(source, "name", ""))
+    return find_benchmark(task.split("/")[-1])
+
+
+def demo_roles() -> list[Role]:
+    """The roles of every benchmark the demo runs, each once (the demo's options)."""
+    found: dict[str, Role] = {}
+    for entry in benchmarks():
+        if entry.demo:
+            found.update((r.name, r) for r in entry.roles if not r.optional)
+    return list(found.values())

@@ -23,8 +23,6 @@ from medhalbench.registry._model_args_guard import guard_model_arguments
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
 
 S = TypeVar("S", bound=Settings)
-SETTINGS_TYPE = "settings_model"
-"""The attribute of a task function (`benchmark_task`) that names its settings model."""
 
 
 @solver
@@ -85,7 +83,6 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
         from_arguments.__name__ = from_arguments.__qualname__ = body.__name__
         from_arguments.__module__ = body.__module__
         from_arguments.__doc__ = body.__doc__
-        setattr(from_arguments, SETTINGS_TYPE, settings)
         return task(from_arguments)
 
     return register

@@ -4,7 +4,6 @@ benchmark's tables, charts and paired comparisons, from inspect logs of any of o
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._compare import (
     Comparison,
-    ComparisonFormat,
     compare_logs,
     comparison_table,
     comparison_text,
@@ -27,7 +26,8 @@ from medhalbench.report._summary import (
     summary_tables,
 )
 from medhalbench.report._tidy import FIGURE_COLUMNS, figures_frame
-from medhalbench.report._write import SUFFIXES, ReportFormat, tables, write_report
+from medhalbench.report._write import tables, write_report
+from medhalbench.settings import SUFFIXES, ComparisonFormat, ReportFormat
 
 __all__ = [
     "DISTINCTIONS_NOTE",

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import SampleScore
@@ -23,6 +23,7 @@ from medhalbench.report._multiple import holm
 from medhalbench.report._settings import settings_of
 from medhalbench.report._summary import run_names
 from medhalbench.results import Column, Estimate, ResultTable, run_record, run_result
+from medhalbench.settings import ComparisonFormat
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
@@ -92,7 +93,7 @@ def _read(path: str | Path) -> EvalLog:
 def _scores(log: EvalLog) -> dict[tuple[Any, int], tuple[SampleScore, EvalSample]]:
     entry = benchmark_of(log)
     assert entry is not None  # `_read` checked it
-    name = entry.scorer_name
+    name = entry.implementation.scorer_name
     scored = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(name)
@@ -130,8 +131,10 @@ def compare_logs(
             "the two logs share no scored sample (they must be runs on the same samples)"
         )
     record = run_record(a)
-    figures_a = entry.headline([scores_a[k][0] for k in keys], record)
-    figures_b = {f.name: f for f in entry.headline([scores_b[k][0] for k in keys], record)}
+    figures_a = entry.implementation.headline([scores_a[k][0] for k in keys], record)
+    figures_b = {
+        f.name: f for f in entry.implementation.headline([scores_b[k][0] for k in keys], record)
+    }
     paired = [
         paired_difference(f, figures_b[f.name], resamples=resamples, seed=seed)
         for f in figures_a
@@ -288,11 +291,6 @@ def _disagreement(d: PairedDifference) -> str:
         f"{coarse}. With few clusters the bootstrap interval is too narrow and the two "
         "disagree: trust neither alone, and compare on more samples."
     )
-
-
-ComparisonFormat = Literal["text", "csv", "markdown", "json"]
-"""How `compare` writes a comparison: a table for the terminal, CSV (plain column names),
-Markdown, or JSON (every field of `Comparison`; NaN as null)."""
 
 
 def comparison_text(comparison: Comparison, fmt: ComparisonFormat) -> str:

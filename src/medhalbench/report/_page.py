@@ -94,8 +94,10 @@ def _section(entry: Benchmark, runs: Sequence[RunResult], published: bool) -> Se
     ]
     return Section(
         entry=entry,
-        tables=entry.tables(runs, entry.published() if published else []),
-        charts=entry.charts(runs),
+        tables=entry.implementation.tables(
+            runs, entry.implementation.published() if published else []
+        ),
+        charts=entry.implementation.charts(runs),
         comparisons=comparisons,
         not_compared=f"Not compared: {' and '.join(left)}." if left else "",
         audit=_audit(runs),

@@ -136,7 +136,7 @@ def _headline(entry: Benchmark, run: RunResult, paper: bool) -> Estimate | None:
     """The key figure (ours, or the paper protocol's) as the run's own table gives it: with
     why it is undefined."""
     key = entry.key_figure
-    for row in entry.summary(run).rows:
+    for row in entry.implementation.summary(run).rows:
         label = str(row[0])
         if label == key.label or label.endswith(f" {key.label}"):
             cell = row[2 if paper else 1]
@@ -149,7 +149,11 @@ def _common(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
     replies were made left out)."""
     generated = {name.replace("_", " ") for name in reply_settings(entry.name)}
     described = [
-        [p for p in entry.describe(r.record) if not any(p.startswith(g) for g in generated)]
+        [
+            p
+            for p in entry.implementation.describe(r.record)
+            if not any(p.startswith(g) for g in generated)
+        ]
         for r in runs
     ]
     return [p for p in described[0] if all(p in d for d in described)]
@@ -191,7 +195,7 @@ def _published_rows(
     lowest: list[Cell] = ["Published: lowest of the paper's models"]
     highest: list[Cell] = ["Published: highest of the paper's models"]
     counts = []
-    published = entry.published()
+    published = entry.implementation.published()
     for column in columns:
         shown = next(p.run for p in placed if p.column == column)
         figures = [r.metrics[key] for r in published if key in r.metrics and in_setting(r, shown)]

@@ -138,7 +138,7 @@ def figures_frame(runs: Sequence[RunResult], *, published: bool = True) -> pd.Da
     if published:
         for entry in benchmarks():
             if any(r.system == entry.name for r in runs):
-                for row in benchmark(entry.name).published():
+                for row in benchmark(entry.name).implementation.published():
                     rows += _published_rows(row)
     frame = pd.DataFrame(rows, columns=list(FIGURE_COLUMNS))
     return frame.astype(FIGURE_COLUMNS)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
 
@@ -22,22 +21,8 @@ from medhalbench.report._latex import latex
 from medhalbench.report._page import Page, build_page
 from medhalbench.report._tidy import figures_frame
 from medhalbench.results import ResultTable, RunResult
+from medhalbench.settings import ReportFormat
 
-ReportFormat = Literal["html", "csv", "markdown", "parquet", "json", "latex"]
-"""`html`: one page; `csv`: one file per table (`OUT_<table>.csv`) and every figure in one
-long table (`OUT_figures.csv`); `markdown`: every table in one file; `parquet`: the long
-table of every figure; `json`: one document of every table (the CSV's column names, null
-where a figure is undefined) and every figure (the long table); `latex`: the summary's
-headline figures with their 95% intervals, a LaTeX table per benchmark, for a paper."""
-
-SUFFIXES: Mapping[ReportFormat, str] = {
-    "html": ".html",
-    "csv": ".csv",
-    "markdown": ".md",
-    "parquet": ".parquet",
-    "json": ".json",
-    "latex": ".tex",
-}
 """Each format's file suffix (the default output is `report` with it)."""
 
 

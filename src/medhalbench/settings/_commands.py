@@ -11,6 +11,7 @@ from pydantic import Field
 
 from medhalbench.settings._marks import Count, InputFile, Internal, NonNegative, Positive, Spelling
 from medhalbench.settings._model import Settings
+from medhalbench.settings._options import Option, options_of
 from medhalbench.settings._shared import Cache, ReplySeed
 
 DEFAULT_MODEL = "embedded/smollm2"
@@ -18,6 +19,11 @@ DEFAULT_MODEL = "embedded/smollm2"
 named. Weak: it proves pipelines run, not model quality."""
 DEFAULT_REPLY_SEED = 0
 """The seed sent with every call unless `--reply-seed` names another."""
+DEMO_ROWS = 8
+"""Rows of each packaged example the demo uses unless --limit says otherwise: MedHallu's 12
+rows make 48 samples (each row's two answers, without and with knowledge), a third of the
+demo's time more than 8 rows, which still hold every difficulty. DAHL's (4) and MedHal's (8)
+are used whole."""
 DEFAULT_LOG_DIR = "logs"
 """Where inspect writes a command's logs unless told."""
 DEFAULT_MAX_RETRIES = 6
@@ -136,3 +142,29 @@ class SuiteSettings(ConnectionSettings):
     model_base_url: str | None = None
     """Base URL of the models' API."""
     cache: Cache = True
+
+
+def task_options(model: type[Settings]) -> list[Option]:
+    """The settings of a benchmark's task that `eval NAME` gives as options of its own: those
+    a run option of the same name does not set (DAHL's `cache` takes `--cache`'s value)."""
+    return [o for o in options_of(model) if o.name not in RunOptions.model_fields]
+
+
+ReportFormat = Literal["html", "csv", "markdown", "parquet", "json", "latex"]
+"""`html`: one page; `csv`: one file per table (`OUT_<table>.csv`) and every figure in one
+long table (`OUT_figures.csv`); `markdown`: every table in one file; `parquet`: the long
+table of every figure; `json`: one document of every table (the CSV's column names, null
+where a figure is undefined) and every figure (the long table); `latex`: the summary's
+headline figures with their 95% intervals, a LaTeX table per benchmark, for a paper."""
+
+SUFFIXES: Mapping[ReportFormat, str] = {
+    "html": ".html",
+    "csv": ".csv",
+    "markdown": ".md",
+    "parquet": ".parquet",
+    "json": ".json",
+    "latex": ".tex",
+}
+ComparisonFormat = Literal["text", "csv", "markdown", "json"]
+"""How `compare` writes a comparison: a table for the terminal, CSV (plain column names),
+Markdown, or JSON (every field of `Comparison`; NaN as null)."""

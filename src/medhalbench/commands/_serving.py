@@ -1,0 +1,43 @@
+"""`medhalbench serve` run: the embedded model as an OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import threading
+
+import click
+
+from medhalbench._secrets import register_secret
+from medhalbench.commands._run import console
+from medhalbench.models import Engine, embedded_settings
+from medhalbench.settings import parse_model_args
+
+
+def serve_from_command_line(
+    model: str, port: int, alias: str, api_key: str, model_args: tuple[str, ...]
+) -> None:
+    """`medhalbench serve` from its options' values."""
+    register_secret(api_key)  # given on the command line: shown nowhere
+    if not model.startswith("embedded/"):
+        raise click.BadParameter("serve runs embedded models only", param_hint="--model")
+    args = parse_model_args(model_args)
+    settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
+    if settings.parallel > 1 and "n_threads" not in args:
+        # Slots batched together do not repeat exactly anyway: use every core.
+        settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
+    console.print(
+        f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
+    )
+    if settings.parallel > 1:
+        console.print(
+            "Slots are decoded together, so a reply can change with what else is decoded "
+            "beside it; -M parallel=1 gives replies that repeat exactly."
+        )
+    stop.wait()
+    server.close()

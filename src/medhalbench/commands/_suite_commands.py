@@ -1,0 +1,127 @@
+"""`medhalbench run` and `medhalbench plan` run: a suite through inspect's eval_set, and what
+it will call and cost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from inspect_ai import eval_set
+
+from medhalbench._errors import DataError
+from medhalbench._secrets import redact_files
+from medhalbench.commands._errors import fail, interruptible, stop_code
+from medhalbench.commands._failures import fail_on_unfinished
+from medhalbench.commands._folders import log_folder
+from medhalbench.commands._locks import locked
+from medhalbench.commands._models import batchless
+from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
+from medhalbench.commands._progress import progress_display
+from medhalbench.commands._run import BATCH_SAMPLE_RETRIES, console, realtime_logging, redacted_logs
+from medhalbench.commands._suite import (
+    Suite,
+    check_suite_contexts,
+    read_suite,
+    stale_logs,
+    suite_path,
+    suite_tasks,
+)
+from medhalbench.commands._tables import show_results
+from medhalbench.registry import benchmark
+from medhalbench.report import write_report
+from medhalbench.settings import SettingsError, parse_model_args
+
+
+def run_from_command_line(suite: str, display: str | None, force: bool) -> None:
+    """`medhalbench run` from its options' values."""
+    path = suite_path(suite)
+    loaded = read_suite(path)
+    with (
+        log_folder(loaded.log_dir, "log_dir"),
+        locked(loaded.log_dir, what="the suite's log folder"),
+    ):
+        _run_suite(suite, path, loaded, display, force)
+
+
+def plan_from_command_line(suite: str, prices: str | None, plan_settings: tuple[str, ...]) -> None:
+    """`medhalbench plan` from its options' values."""
+    loaded = read_suite(suite_path(suite))
+    given = parse_model_args(plan_settings, option="-P")
+    planned = {
+        entry.name: entry.plan_settings
+        for run in loaded.runs
+        if (entry := benchmark(run.benchmark)).plan_settings
+    }
+    takes = sorted({name for model in planned.values() for name in model.model_fields})
+    for name in given:
+        if name not in takes:
+            raise click.BadParameter(
+                f"no benchmark of the suite has the planning setting {name!r} "
+                f"(settings: {', '.join(takes) or 'none'})",
+                param_hint="-P",
+            )
+    assumed = {}
+    for name, model in planned.items():
+        try:
+            assumed[name] = model.of({k: v for k, v in given.items() if k in model.model_fields})
+        except SettingsError as ex:
+            raise click.BadParameter(str(ex), param_hint="-P") from None
+    plans = [
+        task_plan_of(run.task, [run.model.name], run.roles, assumed.get(run.benchmark))
+        for run in suite_tasks(loaded, resolve=False)
+    ]
+    print_plans(console, plans, prices)
+
+
+def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
+    tasks = suite_tasks(loaded)
+    plans = [task_plan_of(run.task, [run.model.name], run.roles, None) for run in tasks]
+    check_suite_contexts(loaded, tasks, plans)
+    for stale in stale_logs(loaded, tasks):
+        if not force:
+            raise DataError(
+                f"{'; '.join(stale.changed[:2])} since this log was made: rerunning the suite "
+                "would keep its finished samples beside new ones. Restore the files, or give "
+                "--force to run it again on them as they are now",
+                path=stale.path,
+            )
+        Path(stale.path).rename(f"{stale.path}.stale")
+        console.print(f"{stale.path}: {'; '.join(stale.changed)}: set aside as .stale, run again")
+    for run, plan in zip(tasks, plans, strict=True):
+        keep_plan(run.task, plan)
+    console.print(
+        f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
+    )
+    settings = loaded.settings
+    unbatched = batchless([name for run in tasks for name in (run.model.name, *run.roles.values())])
+    if settings.batch and unbatched:
+        raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(path))
+    again = f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest"
+    try:
+        with interruptible(again), progress_display(console, enabled=display is None):
+            _, logs = eval_set(
+                [run.task for run in tasks],
+                log_dir=loaded.log_dir,
+                display=display or "none",  # type: ignore[arg-type]
+                score_display=display not in (None, "none"),
+                cache=settings.cache,
+                log_realtime=realtime_logging([run.task for run in tasks]),
+                retry_attempts=0,  # a failed run is finished by running the suite again
+                retry_immediate=False,  # (inspect warns that "immediate" means nothing then)
+                # As in `eval --batch`: a sample of a failed provider batch is sent again.
+                retry_on_error=BATCH_SAMPLE_RETRIES if settings.batch else None,
+            )
+    except KeyboardInterrupt as ex:
+        # The logs, and inspect's manifests (eval-set.json holds every task's model arguments
+        # as given; the hook that redacts it at the set's end does not run after a stop).
+        folder = Path(loaded.log_dir)
+        redact_files([*folder.glob("*.eval"), *folder.glob("*.json")])
+        fail(again, stop_code(ex))
+        raise
+    logs = redacted_logs(list(logs))
+    show_results(console, logs)
+    finished = [log.location for log in logs if log.status == "success"]
+    if finished:
+        [report] = write_report(finished, str(Path(loaded.log_dir) / "report.html"))
+        console.print(f"Report: {report}")
+    fail_on_unfinished(logs)

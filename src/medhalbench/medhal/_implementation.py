@@ -1,0 +1,44 @@
+"""MedHal's implementation: its task, tables, demo and the functions its commands run
+(`medhal_benchmark` names it)."""
+
+from __future__ import annotations
+
+from medhalbench import registry
+from medhalbench.medhal._audit import JUDGE_AUDIT
+from medhalbench.medhal._benchmark import medhal_benchmark
+from medhalbench.medhal._metrics import headline_figures
+from medhalbench.medhal._plan import plan_medhal_build
+from medhalbench.medhal._report import (
+    medhal_settings,
+    medhal_summary,
+    medhal_tables,
+    write_predictions,
+)
+from medhalbench.medhal._scorer import factuality_verdict
+from medhalbench.medhal._settings import MedHalBuild, MedHalSettings, TrainRequest
+from medhalbench.medhal._task import medhal
+from medhalbench.medhal._train import run_training
+from medhalbench.medhal.builder._build import run_medhal_build
+
+
+def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
+    """Judging the example statements (all in one `train` file) or the user's test split."""
+    split = "train" if settings.data is None else "test"
+    task = settings.task(medhal, MedHalSettings.example, split=split)
+    return registry.DemoRun("MedHal: statement factuality", [task])
+
+
+medhal_implementation = registry.Implementation(
+    benchmark=medhal_benchmark,
+    task=medhal,
+    scorer=factuality_verdict,
+    headline=headline_figures,
+    summary=medhal_summary,
+    tables=medhal_tables,
+    describe=medhal_settings,
+    audit=JUDGE_AUDIT,
+    outputs=write_predictions,
+    demo=medhal_demo,
+    commands={MedHalBuild: run_medhal_build, TrainRequest: run_training},
+    plans={MedHalBuild: plan_medhal_build},
+)

@@ -1,0 +1,61 @@
+"""MedHallu's implementation: its task, tables, demo and the functions its commands run
+(`medhallu_benchmark` names it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.scorer import SampleScore
+
+from medhalbench import registry
+from medhalbench.medhallu._audit import JUDGE_AUDIT
+from medhalbench.medhallu._benchmark import medhallu_benchmark
+from medhalbench.medhallu._clusters import run_cluster_analysis
+from medhalbench.medhallu._metrics import headline_figures
+from medhalbench.medhallu._plan import plan_medhallu_build
+from medhalbench.medhallu._report import (
+    medhallu_charts,
+    medhallu_settings,
+    medhallu_summary,
+    medhallu_tables,
+)
+from medhalbench.medhallu._scorer import detection_verdict
+from medhalbench.medhallu._settings import ClusterRequest, MedHalluBuild, MedHalluSettings, Merge
+from medhalbench.medhallu._task import medhallu
+from medhalbench.medhallu.builder._build import run_medhallu_build, run_merge
+from medhalbench.results import RunRecord
+from medhalbench.statistics import Figure
+
+
+def medhallu_demo(settings: registry.DemoSettings) -> registry.DemoRun:
+    """Detection without and with knowledge on the example rows (or the user's)."""
+    example = MedHalluSettings.example
+    return registry.DemoRun(
+        "MedHallu: hallucination detection",
+        [settings.task(medhallu, example), settings.task(medhallu, example, knowledge=True)],
+    )
+
+
+def medhallu_headline(scores: Sequence[SampleScore], record: RunRecord) -> list[Figure]:
+    """The figures `compare` pairs, as the run's not-sure setting defines them."""
+    return headline_figures(scores, not_sure=record.settings_as(MedHalluSettings).not_sure)
+
+
+medhallu_implementation = registry.Implementation(
+    benchmark=medhallu_benchmark,
+    task=medhallu,
+    scorer=detection_verdict,
+    headline=medhallu_headline,
+    summary=medhallu_summary,
+    tables=medhallu_tables,
+    charts=medhallu_charts,
+    describe=medhallu_settings,
+    audit=JUDGE_AUDIT,
+    demo=medhallu_demo,
+    commands={
+        MedHalluBuild: run_medhallu_build,
+        Merge: run_merge,
+        ClusterRequest: run_cluster_analysis,
+    },
+    plans={MedHalluBuild: plan_medhallu_build},
+)

