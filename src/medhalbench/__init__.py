@@ -8,7 +8,7 @@ and `load_figures` (one row per run and figure).
 from typing import TYPE_CHECKING
 
 from medhalbench._errors import DataError, MedhalbenchError, ResourceUnavailableError
-from medhalbench._lazy import exports
+from medhalbench._lazy import exported, exports
 from medhalbench._version import VERSION
 
 __version__ = VERSION
@@ -17,19 +17,8 @@ if TYPE_CHECKING:
     from medhalbench.frames import load_figures, load_runs, load_samples, load_units
 
 # Loaded on first use: the command line need not import pandas and inspect's analysis.
-__getattr__ = exports(
-    __name__,
-    dict.fromkeys(("load_figures", "load_runs", "load_samples", "load_units"), ".frames"),
-)
+_HEAVY = {".frames": "load_figures load_runs load_samples load_units"}
+__getattr__ = exports(__name__, _HEAVY)
 
-
-__all__ = [
-    "DataError",
-    "MedhalbenchError",
-    "ResourceUnavailableError",
-    "__version__",
-    "load_figures",
-    "load_runs",
-    "load_samples",
-    "load_units",
-]
+__all__ = ["DataError", "MedhalbenchError", "ResourceUnavailableError", "__version__"]
+__all__ += exported(_HEAVY)

@@ -25,17 +25,27 @@ def by_name(target: str) -> Callable[..., Any]:
     return call
 
 
-def exports(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+def exports(package: str, modules: Mapping[str, str]) -> Callable[[str], Any]:
     """A package's `__getattr__` for the heavy names it re-exports: each name is imported
-    from its module (`names`: name to module, relative to `package`) when first used.
+    from its module when first used.
+
+    Args:
+        package: The package (its `__name__`).
+        modules: Each module (relative to `package`) to the names it gives, space-separated.
 
     Raises:
         AttributeError: A name the package does not export.
     """
+    found = {name: module for module, names in modules.items() for name in names.split()}
 
     def attribute(name: str) -> Any:
-        if name not in names:
+        if name not in found:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(names[name], package), name)
+        return getattr(importlib.import_module(found[name], package), name)
 
     return attribute
+
+
+def exported(modules: Mapping[str, str]) -> list[str]:
+    """The names a package re-exports on first use (see `exports`), for its `__all__`."""
+    return [name for names in modules.values() for name in names.split()]

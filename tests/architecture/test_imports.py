@@ -82,3 +82,42 @@ def test_benchmarks_and_the_registry_know_nothing_of_the_command_line() -> None:
     # line is derived from those in `commands`.
     assert files_importing("click", ["medhallu", "dahl", "medhal", "registry"]) == []
     assert files_importing("click", ["commands"])  # the finder finds it where it is
+
+
+def deferred_imports() -> list[str]:
+    """`import medhalbench...` statements inside a function or method (outside
+    `if TYPE_CHECKING:`): an import is deferred only by `medhalbench._lazy`, by name."""
+    found = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for inner in ast.walk(node):
+                module = (
+                    inner.module
+                    if isinstance(inner, ast.ImportFrom)
+                    else inner.names[0].name
+                    if isinstance(inner, ast.Import)
+                    else None
+                )
+                if module and (module.startswith("medhalbench") or getattr(inner, "level", 0)):
+                    found.append(f"{path.relative_to(SOURCE)}:{inner.lineno} imports {module}")
+    return found
+
+
+def test_no_function_imports_a_module_of_ours() -> None:
+    assert deferred_imports() == []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    grimp = pytest.importorskip("grimp")  # import-linter's graph builder
+    graph = grimp.build_graph("medhalbench", exclude_type_checking_imports=True)
+    modules = sorted(graph.modules)
+    cycles = [
+        (a, b)
+        for a in modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if graph.chain_exists(importer=b, imported=a)
+    ]
+    assert cycles == []

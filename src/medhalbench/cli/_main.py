@@ -9,7 +9,6 @@ imports none of the heavy packages.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import sys
 import warnings
 from importlib.metadata import entry_points
@@ -17,6 +16,7 @@ from typing import Any, NamedTuple
 
 import click
 
+from medhalbench._lazy import load
 from medhalbench._secrets import help_output
 from medhalbench._version import VERSION
 
@@ -59,13 +59,6 @@ _COMMANDS: dict[str, _Lazy] = {
 }
 
 
-def _load(target: str) -> click.Command:
-    module, _, attribute = target.partition(":")
-    command = getattr(importlib.import_module(module), attribute)
-    assert isinstance(command, click.Command)
-    return command
-
-
 def _benchmark_names() -> list[str]:
     """The installed benchmarks' names, read from entry points without importing them."""
     return sorted({point.name for point in entry_points(group=BENCHMARK_ENTRY_POINTS)})
@@ -81,10 +74,10 @@ class _Group(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _COMMANDS:
-            return _load(_COMMANDS[cmd_name].target)
-        from medhalbench.cli._tools import benchmark_tools, legacy_tool
-
-        return benchmark_tools(cmd_name) or legacy_tool(cmd_name)
+            command: click.Command = load(_COMMANDS[cmd_name].target)
+            return command
+        found: click.Command | None = load("medhalbench.cli._tools:benchmark_tools")(cmd_name)
+        return found or load("medhalbench.cli._tools:legacy_tool")(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Help from the table, so that listing the commands imports none of them.
@@ -108,9 +101,7 @@ class _Group(click.Group):
         except BaseException as ex:  # noqa: BLE001 - every error ends as one clear line
             if isinstance(ex, SystemExit):
                 raise
-            from medhalbench.commands import report
-
-            report(ex)
+            load("medhalbench.commands:report")(ex)
 
 
 @click.group(

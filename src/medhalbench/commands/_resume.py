@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessage, ModelConfig
 
 from medhalbench._errors import DataError
@@ -21,7 +21,7 @@ from medhalbench.commands._models import Connection, OptionError, resolve_model
 from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
 from medhalbench.registry import Benchmark, benchmark_of
-from medhalbench.results import RunFacts
+from medhalbench.results import RunFacts, local_path
 from medhalbench.settings import options_of, parse_model_args
 
 MAX_LOG_BYTES = 64 * 1024**3
@@ -282,10 +282,6 @@ def prepare_retry(
 def later_logs(path: str | Path, folder: str | Path) -> list[EvalLog]:
     """Logs in `folder` that resume the run of `path` (the same task, created after it),
     oldest first, headers only."""
-    from inspect_ai.log import list_eval_logs
-
-    from medhalbench.results import local_path
-
     header = read_header(path)
     found = []
     for info in list_eval_logs(str(folder), recursive=False):

@@ -5,7 +5,7 @@ The settings models and the declaration load lightly (the command line reads the
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench._lazy import exported, exports
 from medhalbench.dahl._benchmark import dahl_benchmark
 from medhalbench.dahl._settings import (
     AgreementRequest,
@@ -62,102 +62,38 @@ if TYPE_CHECKING:
     )
     from medhalbench.dahl.builder._papers import Paper, load_papers
 
-__getattr__ = exports(
-    __name__,
-    {
-        "Agreement": "._audit",
-        "HumanJudgement": "._audit",
-        "dahl_agreement": "._audit",
-        "DAHL_CATEGORIES": "._dataset",
-        "DAHL_QUESTIONS_COMMIT": "._dataset",
-        "DAHL_QUESTIONS_URL": "._dataset",
-        "DahlQuestion": "._dataset",
-        "DahlResponse": "._dataset",
-        "load_dahl_questions": "._dataset",
-        "stratified_sample": "._dataset",
-        "dahl_implementation": "._implementation",
-        "JudgedResponse": "._metrics",
-        "ResponseScore": "._metrics",
-        "dahl_metrics": "._metrics",
-        "dahl_scores": "._metrics",
-        "excluded_response": "._metrics",
-        "judge_response": "._metrics",
-        "normalise_units": "._metrics",
-        "parse_units": "._metrics",
-        "PaperResponse": "._paper",
-        "paper_clean": "._paper",
-        "paper_judge": "._paper",
-        "paper_units": "._paper",
-        "CheckOptions": "._scorer",
-        "dahl_factuality": "._scorer",
-        "dahl": "._task",
-        "question_id": "._task",
-        "TruthVerdict": "._verdicts",
-        "paper_truth_reading": "._verdicts",
-        "parse_truth_verdict": "._verdicts",
-        "parse_truth_verdicts": "._verdicts",
-        "read_truth_verdict": "._verdicts",
-        "DahlBuildSummary": ".builder._build",
-        "build_dahl_questions": ".builder._build",
-        "parse_generator_output": ".builder._build",
-        "FilterMatch": ".builder._filters",
-        "FilterResult": ".builder._filters",
-        "check_question": ".builder._filters",
-        "context_dependence": ".builder._filters",
-        "filter_questions": ".builder._filters",
-        "Paper": ".builder._papers",
-        "load_papers": ".builder._papers",
-    },
-)
+_HEAVY = {
+    "._audit": "Agreement HumanJudgement dahl_agreement",
+    "._dataset": (
+        "DAHL_CATEGORIES DAHL_QUESTIONS_COMMIT DAHL_QUESTIONS_URL DahlQuestion "
+        "DahlResponse load_dahl_questions stratified_sample"
+    ),
+    "._implementation": "dahl_implementation",
+    "._metrics": (
+        "JudgedResponse ResponseScore dahl_metrics dahl_scores excluded_response "
+        "judge_response normalise_units parse_units"
+    ),
+    "._paper": "PaperResponse paper_clean paper_judge paper_units",
+    "._scorer": "CheckOptions dahl_factuality",
+    "._task": "dahl question_id",
+    "._verdicts": (
+        "TruthVerdict paper_truth_reading parse_truth_verdict parse_truth_verdicts "
+        "read_truth_verdict"
+    ),
+    ".builder._build": "DahlBuildSummary build_dahl_questions parse_generator_output",
+    ".builder._filters": "FilterMatch FilterResult check_question context_dependence filter_questions",
+    ".builder._papers": "Paper load_papers",
+}
+"""What is imported on first use: each module's names."""
+__getattr__ = exports(__name__, _HEAVY)
 
 __all__ = [
-    "DAHL_CATEGORIES",
-    "DAHL_QUESTIONS_COMMIT",
-    "DAHL_QUESTIONS_URL",
-    "Agreement",
+    "dahl_benchmark",
     "AgreementRequest",
     "CheckMode",
-    "CheckOptions",
     "DahlBuild",
-    "DahlBuildSummary",
     "DahlPlanSettings",
-    "DahlQuestion",
-    "DahlResponse",
     "DahlSettings",
-    "FilterMatch",
     "FilterRequest",
-    "FilterResult",
-    "HumanJudgement",
-    "JudgedResponse",
-    "Paper",
-    "PaperResponse",
-    "ResponseScore",
-    "TruthVerdict",
-    "build_dahl_questions",
-    "check_question",
-    "context_dependence",
-    "dahl",
-    "dahl_agreement",
-    "dahl_benchmark",
-    "dahl_factuality",
-    "dahl_implementation",
-    "dahl_metrics",
-    "dahl_scores",
-    "excluded_response",
-    "filter_questions",
-    "judge_response",
-    "load_dahl_questions",
-    "load_papers",
-    "normalise_units",
-    "paper_clean",
-    "paper_judge",
-    "paper_truth_reading",
-    "paper_units",
-    "parse_generator_output",
-    "parse_truth_verdict",
-    "parse_truth_verdicts",
-    "parse_units",
-    "question_id",
-    "read_truth_verdict",
-    "stratified_sample",
+    *exported(_HEAVY),
 ]

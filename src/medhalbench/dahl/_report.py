@@ -9,6 +9,8 @@ from dataclasses import replace
 
 from medhalbench import results
 from medhalbench.dahl._settings import DahlSettings
+from medhalbench.registry import benchmark
+from medhalbench.report import OwnColumns, distinctions, published_of, run_names, runs_table
 from medhalbench.results import (
     Column,
     bar_of,
@@ -47,7 +49,6 @@ def dahl_table(
     """DAHL's results table: one row per run (what sets it apart from the others under
     Settings: a grounded checker's evidence, the data, ...); score (ours and the authors'
     rule), exclusions, units, length."""
-    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: results.RunResult) -> list[list[results.Cell]]:
         s = run.record.settings_as(DahlSettings)
@@ -82,7 +83,6 @@ def dahl_settings(record: results.RunRecord) -> list[str]:
 
 def dahl_category_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     """DAHL score per category (rows) and run (columns)."""
-    from medhalbench.report import run_names
 
     names = run_names(runs, title=False)
     table = results.ResultTable(
@@ -111,7 +111,6 @@ def temperature_series(
     its runs by answering temperature. No run is dropped: runs alike at one temperature
     (reruns) go to series of their own, numbered ("(run 2)"); runs on answers written
     elsewhere have no temperature and are in no series."""
-    from medhalbench.report import distinctions
 
     generated = _generated(runs)
     texts = distinctions(generated, shown=("temperature",), number=False)
@@ -241,8 +240,6 @@ def dahl_charts(runs: Sequence[results.RunResult]) -> list[str]:
     """Scores by category per run, and by answering temperature when runs differ in it: each
     with its 95% interval and the responses it is over, the paper protocol's score where
     computed, and the paper's published score of the same model."""
-    from medhalbench.registry import benchmark
-    from medhalbench.report import published_of, run_names
 
     published = benchmark(runs[0].system).implementation.published() if runs else []
     svgs = []

@@ -5,7 +5,7 @@ The settings models and the declaration load lightly (the command line reads the
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench._lazy import exported, exports
 from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._settings import MedHalBuild, MedHalSettings
 
@@ -24,48 +24,17 @@ if TYPE_CHECKING:
     from medhalbench.medhal.builder._build import MedHalBuildSummary, assign_splits, build_medhal
     from medhalbench.medhal.builder._convert import clean_explanation, read_statement
 
-__getattr__ = exports(
-    __name__,
-    {
-        "MedHalRecord": "._dataset",
-        "load_medhal": "._dataset",
-        "medhal_implementation": "._implementation",
-        "StatementOutcome": "._metrics",
-        "medhal_metrics": "._metrics",
-        "statement_scores": "._metrics",
-        "factuality_verdict": "._scorer",
-        "medhal": "._task",
-        "FactualVerdict": "._verdicts",
-        "paper_explanation": "._verdicts",
-        "paper_factual_reading": "._verdicts",
-        "parse_factual_verdict": "._verdicts",
-        "MedHalBuildSummary": ".builder._build",
-        "assign_splits": ".builder._build",
-        "build_medhal": ".builder._build",
-        "clean_explanation": ".builder._convert",
-        "read_statement": ".builder._convert",
-    },
-)
+_HEAVY = {
+    "._dataset": "MedHalRecord load_medhal",
+    "._implementation": "medhal_implementation",
+    "._metrics": "StatementOutcome medhal_metrics statement_scores",
+    "._scorer": "factuality_verdict",
+    "._task": "medhal",
+    "._verdicts": "FactualVerdict paper_explanation paper_factual_reading parse_factual_verdict",
+    ".builder._build": "MedHalBuildSummary assign_splits build_medhal",
+    ".builder._convert": "clean_explanation read_statement",
+}
+"""What is imported on first use: each module's names."""
+__getattr__ = exports(__name__, _HEAVY)
 
-__all__ = [
-    "FactualVerdict",
-    "MedHalBuild",
-    "MedHalBuildSummary",
-    "MedHalRecord",
-    "MedHalSettings",
-    "StatementOutcome",
-    "assign_splits",
-    "build_medhal",
-    "clean_explanation",
-    "factuality_verdict",
-    "load_medhal",
-    "medhal",
-    "medhal_benchmark",
-    "medhal_implementation",
-    "medhal_metrics",
-    "paper_explanation",
-    "paper_factual_reading",
-    "parse_factual_verdict",
-    "read_statement",
-    "statement_scores",
-]
+__all__ = ["medhal_benchmark", "MedHalBuild", "MedHalSettings", *exported(_HEAVY)]

@@ -17,6 +17,7 @@ from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadat
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
 from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.medhal._verdicts import MedHalReadingMetadata
+from medhalbench.report import OwnColumns, distinctions, mark_distinctions, runs_table
 from medhalbench.results import (
     AUROC_UNDEFINED,
     EXPLANATION_UNDEFINED,
@@ -66,7 +67,6 @@ def medhal_table(
     """MedHal results per run (what sets it apart from the others under Settings) and
     source (and overall): ours (non-factual positive) and the authors' (FM: factual positive
     over the replies their reading finds a yes/no in)."""
-    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: results.RunResult) -> list[list[results.Cell]]:
         structured = yes_no(run.record.settings_as(MedHalSettings).structured)
@@ -125,7 +125,6 @@ def prediction_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
             *(Column(label, digits=0) for label in _COUNTS.values()),
         ],
     )
-    from medhalbench.report import distinctions, mark_distinctions
 
     differs = distinctions(runs)
     for run, differ in zip(runs, differs, strict=True):

@@ -8,6 +8,8 @@ from dataclasses import replace
 from medhalbench import results
 from medhalbench.medhallu._dataset import DIFFICULTIES
 from medhalbench.medhallu._settings import MedHalluSettings
+from medhalbench.registry import benchmark
+from medhalbench.report import OwnColumns, published_of, run_names, runs_table
 from medhalbench.results import (
     AUROC_UNDEFINED,
     F1_UNDEFINED,
@@ -119,7 +121,6 @@ def detection_table(
     """MedHallu's results table: one row per run (what sets it apart from the others under
     Settings); ours and the authors' figures side by side (the published rows fill the
     authors' columns)."""
-    from medhalbench.report import OwnColumns, runs_table
 
     def cells(run: results.RunResult) -> list[list[results.Cell]]:
         s = run.record.settings_as(MedHalluSettings)
@@ -185,8 +186,6 @@ def medhallu_charts(runs: Sequence[results.RunResult]) -> list[str]:
     """F1 by difficulty per run, as the paper plots it: each bar with its 95% interval and
     the samples it is over, the paper protocol's F1 on the same replies and, where the
     paper published the same model in the same setting, its figure."""
-    from medhalbench.registry import benchmark
-    from medhalbench.report import published_of, run_names
 
     published = benchmark(runs[0].system).implementation.published() if runs else []
     series = {}

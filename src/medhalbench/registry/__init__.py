@@ -5,7 +5,7 @@ loop over it. The implementation's names are imported on first use: `--help` loa
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench._lazy import exported, exports
 from medhalbench.registry._declaration import (
     DATASET,
     EXTRACTOR,
@@ -55,65 +55,36 @@ if TYPE_CHECKING:
     )
     from medhalbench.registry._task import benchmark_task
 
-__getattr__ = exports(
-    __name__,
-    {
-        **dict.fromkeys(
-            (
-                "AUDIT_EXTRACTOR", "AUDIT_READER", "CANNOT_TELL", "UNREADABLE", "AuditFigure",
-                "AuditItem", "AuditQuestion", "AuditRole", "JudgeAudit", "f1_figure",
-                "reading_item", "reading_roles",
-            ),
-            "._audit",
-        ),
-        **dict.fromkeys(
-            (
-                "DemoRun", "DemoSettings", "Implementation", "Outcome", "Printable",
-                "RoleModels", "Unit", "registered_name",
-            ),
-            "._implementation",
-        ),
-        "benchmark_task": "._task",
-    },
-)  # fmt: skip
+_HEAVY = {
+    "._audit": (
+        "AUDIT_EXTRACTOR AUDIT_READER CANNOT_TELL UNREADABLE AuditFigure AuditItem "
+        "AuditQuestion AuditRole JudgeAudit f1_figure reading_item reading_roles"
+    ),
+    "._implementation": (
+        "DemoRun DemoSettings Implementation Outcome Printable RoleModels Unit registered_name"
+    ),
+    "._task": "benchmark_task",
+}
+"""What is imported on first use: each module's names."""
+__getattr__ = exports(__name__, _HEAVY)
 
 __all__ = [
-    "AUDIT_EXTRACTOR",
-    "AUDIT_READER",
-    "CANNOT_TELL",
     "DATASET",
-    "ENTRY_POINT_GROUP",
-    "EXAMPLE_DATASET",
     "EXTRACTOR",
-    "UNREADABLE",
-    "AuditFigure",
-    "AuditItem",
-    "AuditQuestion",
-    "AuditRole",
     "Benchmark",
     "Builder",
-    "DemoRun",
-    "DemoSettings",
-    "Implementation",
-    "JudgeAudit",
     "KeyFigure",
-    "Outcome",
-    "Printable",
     "Role",
-    "RoleModels",
     "Sweep",
     "Tool",
-    "Unit",
+    "ENTRY_POINT_GROUP",
     "benchmark",
     "benchmark_of",
-    "benchmark_task",
     "benchmarks",
     "demo_roles",
-    "f1_figure",
     "find_benchmark",
-    "reading_item",
-    "reading_roles",
     "register_benchmark",
-    "registered_name",
     "unregister_benchmark",
+    "EXAMPLE_DATASET",
+    *exported(_HEAVY),
 ]

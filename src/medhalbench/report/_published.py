@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from medhalbench.report._settings import declared, setting_as_text, settings_of
 from medhalbench.results import PublishedRow, RunResult, setting_text
 
 MODEL_SUFFIXES = ("", "instruct", "chat", "it", "latest")
@@ -30,8 +31,6 @@ def in_setting(row: PublishedRow, run: RunResult) -> bool:
     run has is equal as text, and each condition the row does not name (one the paper
     never varied, such as evidence retrieved from a local corpus) is at its default in the
     run. A paper's gold-knowledge row never stands beside a run given retrieved passages."""
-    from medhalbench.report._settings import declared, setting_as_text, settings_of
-
     shown = run.settings
     if not all(setting_text(shown[k]) == v for k, v in row.settings.items() if k in shown):
         return False

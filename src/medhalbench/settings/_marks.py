@@ -20,6 +20,14 @@ STORED = "stored"
 checked against this machine (a log outlives the files it names)."""
 
 
+def local_path(value: str) -> Path:
+    """A path as given, `~` expanded where it names a home (`~nobody` stays as written)."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:  # no such user's home
+        return Path(value)
+
+
 @dataclass(frozen=True)
 class LocalPath:
     """A value that may name a local file or folder (else, e.g., a hub id): validation checks
@@ -44,7 +52,7 @@ class LocalPath:
     def _check(self, value: Any, info: ValidationInfo) -> Any:
         if not isinstance(value, str) or (info.context or {}).get(STORED):
             return value
-        path = Path(value).expanduser()
+        path = local_path(value)
         if not path.exists():
             if self.must_exist:
                 raise PydanticCustomError("path_missing", "{path} does not exist", {"path": value})

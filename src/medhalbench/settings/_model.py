@@ -101,6 +101,8 @@ class Settings(pydantic.BaseModel):
         allow_inf_nan=False,
         use_attribute_docstrings=True,
         validate_default=True,
+        # Built when first validated, not when declared: help pages read fields, not values.
+        defer_build=True,
     )
 
     example: ClassVar[str | None] = None

@@ -26,6 +26,7 @@ from medhalbench.settings._marks import (
     Means,
     Qualifies,
     Spelling,
+    local_path,
 )
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def anchored(model: type[Settings], values: dict[str, Any], folder: Path) -> dic
             return [anchor(v) for v in value]
         if not isinstance(value, str) or not value or "\0" in value:
             return value
-        found = (folder / Path(value).expanduser()).resolve()
+        found = (folder / local_path(value)).resolve()
         return str(found) if found.exists() else value
 
     return {k: anchor(v) if k in paths else v for k, v in values.items()}
