@@ -36,7 +36,6 @@ from medhalbench.evidence import (
     BM25Retriever,
     DenseReranker,
     DenseRetriever,
-    DenseSettings,
     HybridRetriever,
     PassageIndex,
     Retriever,
@@ -46,6 +45,7 @@ from medhalbench.evidence import (
     recall_figures,
 )
 from medhalbench.evidence._dense import DENSE_FOLDER, SCALES_FILE, VECTORS_FILE, quantize
+from medhalbench.settings import DenseSettings
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HERE = Path(__file__).resolve().parent

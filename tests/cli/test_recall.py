@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from medhalbench.cli import cli
-from medhalbench.evidence import DenseSettings, build_index
+from medhalbench.evidence import build_index
+from medhalbench.settings import DenseSettings
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "evidence"))
 from corpora import write_jsonl, write_other_embedder  # noqa: E402

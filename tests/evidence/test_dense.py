@@ -20,16 +20,15 @@ from medhalbench._errors import DataError
 from medhalbench.cli import cli
 from medhalbench.embeddings import Embedder
 from medhalbench.evidence import (
-    RRF_K,
     BM25Retriever,
     DenseRetriever,
-    DenseSettings,
     HybridRetriever,
     PassageIndex,
     build_index,
     open_retriever,
     reciprocal_rank_fusion,
 )
+from medhalbench.settings import RRF_K, DenseSettings
 
 # Words of none of the corpus's documents: BM25 finds nothing, the vectors find vaccines.
 OWN_WORDS = "Do jabs keep protecting you years later?"

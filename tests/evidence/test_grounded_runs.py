@@ -18,7 +18,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from helpers import openai_served
 from medhalbench.cli import cli
-from medhalbench.evidence import DenseSettings, build_index, open_retriever
+from medhalbench.evidence import build_index, open_retriever
+from medhalbench.settings import DenseSettings
 from realistic_model import RealisticModel, detection_truth
 
 ANSWERS = {

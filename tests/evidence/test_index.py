@@ -21,13 +21,13 @@ from corpora import (
 
 from medhalbench._errors import DataError
 from medhalbench.evidence import (
-    IndexSettings,
     PassageIndex,
     build_index,
     corpus_kind,
     open_retriever,
     read_documents,
 )
+from medhalbench.settings import IndexSettings
 
 LAYOUTS: dict[str, tuple[Callable[[Path], Path], str, set[str]]] = {
     "jsonl": (lambda t: write_jsonl(t / "c.jsonl"), "rows", set(DOCUMENTS)),

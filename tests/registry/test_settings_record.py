@@ -15,11 +15,12 @@ from inspect_ai.log import read_eval_log
 import medhalbench
 from helpers import stub_at
 from medhalbench.cli import cli
+from medhalbench.dahl import DahlSettings
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import MedHalluSettings
 from medhalbench.report import settings_of
 from medhalbench.results import run_result
-from medhalbench.settings import SETTINGS_KEY
+from medhalbench.settings import SETTINGS_KEY, Settings
 
 DATA = illustrative("medhallu_illustrative.jsonl")
 MODEL = "openai-api/local/m"
@@ -131,3 +132,36 @@ def test_runs_of_every_route_are_the_same_run(logs: dict[str, Path]) -> None:
     # Our option and inspect's own: the same samples, the same settings, as `compare` reads.
     assert (compared["matched"], compared["only_a"], compared["only_b"]) == (4, 0, 0)
     assert compared["differs"] == "nothing: the same settings (a rerun)"
+
+
+def _counted(model: type[Settings], monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every value a settings model validates from now on."""
+    validated: list[object] = []
+    original = model.model_validate.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Settings], *args: object, **kwargs: object) -> object:
+        validated.append(args[0])
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(model, "model_validate", classmethod(counted))
+    return validated
+
+
+def test_a_commands_settings_are_validated_once_and_passed_as_the_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The command line, the task, the plan and the plan's title share one record: the
+    benchmark's settings model validates once per task, whatever reads it after."""
+    medhallu = _counted(MedHalluSettings, monkeypatch)
+    result = CliRunner().invoke(
+        cli, ["eval", "medhallu", "--dataset", DATA, "--limit", "2", "--not-sure", "--dry-run"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "not sure yes" in result.output  # the plan's title read the record
+    assert len(medhallu) == 1
+    dahl = _counted(DahlSettings, monkeypatch)
+    swept = CliRunner().invoke(
+        cli, ["eval", "dahl", "--dataset", "example", "--temperatures", "0.2,0.9", "--dry-run"]
+    )
+    assert swept.exit_code == 0, swept.output
+    assert len(dahl) == 2  # one task a temperature, each validated once

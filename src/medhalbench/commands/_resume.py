@@ -20,9 +20,9 @@ from medhalbench._secrets import REDACTED, is_secret_name
 from medhalbench.commands._models import Connection, OptionError, resolve_model
 from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
-from medhalbench.registry import Benchmark, benchmark_of
+from medhalbench.registry import benchmark_of
 from medhalbench.results import RunFacts, local_path
-from medhalbench.settings import options_of, parse_model_args
+from medhalbench.settings import anchored, parse_model_args
 
 MAX_LOG_BYTES = 64 * 1024**3
 """The largest log read (an `.eval` log is a zip of its samples)."""
@@ -60,31 +60,6 @@ def read_log(path: str | Path, *, header_only: bool = False) -> EvalLog:
 def read_header(path: str | Path) -> EvalLog:
     """A log's header, checked as `read_log` checks it."""
     return read_log(path, header_only=True)
-
-
-def _path_arguments(entry: Benchmark | None) -> list[str]:
-    if entry is None:
-        return []
-    return [o.name for o in options_of(entry.settings) if o.path is not None]
-
-
-def _anchored(value: Any, folders: Sequence[Path]) -> Any:
-    """A relative local path made absolute against the first folder holding it."""
-    if isinstance(value, list):
-        return [_anchored(v, folders) for v in value]
-    if not isinstance(value, str) or not value or "\0" in value:
-        return value
-    name, eq, rest = value.partition("=")
-    if eq and not Path(value).is_absolute() and rest:  # `medqa=PATH`
-        anchored = _anchored(rest, folders)
-        return f"{name}={anchored}" if anchored != rest else value
-    path = Path(value).expanduser()
-    if path.is_absolute():
-        return value
-    for folder in folders:
-        if (folder / path).exists():
-            return str((folder / path).resolve())
-    return value
 
 
 def _run_folders(log: EvalLog, path: str | Path) -> list[Path]:
@@ -249,11 +224,10 @@ def prepare_retry(
     """
     log = read_log(path)
     entry = benchmark_of(log)
-    folders = _run_folders(log, path)
-    args = {
-        name: _anchored(value, folders) if name in _path_arguments(entry) else value
-        for name, value in (log.eval.task_args_passed or {}).items()
-    }
+    args = dict(log.eval.task_args_passed or {})
+    if entry is not None:
+        for folder in _run_folders(log, path):  # the first folder holding a path anchors it
+            args = anchored(entry.settings, args, folder)
     log = _with_keys(log, model_args or {}, role_args or {})
     changed: list[str] = []
     task: Task | None = None

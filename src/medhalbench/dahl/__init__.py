@@ -1,7 +1,4 @@
-"""DAHL: long-form factuality of answers to biomedical exam questions.
-
-The settings models and the declaration load lightly (the command line reads them for
-`--help`); the rest is imported on first use."""
+"""DAHL: long-form factuality of answers to biomedical exam questions."""
 
 from typing import TYPE_CHECKING
 

@@ -10,14 +10,12 @@ from pydantic import Field, model_validator
 from medhalbench.examples import illustrative
 from medhalbench.settings import (
     COMMA_SEPARATED,
-    DEFAULT_RESAMPLES,
-    Bootstrap,
+    BenchmarkSettings,
     BuilderSettings,
     ByProtocol,
     Cache,
     Count,
     DataSource,
-    ExtractPrompt,
     Fraction,
     Grounding,
     InputFile,
@@ -50,7 +48,7 @@ PromptFolder = Annotated[str, LocalPath(file_okay=False, must_exist=True)]
 """A local folder of prompt files."""
 
 
-class DahlSettings(Grounding):
+class DahlSettings(BenchmarkSettings, Grounding):
     """DAHL: long answers split into atomic facts, each judged true or false. Model roles:
     `splitter` (answers into atomic units) and `checker` (true/false per unit).
 
@@ -109,8 +107,6 @@ class DahlSettings(Grounding):
     constrained decoding (JSON schema) instead of free text."""
     probabilities: Annotated[bool, Means("judging")] = False
     """Ask the checker for log-probabilities and keep P(false) per unit."""
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
     evidence_prompt: Annotated[InputFile | None, Means("judging"), Qualifies("evidence")] = None
     """File replacing the grounded checker prompt ({statement}, {passages})."""
     paper_prompts: Annotated[PromptFolder | None, Means("judging")] = None

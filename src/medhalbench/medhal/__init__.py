@@ -1,7 +1,4 @@
-"""MedHal: statement factuality across QA, NLI, information extraction and summarization.
-
-The settings models and the declaration load lightly (the command line reads them for
-`--help`); the rest is imported on first use."""
+"""MedHal: statement factuality across QA, NLI, information extraction and summarization."""
 
 from typing import TYPE_CHECKING
 

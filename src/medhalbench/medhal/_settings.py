@@ -12,14 +12,12 @@ from medhalbench.settings import (
     COMMA_SEPARATED,
     DEFAULT_EMBEDDER,
     DEFAULT_MODEL,
-    DEFAULT_RESAMPLES,
-    Bootstrap,
+    BenchmarkSettings,
     BuilderSettings,
     ByProtocol,
     Cache,
     Count,
     DataSource,
-    ExtractPrompt,
     InputFile,
     Internal,
     LocalPath,
@@ -29,11 +27,8 @@ from medhalbench.settings import (
     Outputs,
     Positive,
     ProtocolSettings,
-    ReplyTemperature,
     ReplyTokens,
-    SampleLimit,
     SettingProblem,
-    Settings,
     Share,
     Spelling,
     parsed_text,
@@ -43,7 +38,7 @@ DEFAULT_JUDGE_MAX_TOKENS = 256
 """The judge's reply: a verdict and an explanation."""
 
 
-class MedHalSettings(Settings):
+class MedHalSettings(BenchmarkSettings):
     """MedHal: is the statement factual (given its context), and why not?
 
     Examples:
@@ -65,26 +60,16 @@ class MedHalSettings(Settings):
     explanation each, written as JSONL beside the log; no figures."""
     split: Annotated[str, Means("samples")] = "test"
     """Split to evaluate (build folders and DatasetDicts)."""
-    limit: SampleLimit = Field(None, description="Use the first N samples.")
     sources: Annotated[list[str] | None, COMMA_SEPARATED, Means("samples")] = None
     """Keep these sources (comma-separated, e.g. medqa,sumpubmed)."""
     prompt: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the system prompt."""
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({context_block}, {statement})."""
-    temperature: ReplyTemperature = 0.0
     max_tokens: ReplyTokens = DEFAULT_JUDGE_MAX_TOKENS
     embedder: Annotated[str | None, Means("judging")] = DEFAULT_EMBEDDER
     """Sentence-transformers model for the explanation similarity (MedHal's code uses
     all-MiniLM-L6-v2); 'none' turns it off."""
-    structured: Annotated[bool, Means("replies")] = False
-    """Ask for {"factual": "YES|NO", "explanation": ...} through the provider's constrained
-    decoding (JSON schema) instead of free text."""
-    probabilities: Annotated[bool, Means("replies")] = False
-    """Ask for log-probabilities and keep P(non-factual) per sample, for AUROC, average
-    precision and calibration."""
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
 
     @property
     def similarity(self) -> str | None:

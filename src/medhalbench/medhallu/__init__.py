@@ -1,7 +1,4 @@
-"""MedHallu: detection of subtle hallucinated answers to PubMedQA questions.
-
-The settings models and the declaration load lightly (the command line reads them for
-`--help`); the rest is imported on first use."""
+"""MedHallu: detection of subtle hallucinated answers to PubMedQA questions."""
 
 from typing import TYPE_CHECKING
 

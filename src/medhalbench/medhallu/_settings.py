@@ -11,14 +11,12 @@ from medhalbench.examples import illustrative
 from medhalbench.settings import (
     COMMA_SEPARATED,
     DEFAULT_EMBEDDER,
-    DEFAULT_RESAMPLES,
-    Bootstrap,
+    BenchmarkSettings,
     BuilderSettings,
     ByProtocol,
     Cache,
     Count,
     DataSource,
-    ExtractPrompt,
     Grounding,
     InputFile,
     Internal,
@@ -53,7 +51,7 @@ DETECTION_MAX_TOKENS = 128
 """The detector's reply length."""
 
 
-class MedHalluSettings(Grounding):
+class MedHalluSettings(BenchmarkSettings, Grounding):
     """MedHallu hallucination detection: each row's true and hallucinated answers.
 
     Examples:
@@ -94,14 +92,6 @@ class MedHalluSettings(Grounding):
     """File replacing the user template ({question}, {answer}, {knowledge})."""
     temperature: ReplyTemperature = DETECTION_TEMPERATURE
     max_tokens: ReplyTokens = DETECTION_MAX_TOKENS
-    structured: Annotated[bool, Means("replies")] = False
-    """Ask for the verdict as JSON ({"verdict": 0|1(|2)}) through the provider's constrained
-    decoding (JSON schema); off: the paper's free-text protocol."""
-    probabilities: Annotated[bool, Means("replies")] = False
-    """Ask for log-probabilities (embedded engine, vLLM, OpenAI), keep P(hallucinated) per
-    sample and report AUROC, average precision and calibration."""
-    bootstrap: Bootstrap = DEFAULT_RESAMPLES
-    extract_prompt: ExtractPrompt = None
 
     @model_validator(mode="after")
     def _evidence_is_knowledge(self) -> Self:

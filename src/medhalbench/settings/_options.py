@@ -189,11 +189,6 @@ def options_of(model: type[Settings]) -> tuple[Option, ...]:
     return tuple(found)
 
 
-def settings_meaning(model: type[Settings]) -> dict[str, Meaning]:
-    """What each setting of a model means (see `Meaning`); unmarked ones are conditions."""
-    return {o.name: o.means or "condition" for o in options_of(model)}
-
-
 def description(model: type) -> str:
     """The first line of a model's docstring (its command's help)."""
     doc = docstring_parser.parse(inspect.getdoc(model) or "")

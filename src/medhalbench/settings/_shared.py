@@ -111,3 +111,23 @@ class RunData(Settings):
     """The dataset (a file, a folder or a hub id)."""
     responses: str | None = None
     """Outputs written elsewhere, scored instead of generating (None: generated)."""
+
+
+class BenchmarkSettings(Settings):
+    """What every benchmark's settings have: outputs written elsewhere, a limit, how the model
+    under test replies (free text or a constrained verdict, with probabilities or not), the
+    extractor's prompt and the intervals' resamples. A benchmark declares the rest, and its
+    own defaults and help where they differ."""
+
+    responses: Outputs = None
+    limit: SampleLimit = None
+    temperature: ReplyTemperature = 0.0
+    max_tokens: ReplyTokens = 256
+    structured: Annotated[bool, Means("replies")] = False
+    """Ask for the verdict as JSON through the provider's constrained decoding (JSON schema)
+    instead of free text (the papers' protocol)."""
+    probabilities: Annotated[bool, Means("replies")] = False
+    """Ask for log-probabilities and keep the verdict's probability per sample, for AUROC,
+    average precision and calibration."""
+    extract_prompt: ExtractPrompt = None
+    bootstrap: Bootstrap = DEFAULT_RESAMPLES
