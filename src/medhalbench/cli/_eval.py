@@ -28,9 +28,6 @@ from medhalbench.settings import (
     usage_examples,
 )
 
-RESPONSES = "responses"
-"""The setting naming outputs written elsewhere: given, no model under test runs."""
-
 
 def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and (not value.strip() or any(c.isspace() for c in value.strip())):
@@ -84,7 +81,8 @@ def eval_command(entry: Benchmark) -> click.Command:
         flag("--wide", "One wide table of every figure (default: one narrow table per run)."),
         flag("--published", "With --wide: add the paper's published figures as reference rows."),
         *eval_model_params(entry.roles),
-        *([SYSTEM] if RESPONSES in model.model_fields else []),
+        # With outputs written elsewhere (`Means("outputs")`), the system that wrote them.
+        *([SYSTEM] if any(o.means == "outputs" for o in settings) else []),
     ]
     return click.Command(
         name=entry.name,

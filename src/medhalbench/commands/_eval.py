@@ -30,9 +30,6 @@ from medhalbench.settings import (
     task_options,
 )
 
-RESPONSES = "responses"
-"""The task argument naming outputs written elsewhere: given, no model under test runs."""
-
 
 def parse_sweep(value: str | None, flag: str) -> list[str] | None:
     """The comma-separated values of a sweep (each checked when its run's task is made)."""
@@ -78,7 +75,8 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         settings_from(entry.plan_settings, plan_arguments, values) if entry.plan_settings else None
     )
     wide, published = values.pop("wide"), values.pop("published")
-    given = task_values.get(RESPONSES)
+    # Outputs written elsewhere (`Means("outputs")`): given, no model under test runs.
+    given = next((task_values[o.name] for o in arguments if o.means == "outputs"), None)
     requested, system = values.pop("models"), values.pop("system", None)
     if system is not None and not given:
         raise click.BadParameter(
