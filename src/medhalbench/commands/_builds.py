@@ -123,7 +123,7 @@ def run_build_command(entry_name: str, **values: Any) -> None:
     entry = benchmark(entry_name)
     builder = entry.builder
     assert builder is not None
-    settings = settings_from(builder.settings, options_of(builder.settings), values)
+    settings = settings_from(builder.settings, values)
     names, shared = _names(builder.roles, values)
     options = command_settings(RunOptions, values)
     models = role_models(names, options, shared)
@@ -149,7 +149,7 @@ def run_tool_command(entry_name: str, request: str, **values: Any) -> None:
     names its settings model."""
     entry = benchmark(entry_name)
     tool = next(t for t in entry.tools if t.request.__name__ == request)
-    settings = settings_from(tool.request, options_of(tool.request), values)
+    settings = settings_from(tool.request, values)
     models = RoleModels({})
     with made_for_outputs(settings):
         if tool.roles:

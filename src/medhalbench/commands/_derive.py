@@ -3,7 +3,7 @@ and refused, where the model refuses them, naming each option at fault."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,12 +43,14 @@ def refusal(options: Iterable[Option], error: SettingsError) -> click.UsageError
     )
 
 
-def settings_from(model: type[S], options: Sequence[Option], values: dict[str, Any]) -> S:
-    """A command's settings of a model, validated from its options' values.
+def settings_from(model: type[S], values: dict[str, Any]) -> S:
+    """A command's settings of a model, validated from the values of the options that spell
+    them (removed from `values`).
 
     Raises:
         click.UsageError: Naming every option whose value the model does not take.
     """
+    options = options_of(model)
     try:
         return model.of(take_values(options, values, model))
     except SettingsError as ex:

@@ -25,7 +25,6 @@ from medhalbench.settings import (
     RunOptions,
     SettingsError,
     Spelling,
-    options_of,
     parse_model_args,
     task_options,
 )
@@ -47,7 +46,6 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
     entry = benchmark(entry_name)
     model = entry.settings
     arguments = task_options(model)
-    plan_arguments = options_of(entry.plan_settings) if entry.plan_settings else ()
     sweep = entry.sweep
     ctx = click.get_current_context()
     task_values = take_values(arguments, values, model)
@@ -71,9 +69,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
             f"give --{sweep.argument.replace('_', '-')} or {sweep.flag}, not both",
             param_hint=sweep.flag,
         )
-    plan_settings = (
-        settings_from(entry.plan_settings, plan_arguments, values) if entry.plan_settings else None
-    )
+    plan_settings = settings_from(entry.plan_settings, values) if entry.plan_settings else None
     wide, published = values.pop("wide"), values.pop("published")
     # Outputs written elsewhere (`Means("outputs")`): given, no model under test runs.
     given = next((task_values[o.name] for o in arguments if o.means == "outputs"), None)

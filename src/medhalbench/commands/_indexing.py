@@ -48,8 +48,8 @@ def index_from_command_line(
 ) -> None:
     """`medhalbench index` from its options' values."""
     ctx = click.get_current_context()
-    settings = settings_from(IndexSettings, options_of(IndexSettings), values)
-    vectors = settings_from(DenseSettings, options_of(DenseSettings), values)
+    settings = settings_from(IndexSettings, values)
+    vectors = settings_from(DenseSettings, values)
     if not dense:
         for argument in options_of(DenseSettings):
             if ctx.get_parameter_source(argument.name) is ParameterSource.COMMANDLINE:
