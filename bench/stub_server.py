@@ -12,6 +12,7 @@ always gets the same reply. Used by the benchmarks and by tests (`serve(..., rep
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import sys
@@ -71,7 +72,27 @@ filter), "badtypes" (a 200 chat completion whose fields have the
 wrong types), "echokey" (a 500 whose error repeats the caller's API key), "key401" (a 401
 quoting the key), "keyansi" (a 500 quoting the key with a colour code inside it), "keyreply"
 (a 200 whose reply quotes the key), "keywrap" (the same, the key cut by a line wrap),
-"keyheader" (a 200 with the key in a response header)."""
+"keyheader" (a 200 with the key in a response header), "keyencoded" (a 200 whose reply quotes
+the key in every form a server may give it back in, `encoded_key`, and whose
+log-probabilities' tokens spell it)."""
+
+
+def encoded_key(key: str) -> list[str]:
+    """A key as servers and libraries give it back: upper case, every byte percent-encoded,
+    `\\uXXXX` escapes, HTML character references, base64 at each alignment, hex, cut by a
+    line break, and only its middle."""
+    data = key.encode()
+    return [
+        key.upper(),
+        "".join(f"%{b:02X}" for b in data),
+        "".join(f"\\u{ord(c):04x}" for c in key),
+        "".join(f"&#{ord(c)};" for c in key),
+        "".join(f"&#x{ord(c):x};" for c in key),
+        *(base64.b64encode(b"ab"[:n] + data).decode() for n in range(3)),
+        data.hex(),
+        f"{key[:9]}\n{key[9:]}",
+        key[len(key) // 4 : 3 * len(key) // 4],
+    ]
 
 
 def _responses_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -269,7 +290,7 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send(
                 500, {"error": {"message": f"upstream refused key {key}", "type": "server_error"}}
             )
-        elif kind in ("key401", "keyansi", "keyreply", "keywrap", "keyheader"):
+        elif kind in ("key401", "keyansi", "keyreply", "keywrap", "keyheader", "keyencoded"):
             self._echo_key(kind)
         elif kind == "cutjson":  # a body cut short, sent whole
             self._send_bytes(200, b'{"id":"x","choices":[')
@@ -326,12 +347,23 @@ class StubHandler(BaseHTTPRequestHandler):
             request = json.loads(self.rfile_body or b"{}")
             body = answer(self.path, request)
             # The key whole, or cut by a line wrap with only a prefix on the first line.
-            quoted = {"keyreply": key, "keywrap": f"{key[:12]}\n    {key[12:]}"}.get(kind)
+            quoted = {
+                "keyreply": key,
+                "keywrap": f"{key[:12]}\n    {key[12:]}",
+                "keyencoded": " / ".join(encoded_key(key)),
+            }.get(kind)
             if quoted is not None:
                 for choice in body.get("choices", []):
                     choice["message"]["content"] = (
                         f"As your proxy I used the key {quoted}. {choice['message']['content']}"
                     )
+                    if kind == "keyencoded":  # the tokens spell it
+                        pieces = ["key", " ", *(key[i : i + 5] for i in range(0, len(key), 5))]
+                        choice["logprobs"] = {"content": [
+                            {"token": p, "logprob": -0.1, "bytes": list(p.encode()),
+                             "top_logprobs": [{"token": p, "logprob": -0.1}]}
+                            for p in pieces
+                        ]}  # fmt: skip
                 for item in body.get("output", []):
                     for part in item.get("content", []):
                         part["text"] = f"As your proxy I used the key {quoted}. {part['text']}"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import csv
+import html
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -14,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from inspect_ai.log import EvalLog
@@ -290,3 +294,24 @@ def start_audit(log: Path, *args: str) -> tuple[subprocess.Popen[str], str | Non
     reader.start()
     reader.join(120)
     return process, lines[0] if lines else None
+
+
+def readings(text: str) -> list[str]:
+    """Text as each encoding a server may give a key back in is read back (an oracle of what
+    a redactor must find, independent of it): line breaks taken out, URL-unquoted,
+    HTML-unescaped, `\\uXXXX` unescaped, every run of hex or base64 decoded at every
+    alignment."""
+    flat = text.replace("\\r", "").replace("\\n", "").replace("\r", "").replace("\n", "")
+    found = [flat, unquote(flat), html.unescape(flat)]
+    found.append(re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), flat))
+    for run in re.findall(r"[0-9a-fA-F]{16,}", flat):
+        for start in (0, 1):
+            cut = run[start:][: (len(run) - start) // 2 * 2]
+            found.append(bytes.fromhex(cut).decode("latin-1"))
+    for run in re.findall(r"[A-Za-z0-9+/_-]{8,}", flat):
+        for start in range(4):
+            cut = run[start:].translate(str.maketrans("-_", "+/"))
+            cut = cut[: len(cut) // 4 * 4]
+            with contextlib.suppress(ValueError):
+                found.append(base64.b64decode(cut).decode("latin-1"))
+    return found

@@ -6,6 +6,7 @@ records and the process's output streams; what is not a secret is left alone."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import io
 import json
 import logging
@@ -14,6 +15,7 @@ import sys
 import zipfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import click
 import httpx
@@ -21,10 +23,19 @@ import openai
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from inspect_ai.model import ModelCall, ModelOutput
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessageAssistant,
+    Logprob,
+    Logprobs,
+    ModelCall,
+    ModelOutput,
+    TopLogprob,
+)
 from rich.console import Console
 from rich.traceback import Traceback
 
+from helpers import readings
 from medhalbench import _secrets
 from medhalbench._secrets import (
     FRAGMENT_LENGTH,
@@ -606,3 +617,89 @@ def test_a_key_is_found_as_urls_and_json_encode_it(key: str) -> None:
 )
 def test_the_credentials_of_urls_inside_an_address(address: str, found: list[str]) -> None:
     assert address_secrets(address) == found
+
+
+# --- every form a server may give a key back in (the class, generated) ------------------
+
+
+def _b64(key: str, offset: int, safe: bool) -> str:
+    encoded = base64.b64encode(b"xyz"[:offset] + key.encode() + b"!").decode()
+    return encoded.translate(str.maketrans("+/", "-_")) if safe else encoded
+
+
+ENCODINGS: dict[str, Any] = {
+    "as given": lambda k: k,
+    "upper case": str.upper,
+    "lower case": str.lower,
+    "URL-quoted": lambda k: quote(k, safe=""),
+    "every byte percent-encoded": lambda k: "".join(f"%{b:02X}" for b in k.encode()),
+    "\\uXXXX escapes": lambda k: "".join(f"\\u{ord(c):04x}" for c in k),
+    "HTML decimal references": lambda k: "".join(f"&#{ord(c)};" for c in k),
+    "HTML hex references": lambda k: "".join(f"&#x{ord(c):X};" for c in k),
+    "hex": lambda k: k.encode().hex(),
+    "HEX": lambda k: k.encode().hex().upper(),
+    **{f"base64 at {o}": (lambda k, o=o: _b64(k, o, False)) for o in range(3)},
+    **{f"url-safe base64 at {o}": (lambda k, o=o: _b64(k, o, True)) for o in range(3)},
+}
+PLACES: dict[str, Any] = {
+    "whole": lambda e: e,
+    "cut by a line break": lambda e: f"{e[: len(e) // 2]}\n{e[len(e) // 2 :]}",
+    "cut by an escaped line break": lambda e: f"{e[: len(e) // 3]}\\r\\n{e[len(e) // 3 :]}",
+    "its middle": lambda e: e[len(e) // 4 : 3 * len(e) // 4],
+}
+
+
+@pytest.mark.parametrize("place", list(PLACES))
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_a_key_is_found_in_every_form_and_place(encoding: str, place: str) -> None:
+    given = PLACES[place](ENCODINGS[encoding](KEY))
+    out = redact(f"upstream said: {given} (request 12)")
+    assert out.startswith("upstream said: ") and out.endswith(" (request 12)"), out
+    for reading in readings(out):
+        for gram in grams(KEY):
+            assert gram.lower() not in reading.lower(), (gram, reading, out)
+
+
+@pytest.mark.parametrize("cut", [5, 11, 16])
+def test_a_passphrase_of_words_is_found_cut_or_by_its_middle_and_prose_stays(
+    cut: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrase = "correct horse battery staple lantern"
+    monkeypatch.setenv("SERVICE_API_KEY", phrase)
+    assert redact(f"key: {phrase[:cut]}\n{phrase[cut:]}.") == f"key: {REDACTED}."
+    assert REDACTED in redact(f"…{phrase[cut : cut + _secrets.WORDS_FRAGMENT_LENGTH]}…")
+    prose = "a correct horse and a battery staple: the lantern stays lit"
+    assert redact(prose) == prose
+
+
+def test_log_probability_tokens_and_bytes_that_spell_a_key_are_replaced() -> None:
+    tokens = ["The", " key", " is", " ", KEY[:3], KEY[3:9], KEY[9:14], KEY[14:], " ok"]
+    output = ModelOutput(
+        model="m",
+        choices=[
+            ChatCompletionChoice(
+                message=ChatMessageAssistant(content="The key is hidden ok"),
+                logprobs=Logprobs(
+                    content=[
+                        Logprob(token=t, logprob=-0.1, bytes=list(t.encode()),
+                                top_logprobs=[TopLogprob(token=t, logprob=-0.2)])
+                        for t in tokens
+                    ]
+                ),
+            )
+        ],
+    )  # fmt: skip
+    raw = {"logprobs": {"content": [{"token": t, "bytes": list(t.encode())} for t in tokens]}}
+    redact_object(output)
+    redact_object(raw)
+    for listed in (output.model_dump(), raw):
+        spelled = json.dumps(listed)
+        assert "The" in spelled and " ok" in spelled
+        content = (
+            listed["choices"][0]["logprobs"]["content"] if "choices" in listed
+            else listed["logprobs"]["content"]
+        )  # fmt: skip
+        text = "".join(c["token"] for c in content)
+        raw_bytes = b"".join(bytes(c["bytes"] or []) for c in content)
+        assert_clean(text)
+        assert_clean(raw_bytes.decode())

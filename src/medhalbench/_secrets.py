@@ -6,19 +6,27 @@ environment variable whose name says it holds one (`OPENAI_API_KEY`, `HF_TOKEN`,
 `/` or `~` that names no file, a short one), the key a provider was made with, every value
 given as a secret model argument (`-M api_key=...`) or header, and credentials in URLs
 (`user:pass@`, `?api_key=...`). A value with spaces is a secret whole and in its parts (the
-parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside), and each also as a URL
-or a JSON string encodes it. Only `true`/`false`/`none`/`null`, a number of six digits or
-fewer and the path of an existing file are taken for settings, not secrets; a word that
-inspect's log schema is built of (`samples`, `success`: its field names and fixed values) is
-no secret either, since replacing it would unmake every log.
-A secret of `MIN_SECRET_LENGTH` characters or more is found whole, split by terminal colour
-codes (raw or JSON-escaped, as inspect's `traceback_ansi` holds them), and in pieces: any run
-of `FRAGMENT_LENGTH` or more of its characters (a key cut by a line wrap, or quoted in part)
-is replaced too, unless that run reads as lower-case words (a dummy key
-`local-medhalbench-test` is found whole, and does not take `medhalbench` out of every path; a
-random key's runs hold digits and capitals). A shorter secret, of `MIN_WORD_SECRET` to 7
-characters, is replaced wherever it stands as a word of its own (not inside a longer word:
-replacing `abc1` inside every word would garble text); one of 1-3 characters is no secret.
+parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside). Only
+`true`/`false`/`none`/`null`, a number of six digits or fewer and the path of an existing
+file are taken for settings, not secrets; a word that inspect's log schema is built of
+(`samples`, `success`: its field names and fixed values) is no secret either, since replacing
+it would unmake every log.
+
+A secret of `MIN_SECRET_LENGTH` characters or more is found in every form a server or a
+library may turn it into (`encoded_forms`: any case, URL-quoted or every byte
+percent-encoded, JSON or `\\uXXXX` escapes, HTML character references, base64 at any
+alignment, hex), split by terminal colour codes or line breaks (raw or JSON-escaped), whole
+and in pieces: any run of `FRAGMENT_LENGTH` (8) of its characters is replaced, unless that run
+reads as lower-case words; any run of `WORDS_FRAGMENT_LENGTH` (20) whatever it reads as. So a
+passphrase of lower-case words is found whole, cut by a line break, or by any 20 of its
+characters, while one of its words alone (`horse`) is prose and stays; a dummy key
+`local-medhalbench-test` does not take `medhalbench` out of every path. Not promised: a
+passphrase's run of fewer than 20 characters, a secret re-encoded twice or encrypted. A
+shorter secret, of `MIN_WORD_SECRET` to 7 characters, is replaced as it is given wherever it
+stands as a word of its own (not inside a longer word: replacing `abc1` inside every word
+would garble text); one of 1-3 characters is no secret. A reply's log-probabilities are read
+as the text their tokens spell: a token that holds part of a secret is replaced, with its
+bytes and its alternatives.
 
 Where it applies (each boundary calls this module, never a redactor of its own):
 
@@ -33,9 +41,11 @@ Where it applies (each boundary calls this module, never a redactor of its own):
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import copy
 import functools
+import html
 import io
 import json
 import logging
@@ -52,13 +62,19 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
+import ahocorasick
+
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
 """Shorter secrets are replaced only where they stand as a word of their own."""
 MIN_WORD_SECRET = 4
 """Shorter values (`a`, `xyz`) are no secret: replacing such words would blank ordinary text."""
 FRAGMENT_LENGTH = 8
-"""A run of this many characters of a secret is redacted wherever it appears."""
+"""A run of this many characters of a secret is redacted wherever it appears, unless it
+reads as lower-case words."""
+WORDS_FRAGMENT_LENGTH = 20
+"""A run of this many characters of a secret is redacted wherever it appears, whatever it
+reads as."""
 
 T = TypeVar("T")
 
@@ -71,7 +87,6 @@ _NOT_A_KEY = re.compile(r"^(?:true|false|yes|no|none|null|\d{1,6})$", re.IGNOREC
 # CSI (colours: ESC [ 1;36 m) and OSC (hyperlinks: ESC ] 8;; url ESC \).
 _ESC = r"(?:\x1b|\\u001b|\\u001B|\\x1b|\\033|\\e)"
 _ANSI = re.compile(rf"{_ESC}\[[0-?]*[ -/]*[@-~]|{_ESC}\][^\x07\x1b\\]*(?:\x07|{_ESC}\\\\?|\\u0007)")
-_ESCAPE_MARKS = ("\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e[", "\\e]")
 _HEADERS_ARGUMENT = re.compile(r"headers?$", re.IGNORECASE)
 # After `scheme://`, and after `scheme:/` where a path clean-up has made one slash of two.
 _URL_CREDENTIALS = re.compile(
@@ -101,18 +116,11 @@ _DANGLING_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\" + re.escape(REDACTED))
 
 
 def _secret_values(value: str) -> set[str]:
-    """A credential's value and, where it holds spaces, its parts (not the scheme word), each
-    also as a URL or JSON string encodes it (a server that quotes it in a link, a body)."""
+    """A credential's value and, where it holds spaces, its parts (not the scheme word)."""
     value = value.strip()
     parts = {p for p in value.split() if len(p) >= MIN_SECRET_LENGTH} if " " in value else set()
     kept = {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and not _log_word(v)}
-    return kept | {encoded for v in kept for encoded in _encodings(v)}
-
-
-def _encodings(value: str) -> set[str]:
-    """The value as a URL's query (`%2B`, `+`) and a JSON string (`\\"`, `\\u00e9`)
-    write it, where that differs."""
-    return {quote(value, safe=""), quote_plus(value), json.dumps(value)[1:-1]} - {value}
+    return kept
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z_-]*")
@@ -213,14 +221,23 @@ def url_credentials(url: str) -> list[str]:
     return [v for v in found if v] + keys
 
 
-_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:/{1,2}[^\s\"'<>]+")
-
-
 def address_secrets(address: str) -> list[str]:
-    """The credentials of every URL inside an address (a plug-in's `es:NAME@http://user:pass@
-    host`; `scheme:/` where a path clean-up made one slash of two)."""
-    urls = (re.sub(r"^([^:]+):/(?!/)", r"\1://", m.group()) for m in _URL_IN_TEXT.finditer(address))
-    return [secret for url in urls for secret in url_credentials(url)]
+    """The credentials of the URL an address names: a plug-in's `es:NAME@http://user:pass@
+    host`, the same without its scheme (`es:NAME@user:pass@host`), `scheme:/` where a path
+    clean-up made one slash of two, or a URL alone."""
+    head, at, rest = address.partition("@")
+    target = rest if at and "://" not in head and ":/" not in head else address
+    target = re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*):/(?!/)", r"\1://", target.strip())
+    return url_credentials(target if "://" in target else f"//{target}")
+
+
+def register_argument_secrets(arguments: Iterable[str]) -> None:
+    """Take the credentials of every address given on the command line for secrets, before
+    anything prints one (`index es:NAME@user:pass@host`, a base URL with `user:pass@`)."""
+    for argument in arguments:
+        if "@" in argument:
+            for secret in address_secrets(argument):
+                register_secret(secret)
 
 
 def url_secret(user: str | None, password: str | None) -> str | None:
@@ -273,54 +290,103 @@ def short_secrets() -> list[str]:
 _LOWER_WORDS = re.compile(r"[a-z\-_./: ]+")
 
 
+def _runs(secret: str) -> set[str]:
+    """A secret and the runs of it that are found alone: each run of `FRAGMENT_LENGTH`
+    characters that does not read as lower-case words, and each run of
+    `WORDS_FRAGMENT_LENGTH` characters whatever it reads as (a passphrase's words are found
+    three or four at a time, not one: `horse` alone is prose)."""
+    found = {secret}
+    for length in (FRAGMENT_LENGTH, WORDS_FRAGMENT_LENGTH):
+        for i in range(len(secret) - length + 1):
+            run = secret[i : i + length]
+            if length == WORDS_FRAGMENT_LENGTH or not _LOWER_WORDS.fullmatch(run):
+                found.add(run)
+    return found
+
+
+def _base64_forms(data: bytes) -> set[str]:
+    """The characters that bytes alone decide wherever they stand in a base64 stream (at
+    each of the three alignments), standard and URL-safe."""
+    found = set()
+    for offset in range(3):
+        encoded = base64.b64encode(bytes(offset) + data).decode().rstrip("=")
+        decided = encoded[-(-8 * offset // 6) : 8 * (offset + len(data)) // 6]
+        found |= {decided, decided.translate(_URL_SAFE)}
+    return found
+
+
+_URL_SAFE = str.maketrans("+/", "-_")
+
+
+def encoded_forms(text: str) -> set[str]:
+    """Text as a server or library may write it, lower-cased (found whatever the case): as
+    is, URL-quoted (also every byte), JSON-escaped (also every character as `\\uXXXX`),
+    HTML-escaped (also as decimal and hex character references), base64 at any alignment,
+    and hex."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    forms = {
+        text,
+        quote(text, safe=""),
+        quote_plus(text),
+        json.dumps(text)[1:-1],
+        json.dumps(text, ensure_ascii=False)[1:-1],
+        html.escape(text),
+        "".join(f"%{b:02x}" for b in data),
+        "".join(f"\\u{ord(c):04x}" for c in text),
+        "".join(f"&#{ord(c)};" for c in text),
+        "".join(f"&#x{ord(c):x};" for c in text),
+        data.hex(),
+        *_base64_forms(data),
+    }
+    return {form.lower() for form in forms if form}
+
+
 @functools.lru_cache(maxsize=8)
-def _fragments(known: tuple[str, ...]) -> frozenset[str]:
-    """Every run of `FRAGMENT_LENGTH` characters of the known secrets that does not read as
-    lower-case words (a secret made of words is found whole, not by its pieces)."""
-    return frozenset(
-        gram
-        for secret in known
-        for i in range(len(secret) - FRAGMENT_LENGTH + 1)
-        if not _LOWER_WORDS.fullmatch(gram := secret[i : i + FRAGMENT_LENGTH])
-    )
+def _automaton(known: tuple[str, ...]) -> Any:
+    """Every form of every run of the known secrets (`_runs`, `encoded_forms`), searched at
+    once."""
+    automaton = ahocorasick.Automaton()
+    for form in {f for secret in known for run in _runs(secret) for f in encoded_forms(run)}:
+        automaton.add_word(form, len(form))
+    automaton.make_automaton()
+    return automaton
 
 
-def _has_escapes(text: str) -> bool:
-    return any(mark in text for mark in _ESCAPE_MARKS)
+# What is left out before secrets are looked for, so that a secret split by it is found:
+# terminal escape sequences, raw or JSON-escaped line breaks.
+_INVISIBLE = re.compile(rf"{_ANSI.pattern}|\r?\n|\r|(?:\\r)?\\n|\\r")
 
 
-def _without_escapes(text: str) -> tuple[str, list[int] | None]:
-    """The text without terminal escape sequences, and where each of its characters was in
-    the original (None when there were none)."""
-    if not _has_escapes(text):
-        return text, None
-    pieces: list[str] = []
-    positions: list[int] = []
-    last = 0
-    for match in _ANSI.finditer(text):
-        pieces.append(text[last : match.start()])
-        positions.extend(range(last, match.start()))
-        last = match.end()
-    if last == 0:
-        return text, None
-    pieces.append(text[last:])
-    positions.extend(range(last, len(text)))
-    return "".join(pieces), positions
+def _lowered(text: str) -> str:
+    """Text lower-cased character for character (a character whose lower case is longer,
+    `İ`, kept: positions must not move)."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-def _secret_spans(
-    clean: str, grams: frozenset[str], known: tuple[str, ...]
-) -> list[tuple[int, int]]:
-    """Where whole secrets and runs of their characters are in a text without escape codes
-    (merged)."""
-    marked: list[tuple[int, int]] = []
-    for piece in (*grams, *known):
-        start = clean.find(piece)
-        while start != -1:
-            marked.append((start, start + len(piece)))
-            start = clean.find(piece, start + 1)
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where the known secrets are in a text, in any of their forms (`encoded_forms`), whole
+    or in runs (`_runs`), split by escape codes or line breaks or not (merged spans of the
+    text)."""
+    known = tuple(secrets())
+    if not known:
+        return []
+    automaton = _automaton(known)
+    visible = _INVISIBLE.sub("", text)
+    found = list(automaton.iter(_lowered(visible)))
+    if not found:
+        return []
+    positions = list(range(len(text)))
+    if len(visible) != len(text):
+        hidden: set[int] = set()
+        for match in _INVISIBLE.finditer(text):
+            hidden.update(range(match.start(), match.end()))
+        positions = [i for i in positions if i not in hidden]
     merged: list[tuple[int, int]] = []
-    for start, end in sorted(marked):
+    for end, length in sorted(found, key=lambda hit: hit[0] - hit[1]):
+        start, end = positions[end - length + 1], positions[end] + 1
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
@@ -331,22 +397,12 @@ def _secret_spans(
 def redact(text: str) -> str:
     """Text without known secrets (whole, split by colour codes, or in pieces of
     `FRAGMENT_LENGTH` characters or more) or credentials in URLs."""
-    known = tuple(secrets())
-    if known:
-        grams = _fragments(known)
-        # A quick look first (most text holds no secret); the map back to the original
-        # text, which costs memory, only where one is found.
-        clean = _ANSI.sub("", text) if _has_escapes(text) else text
-        if any(gram in clean for gram in grams) or any(secret in clean for secret in known):
-            clean, positions = _without_escapes(text)
-            # Cut from the original: a span's escape codes go with the secret they split.
-            pieces, last = [], 0
-            for start, end in _secret_spans(clean, grams, known):
-                first = positions[start] if positions else start
-                after = positions[end - 1] + 1 if positions else end
-                pieces += [text[last:first], REDACTED]
-                last = after
-            text = "".join([*pieces, text[last:]])
+    # Cut from the original: a span's escape codes and line breaks go with the secret.
+    pieces, last = [], 0
+    for start, end in secret_spans(text):
+        pieces += [text[last:start], REDACTED]
+        last = end
+    text = "".join([*pieces, text[last:]])
     short = short_secrets()
     if short:
         words = "|".join(re.escape(s) for s in short)
@@ -384,6 +440,7 @@ def redact_object(value: T, _seen: set[int] | None = None) -> T:
     seen.add(id(value))
     if isinstance(value, list):
         value[:] = [redact_object(item, seen) for item in value]
+        _redact_spelled(value)
     elif isinstance(value, tuple):
         items = [redact_object(item, seen) for item in value]
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
@@ -395,6 +452,35 @@ def redact_object(value: T, _seen: set[int] | None = None) -> T:
     else:
         _redact_attributes(value, seen)
     return value
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
+def _redact_spelled(items: list[Any]) -> None:
+    """Tokens that spell a secret together (a reply's log-probabilities, as inspect's output
+    and the provider's raw response list them): each token holding part of it is replaced,
+    and its bytes and alternatives dropped. The text the tokens spell is read twice: from
+    their text and from their bytes."""
+    if not items or not all(isinstance(_field(i, "token"), str) for i in items):
+        return
+    spellings = [
+        [_field(i, "token") for i in items],
+        [bytes(_field(i, "bytes") or []).decode("utf-8", errors="replace") for i in items],
+    ]
+    for pieces in spellings:
+        spans = secret_spans("".join(pieces))
+        start = 0
+        for item, piece in zip(items, pieces, strict=True):
+            end = start + len(piece)
+            if any(s < end and start < e for s, e in spans):
+                for name, blank in (("token", REDACTED), ("bytes", None), ("top_logprobs", [])):
+                    if isinstance(item, dict):
+                        item[name] = blank
+                    else:
+                        object.__setattr__(item, name, blank)
+            start = end
 
 
 def _redact_attributes(value: object, seen: set[int]) -> None:
@@ -645,7 +731,9 @@ class _RedactingBuffer:
 
 
 def redact_streams() -> None:
-    """Route the process's stdout and stderr through the redactor (idempotent)."""
+    """Route the process's stdout and stderr through the redactor (idempotent), the
+    command line's credentials known to it."""
+    register_argument_secrets(sys.argv[1:])
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, RedactingStream):

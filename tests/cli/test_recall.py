@@ -121,7 +121,10 @@ def test_an_index_that_is_not_one_and_bad_options_end_in_one_line(
     asked = str(questions(tmp_path))
     for args, expected in [
         ((str(tmp_path), asked), "not an index folder (build one with medhalbench index"),
-        ((str(index), asked, "--k", "0,5"), "each k is a whole number of 1 or more"),
+        (
+            (str(index), asked, "--k", "0,5"),
+            "--k: input should be greater than or equal to 1 (got '0')",
+        ),
         ((str(index), asked, "--retriever", "dense"), "holds no passage vectors"),
     ]:
         done = recall(warm_cli, *args)

@@ -2,10 +2,12 @@
 benchmarks, build of the three, retry of a failed and of a killed run, run, report, compare,
 audit, serve, a plan) runs against an OpenAI-compatible server on 127.0.0.1 that quotes the
 key back: in 401s, in errors with a colour code inside the key, in successful replies (whole,
-and cut by a line wrap), in response headers. Then every byte written under the work folder,
+cut by a line wrap, and in every form a server may give it back in: upper case, every byte
+percent-encoded, `\\uXXXX`, HTML references, base64 at each alignment, hex, its middle, and
+spelt by the log-probabilities' tokens), in response headers. Then every byte written under the work folder,
 inspect's response cache, the temporary folder and inspect's data folder (traces, sample
 buffers), and both output streams of every command, are searched for any run of 8
-characters of the key; `--display full` with inspect's tracebacks showing local variables,
+characters of the key, read back from each of those forms; `--display full` with inspect's tracebacks showing local variables,
 on a narrow terminal, is among them."""
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 import inspect_ai.log  # noqa: F401 - zipfile reads the logs' zstd members once it is imported
 import pytest
 
-from helpers import ScheduledStub, free_port
+from helpers import ScheduledStub, free_port, readings
 from medhalbench._secrets import _ANSI, FRAGMENT_LENGTH
 from medhalbench.examples import illustrative
 
@@ -38,7 +40,7 @@ KEY = "sk-proj-PLANTEDq8Zx41vN0cKe3xWm7TbR4u-7741"
 ARG_KEY = "sk-arg-PLANTED-given-with-M-5e6f7a8b9c"
 SERVE_KEY = "serve-key-PLANTED-0f9e8d7c6b5a"
 MODEL = "openai-api/stub/stub"
-ECHOES = ["keyreply", "keyansi", "keyheader", "keywrap", "echokey", "ok"]
+ECHOES = ["keyreply", "keyansi", "keyheader", "keywrap", "echokey", "keyencoded", "ok"]
 
 
 def fragments(secret: str) -> set[str]:
@@ -287,9 +289,12 @@ def serve_briefly(session: Session) -> None:
 
 
 def found_in(data: str) -> list[str]:
-    plain = _ANSI.sub("", data)
+    """The pieces of a planted key in text, in any form a server may give it back in."""
+    texts = [r.lower() for r in readings(_ANSI.sub("", data))]
     secrets = (KEY, SERVE_KEY, ARG_KEY)
-    return sorted(g for secret in secrets for g in fragments(secret) if g in plain)
+    return sorted(
+        {g for secret in secrets for g in fragments(secret) if any(g.lower() in t for t in texts)}
+    )
 
 
 def contents(path: Path) -> str:

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from medhalbench._secrets import redact
 from medhalbench.data import Record, read_rows, validate_row
 from medhalbench.registry import CANNOT_TELL, AuditItem
 from medhalbench.results import local_path
@@ -115,6 +116,6 @@ def save_answer(log: str | Path, answer: AuditAnswer) -> None:
         update={"answered_at": datetime.now(UTC).isoformat(timespec="seconds")}
     )
     with answers_path(log).open("a", encoding="utf-8") as out:
-        out.write(stamped.model_dump_json() + "\n")
+        out.write(redact(stamped.model_dump_json()) + "\n")  # a note may quote a key
         out.flush()
         os.fsync(out.fileno())

@@ -11,7 +11,7 @@ import click
 
 from medhalbench.cli._options import examples_epilog
 from medhalbench.registry import benchmarks, find_benchmark
-from medhalbench.settings import Settings, SuiteSettings
+from medhalbench.settings import Settings, SuiteFile
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect pydantic writes."""
@@ -25,47 +25,23 @@ def _settings_schema(model: type[Settings]) -> dict[str, Any]:
 
 
 def suite_schema() -> dict[str, Any]:
-    """The JSON Schema of a suite file: its settings, models and runs, each run's arguments
-    those of its benchmark's settings model."""
-    model = {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "The model, as inspect names it."},
-            "args": {"type": "object", "description": "Provider arguments (as -M gives them)."},
-            "roles": {
-                "type": "object",
-                "additionalProperties": {"type": "string"},
-                "description": "A model per role (judge: every judge role not named).",
-            },
-        },
-        "required": ["name"],
-        "additionalProperties": False,
+    """The JSON Schema of a suite file (`SuiteFile`), each run's arguments those of its
+    benchmark's settings model."""
+    schema = SuiteFile.model_json_schema()
+    run = schema["$defs"].pop("SuiteRun")
+    schema["properties"]["runs"]["items"] = {
+        "oneOf": [
+            {
+                **run,
+                "properties": {
+                    "benchmark": {"const": entry.name},
+                    "args": _settings_schema(entry.settings),
+                },
+            }
+            for entry in benchmarks()
+        ]
     }
-    runs = [
-        {
-            "type": "object",
-            "properties": {
-                "benchmark": {"const": entry.name},
-                "args": _settings_schema(entry.settings),
-            },
-            "required": ["benchmark"],
-            "additionalProperties": False,
-        }
-        for entry in benchmarks()
-    ]
-    return {
-        "$schema": DRAFT,
-        "title": "medhalbench suite",
-        "type": "object",
-        "properties": {
-            "log_dir": {"type": "string", "description": "The suite's log folder."},
-            "settings": _settings_schema(SuiteSettings),
-            "models": {"type": "array", "items": {"anyOf": [{"type": "string"}, model]}},
-            "runs": {"type": "array", "items": {"oneOf": runs}},
-        },
-        "required": ["models", "runs"],
-        "additionalProperties": False,
-    }
+    return {"$schema": DRAFT, "title": "medhalbench suite", **schema}
 
 
 def settings_schemas(name: str) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from medhalbench.evidence import (
     recall_figures,
 )
 from medhalbench.results import Column, Estimate, ResultTable
-from medhalbench.settings import DenseSettings, IndexSettings, Retrieval, options_of
+from medhalbench.settings import DenseSettings, IndexSettings, RecallSettings, options_of
 
 
 def _folder_size(folder: Path) -> int:
@@ -77,19 +77,10 @@ def index_from_command_line(
         console.print(f"[yellow]Note:[/yellow] {note}")
 
 
-def recall_from_command_line(
-    index: str,
-    questions: str,
-    retriever: Retrieval | None,
-    ks: list[int],
-    rerank: bool,
-    rrf_k: int,
-    depth: int,
-    dense_model: str | None,
-    bootstrap: int,
-    fmt: str,
-) -> None:
+def recall_from_command_line(index: str, questions: str, fmt: str, **values: Any) -> None:
     """`medhalbench recall` from its options' values."""
+    settings = settings_from(RecallSettings, values)
+    ks, bootstrap = sorted(set(settings.ks)), settings.bootstrap
     if not is_index(index):
         raise click.BadParameter(
             f"{index}: not an index folder (build one with medhalbench index CORPUS... --out "
@@ -98,9 +89,12 @@ def recall_from_command_line(
         )
     opened = PassageIndex(index)
     rows = read_questions(questions, documents=document_ids(index))
-    searcher = index_retriever(opened, retriever, embedder=dense_model, rrf_k=rrf_k, depth=depth)
-    if rerank:
-        searcher = DenseReranker(searcher, dense_model)
+    searcher = index_retriever(
+        opened, settings.retriever, embedder=settings.dense_model, rrf_k=settings.rrf_k,
+        depth=settings.depth,
+    )  # fmt: skip
+    if settings.rerank:
+        searcher = DenseReranker(searcher, settings.dense_model)
     started = time.perf_counter()
     found = searcher.search([q.question for q in rows], max(*ks, MRR_DEPTH))
     seconds = time.perf_counter() - started

@@ -28,6 +28,7 @@ import click
 from inspect_ai import Task, task_with
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import Model
+from pydantic import ValidationError
 
 from medhalbench._errors import DataError
 from medhalbench.commands._models import (
@@ -51,30 +52,18 @@ from medhalbench.results import RunFacts, local_path
 from medhalbench.settings import (
     SETTINGS_KEY,
     ModelOptions,
+    Problem,
     SettingsError,
+    SuiteFile,
+    SuiteModel,
+    SuiteRun,
     SuiteSettings,
     anchored,
+    suite_problems,
 )
 
 SHARED_ROLE = "judge"
 """A suite model's role that names every judge role not named (as `--judge`)."""
-
-
-@dataclass
-class SuiteModel:
-    """A model of a suite, with its provider arguments and its role models."""
-
-    name: str
-    args: dict[str, Any] = field(default_factory=dict)
-    roles: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class SuiteRun:
-    """A benchmark run of a suite: the benchmark and its task's arguments."""
-
-    benchmark: str
-    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -99,20 +88,6 @@ class Suite:
         return [f"{k}={v}" for k, v in model.args.items()]
 
 
-def _mapping(value: Any, path: Path, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise DataError(f"expected a mapping at {where}", path=path)
-    return value
-
-
-def _listed(names: set[Any]) -> str:
-    """Names for a message, each and their number cut short (a key may be any text)."""
-    shown = sorted(str(n)[:40] for n in names)
-    return ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
-
-
 def suite_path(name: str) -> Path:
     """A suite file, or a suite shipped in `medhalbench.examples` by name (`demo`)."""
     if Path(name).exists() or name.endswith((".yaml", ".yml")):
@@ -120,92 +95,48 @@ def suite_path(name: str) -> Path:
     return Path(illustrative(f"{name}.yaml"))
 
 
+def _refusal(problems: Sequence[Problem], path: str | Path, where: str = "") -> DataError:
+    """A suite's values refused, naming each field at fault (never a value: an argument may
+    hold a key)."""
+    fields = ", ".join(f"{where}{p.setting}" for p in problems)
+    return DataError("; ".join(p.reason for p in problems), path=path, field=fields)
+
+
 def read_suite(path: str | Path) -> Suite:
-    """Read a suite file.
+    """Read a suite file: its fields as `SuiteFile` takes them, each model's arguments as
+    `-M` takes them, each run's benchmark registered and each role one of its runs'.
 
     Raises:
         DataError: The file cannot be read, or a field is missing, misspelt or of the wrong
-            kind, or names an unknown benchmark (naming the field).
+            kind, or names an unknown benchmark or role (naming every field at fault).
     """
     file = Path(path)
-    raw = _mapping(read_settings_file(file, what="suite file"), file, "the top level")
-    unknown = set(raw) - {"log_dir", "settings", "models", "runs"}
-    if unknown:
-        raise DataError(f"unknown field(s) {_listed(unknown)}", path=path)
     try:
-        settings = SuiteSettings.of(_mapping(raw.get("settings"), file, "settings"))
-    except SettingsError as ex:
-        raise _refused(ex, path, "settings") from None
-    models, runs = raw.get("models"), raw.get("runs")
-    if not isinstance(models, list) or not models:
-        raise DataError("needs a non-empty list of models", path=path, field="models")
-    if not isinstance(runs, list) or not runs:
-        raise DataError("needs a non-empty list of runs", path=path, field="runs")
+        read = SuiteFile.model_validate(read_settings_file(file, what="suite file"))
+    except ValidationError as ex:
+        raise _refusal(suite_problems(ex), path) from None
     where = "settings.model_base_url"
     try:
-        checked_base_url(settings.model_base_url, where)
+        checked_base_url(read.settings.model_base_url, where)
     except OptionError as ex:
         raise DataError(str(ex).removeprefix(f"{where}: "), path=path, field=where) from None
-    suite_models = [_suite_model(m, file, i) for i, m in enumerate(models, start=1)]
-    suite_runs = []
-    for i, r in enumerate(runs, start=1):
-        r = _mapping(r, file, f"runs[{i}]")
-        unknown = set(r) - {"benchmark", "args"}
-        if unknown:
+    for run in read.runs:
+        benchmark(run.benchmark)  # an unknown name stops here, with the known ones listed
+    roles = {r.name for run in read.runs for r in benchmark(run.benchmark).roles}
+    for i, model in enumerate(read.models, start=1):
+        try:
+            parse_model_args(Suite.model_args(model), f"models[{i}].args")
+        except click.BadParameter as ex:
+            raise DataError(ex.message, path=file, field=f"models[{i}].args") from None
+        if unknown := set(model.roles) - roles - {SHARED_ROLE}:
             raise DataError(
-                f"unknown field(s) {_listed(unknown)} (a run has benchmark and args)",
-                path=path,
-                field=f"runs[{i}]",
-            )
-        name = str(r.get("benchmark", ""))
-        benchmark(name)  # an unknown name stops here, with the known ones listed
-        suite_runs.append(SuiteRun(name, _mapping(r.get("args"), file, f"runs[{i}].args")))
-    roles = {r.name for run in suite_runs for r in benchmark(run.benchmark).roles} | {SHARED_ROLE}
-    for i, m in enumerate(suite_models, start=1):
-        if set(m.roles) - roles:
-            raise DataError(
-                f"no run of the suite has the role(s) {_listed(set(m.roles) - roles)} "
-                f"(roles: {', '.join(sorted(roles))})",
+                f"no run of the suite has the role(s) {', '.join(sorted(unknown))} "
+                f"(roles: {', '.join(sorted(roles | {SHARED_ROLE}))})",
                 path=path,
                 field=f"models[{i}].roles",
             )
-    given = raw.get("log_dir")
-    if given is not None and (not isinstance(given, str) or not given.strip() or "\0" in given):
-        raise DataError("expected the path of a folder", path=path, field="log_dir")
-    log_dir = given or str(Path("logs") / file.stem)
-    return Suite(file, log_dir, suite_models, suite_runs, settings)
-
-
-def _suite_model(given: Any, file: Path, i: int) -> SuiteModel:
-    """A suite's model entry, read and checked as `--model`, `-M` and the roles are, each
-    refusal naming the suite's field (never a value: an argument may hold a key)."""
-    entry = {"name": given} if isinstance(given, str) else _mapping(given, file, f"models[{i}]")
-    unknown = set(entry) - {"name", "args", "roles"}
-    if unknown:
-        raise DataError(
-            f"unknown field(s) {_listed(unknown)} (a model has name, args and roles)",
-            path=file,
-            field=f"models[{i}]",
-        )
-    if not entry.get("name"):
-        raise DataError("a model needs a name", path=file, field=f"models[{i}].name")
-    model = SuiteModel(
-        str(entry["name"]),
-        _mapping(entry.get("args"), file, f"models[{i}].args"),
-        {str(k): str(v) for k, v in _mapping(entry.get("roles"), file, f"models[{i}].roles").items()},
-    )  # fmt: skip
-    try:
-        parse_model_args(Suite.model_args(model), f"models[{i}].args")
-    except click.BadParameter as ex:
-        raise DataError(ex.message, path=file, field=f"models[{i}].args") from None
-    return model
-
-
-def _refused(error: SettingsError, path: str | Path, where: str) -> DataError:
-    """A settings model's refusal of a suite's values, naming each field at fault."""
-    fields = ", ".join(f"{where}.{p.setting}" for p in error.problems)
-    reasons = "; ".join(f"{p.setting}: {p.reason}" for p in error.problems)
-    return DataError(reasons, path=path, field=fields)
+    log_dir = read.log_dir or str(Path("logs") / file.stem)
+    return Suite(file, log_dir, read.models, read.runs, read.settings)
 
 
 def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
@@ -260,7 +191,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
             try:
                 task = entry.implementation.make_task(args)
             except SettingsError as ex:
-                raise _refused(ex, suite.path, f"runs[{i}].args") from None
+                raise _refusal(ex.problems, suite.path, f"runs[{i}].args.") from None
             roles = _roles(suite, entry, model)
             main = _model(suite, model, None, model.name, resolve)
             role_models = {

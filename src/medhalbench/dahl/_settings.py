@@ -13,7 +13,6 @@ from medhalbench.settings import (
     BenchmarkSettings,
     BuilderSettings,
     ByProtocol,
-    Cache,
     Count,
     DataSource,
     Fraction,
@@ -189,7 +188,6 @@ class DahlBuild(BuilderSettings):
     """Generation temperature."""
     concurrency: Count = 8
     """Papers in flight at once."""
-    cache: Cache = True
 
 
 class FilterRequest(ProtocolSettings):

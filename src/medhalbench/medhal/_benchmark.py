@@ -21,10 +21,7 @@ medhal_benchmark = registry.Benchmark(
     demo=True,
     builder=registry.Builder(
         settings=MedHalBuild,
-        roles=(
-            registry.Role("converter", "Model that writes statements."),
-            registry.Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False),
-        ),
+        roles=(registry.Role("converter", "Model that writes statements."), registry.NLI_JUDGE),
     ),
     tools=(registry.Tool(("medhal", "train"), TrainRequest),),
 )

@@ -15,7 +15,6 @@ from medhalbench.settings import (
     BenchmarkSettings,
     BuilderSettings,
     ByProtocol,
-    Cache,
     Count,
     DataSource,
     InputFile,
@@ -137,7 +136,6 @@ class MedHalBuild(BuilderSettings):
     """Seed of option, sentence and key choices and of the split."""
     concurrency: Count = 4
     """Items in flight at once."""
-    cache: Cache = True
 
     @model_validator(mode="after")
     def _sources_once(self) -> Self:

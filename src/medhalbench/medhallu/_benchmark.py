@@ -14,7 +14,6 @@ DISCRIMINATOR = registry.Role(
     many=True,
 )
 REFINER = registry.Role("refiner", "Model that critiques failed candidates.")
-NLI_JUDGE = registry.Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False)
 
 medhallu_benchmark = registry.Benchmark(
     name="medhallu",
@@ -34,14 +33,14 @@ medhallu_benchmark = registry.Benchmark(
     published_csv=resources.files(__package__).joinpath("published.csv"),
     demo=True,
     builder=registry.Builder(
-        settings=MedHalluBuild, roles=(GENERATOR, DISCRIMINATOR, REFINER, NLI_JUDGE)
+        settings=MedHalluBuild, roles=(GENERATOR, DISCRIMINATOR, REFINER, registry.NLI_JUDGE)
     ),
     tools=(
         registry.Tool(("merge",), Merge),
         registry.Tool(
             ("analyze", "clusters"),
             ClusterRequest,
-            roles=(GENERATOR, DISCRIMINATOR, NLI_JUDGE),
+            roles=(GENERATOR, DISCRIMINATOR, registry.NLI_JUDGE),
             group_help="Analyses behind the papers' tables.",
         ),
     ),

@@ -9,6 +9,7 @@ from medhalbench._lazy import exported, exports
 from medhalbench.registry._declaration import (
     DATASET,
     EXTRACTOR,
+    NLI_JUDGE,
     Benchmark,
     Builder,
     KeyFigure,
@@ -71,6 +72,7 @@ __getattr__ = exports(__name__, _HEAVY)
 __all__ = [
     "DATASET",
     "EXTRACTOR",
+    "NLI_JUDGE",
     "Benchmark",
     "Builder",
     "KeyFigure",

@@ -52,6 +52,8 @@ EXTRACTOR = Role(
     optional=True,
 )
 """The optional role every benchmark with a verdict reader has."""
+NLI_JUDGE = Role("nli", "The LLM NLI judge (named by --nli llm:MODEL).", option=False)
+"""A builder's LLM entailment judge, named by its `--nli` setting."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from medhalbench.settings._evidence import (
     DenseSettings,
     Grounding,
     IndexSettings,
+    RecallSettings,
     Retrieval,
     VectorType,
 )
@@ -57,7 +58,7 @@ from medhalbench.settings._marks import (
 from medhalbench.settings._model import (
     EXAMPLE_DATASET,
     SETTINGS_KEY,
-    BuilderSettings,
+    Problem,
     ProtocolSettings,
     SettingProblem,
     Settings,
@@ -92,6 +93,7 @@ from medhalbench.settings._shared import (
     MAX_RESAMPLES,
     BenchmarkSettings,
     Bootstrap,
+    BuilderSettings,
     Cache,
     ExtractPrompt,
     Generation,
@@ -103,12 +105,18 @@ from medhalbench.settings._shared import (
     SampleLimit,
     SampleSeed,
 )
+from medhalbench.settings._suite import SuiteFile, SuiteModel, SuiteRun, suite_problems
 
 __all__ = [
+    "SuiteFile",
+    "SuiteModel",
+    "SuiteRun",
+    "suite_problems",
     "DEMO_ROWS",
     "VectorType",
     "ReportFormat",
     "IndexSettings",
+    "RecallSettings",
     "DenseSettings",
     "ComparisonFormat",
     "SUFFIXES",
@@ -173,6 +181,7 @@ __all__ = [
     "RunOptions",
     "SampleLimit",
     "SampleSeed",
+    "Problem",
     "SettingProblem",
     "Settings",
     "SettingsError",

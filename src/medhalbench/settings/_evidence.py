@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal, Self
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from medhalbench.settings._marks import (
+    COMMA_SEPARATED,
     Count,
     DataSource,
     Means,
@@ -16,9 +17,10 @@ from medhalbench.settings._marks import (
     Positive,
     Qualifies,
     Share,
+    Spelling,
 )
 from medhalbench.settings._model import SettingProblem, Settings
-from medhalbench.settings._shared import DEFAULT_EMBEDDER
+from medhalbench.settings._shared import DEFAULT_EMBEDDER, DEFAULT_RESAMPLES, Resamples
 
 DEFAULT_EVIDENCE_K = 5
 """Passages retrieved per query unless told."""
@@ -128,3 +130,30 @@ class DenseSettings(Settings):
     dense_dtype: VectorType = "float16"
     """How the vectors are stored (memory-mapped): float16, or int8 scaled per vector (half
     the size)."""
+
+
+class RecallSettings(Settings):
+    """How `medhalbench recall` searches an index for each question's gold document, and
+    what it measures."""
+
+    retriever: Retrieval | None = None
+    """How the index is searched: bm25, dense (passage vectors) or hybrid (both fused by
+    reciprocal rank). Default: hybrid where the index holds passage vectors, else bm25."""
+    ks: Annotated[list[Count], COMMA_SEPARATED, Spelling(flag="--k")] = [1, 5, 10]
+    """The k of each recall@k, comma-separated."""
+    rerank: Annotated[
+        bool,
+        Field(
+            description=f"Re-rank the {RERANK_CANDIDATES} best candidates by dense cosine "
+            "similarity."
+        ),
+    ] = False
+    rrf_k: NonNegative = RRF_K
+    """Hybrid retrieval's fusion constant: a passage ranked r-th scores 1/(rrf-k + r)."""
+    depth: Count = HYBRID_DEPTH
+    """Candidates hybrid retrieval takes from BM25 and from the vectors each."""
+    dense_model: Annotated[str | None, Spelling(metavar="NAME")] = None
+    """The model that embeds the questions (default: the index's own; another is refused
+    unless it is the same model)."""
+    bootstrap: Resamples = DEFAULT_RESAMPLES
+    """Bootstrap resamples (over questions) of the 95% intervals (0: none)."""

@@ -94,7 +94,7 @@ def _split_commas(value: Any) -> Any:
     if not isinstance(items, list | tuple):
         return value
     return [
-        part.strip()
+        part.strip() if isinstance(part, str) else part
         for item in items
         for part in (item.split(",") if isinstance(item, str) else [item])
         if not isinstance(part, str) or part.strip()

@@ -13,7 +13,7 @@ import pydantic
 from pydantic import ConfigDict, ValidationError
 
 from medhalbench._errors import DataError, MedhalbenchError
-from medhalbench.settings._marks import STORED, BuildProtocol, OutputFolder
+from medhalbench.settings._marks import STORED, BuildProtocol
 from medhalbench.settings._options import options_of
 
 T = TypeVar("T")
@@ -62,14 +62,16 @@ class SettingsError(MedhalbenchError, ValueError):
     @classmethod
     def of(cls, error: ValidationError, model: type[pydantic.BaseModel]) -> SettingsError:
         """The problems of a pydantic validation error, in words a user reads."""
-        names = list(model.model_fields)
-        problems = [p for e in error.errors(include_url=False) for p in _problems(e, names)]
-        order = {name: i for i, name in enumerate(names)}
+        problems = [p for e in error.errors(include_url=False) for p in problems_of(e, model)]
+        order = {name: i for i, name in enumerate(model.model_fields)}
         return cls(sorted(problems, key=lambda p: order.get(p.setting, len(order))))
 
 
-def _problems(error: Any, names: list[str]) -> list[Problem]:
+def problems_of(error: Any, model: type[pydantic.BaseModel]) -> list[Problem]:
+    """The problems of one error of a pydantic validation, in words a user reads, each
+    naming the setting of `model` at fault (or those its own rule names)."""
     setting = str(error["loc"][0]) if error["loc"] else "settings"
+    names = list(model.model_fields)
     if error["type"] == "extra_forbidden":
         return [Problem(setting, f"no such setting (it takes {', '.join(names) or 'none'})")]
     if error["type"] == "missing":
@@ -77,6 +79,8 @@ def _problems(error: Any, names: list[str]) -> list[Problem]:
     raised = (error.get("ctx") or {}).get("error")
     if isinstance(raised, SettingProblem):
         return raised.problems
+    if error["type"] in ("model_type", "dict_type", "model_attributes_type"):
+        return [Problem(setting, f"expected a mapping (got {error.get('input')!r})")]
     message = str(error["msg"]).removeprefix("Value error, ")
     if error["type"] in ("value_error", "assertion_error") or error["type"] in _OWN:
         return [Problem(setting, message)]
@@ -203,13 +207,6 @@ def kept_settings(holder: object) -> Settings | None:
     """The settings record kept on an object (`keep_settings`), or None."""
     found = getattr(holder, _KEPT, None)
     return found if isinstance(found, Settings) else None
-
-
-class BuilderSettings(ProtocolSettings):
-    """A builder's settings: its protocol, and the folder its finished work lies in."""
-
-    out: OutputFolder
-    """Output folder."""
 
 
 def resolved(value: T | None) -> T:

@@ -13,10 +13,11 @@ from medhalbench.settings._marks import (
     Count,
     InputFile,
     Means,
+    OutputFolder,
     Seed,
     Temperature,
 )
-from medhalbench.settings._model import Settings
+from medhalbench.settings._model import ProtocolSettings, Settings
 
 BOOTSTRAP_SEED = 0
 """The resampling's seed unless one is given: the same figures give the same intervals."""
@@ -131,3 +132,12 @@ class BenchmarkSettings(Settings):
     average precision and calibration."""
     extract_prompt: ExtractPrompt = None
     bootstrap: Bootstrap = DEFAULT_RESAMPLES
+
+
+class BuilderSettings(ProtocolSettings):
+    """A builder's settings: its protocol, the folder its finished work lies in, and its
+    cache."""
+
+    out: OutputFolder
+    """Output folder."""
+    cache: Cache = True
