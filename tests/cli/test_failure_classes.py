@@ -298,3 +298,16 @@ def test_a_key_given_where_a_name_goes_is_refused_unshown(args: list[str]) -> No
     )  # fmt: skip
     assert code == 2 and "not shown: it may hold a key" in one_line(err), err
     assert "5ecretArg77" not in out + err and "Temperature" not in err
+
+
+@pytest.mark.parametrize(
+    "name", ["bad\x1b]0;title\x07", "red\x1b[31m", "back\x08space", "a\u202eb", "two words", " "]
+)
+@pytest.mark.parametrize("option", [["eval", "medhallu", "--responses", "x.jsonl", "--system"],
+                                    ["audit", "logs", "--annotator"]])  # fmt: skip
+def test_a_name_given_as_an_option_holds_nothing_a_terminal_acts_on(
+    option: list[str], name: str
+) -> None:
+    code, out, err = run([*option, name])
+    assert code == 2 and "control characters" in one_line(err)
+    assert not any(c in out + err for c in "\x1b\x07\x08\u202e")

@@ -18,6 +18,7 @@ from medhalbench import DataError
 from medhalbench._prompts import check_placeholders, read_prompt
 from medhalbench.dahl import load_dahl_questions
 from medhalbench.data import check_input_file, read_rows, read_settings_file
+from medhalbench.medhallu import load_medhallu
 
 HEADER = "question,category\n"
 
@@ -198,3 +199,42 @@ def test_a_template_that_would_expand_without_bound_is_refused(
 ) -> None:
     with pytest.raises(DataError, match=expected):
         check_placeholders(template, {"text"}, source="t.txt")
+
+
+# --- a key given twice: which value is meant cannot be known -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "where"),
+    [
+        ("rows.jsonl", '{"question": "a?", "category": "x"}\n{"question": "b?", "question": "c?"}\n', "line 2"),
+        ("rows.json", '[{"question": "a?", "category": "x", "category": "y"}]', "category"),
+        ("rows.json", '{"rows": [{"q": {"deep": 1, "deep": 2}}]}', "deep"),
+    ],
+)  # fmt: skip
+def test_a_json_key_given_twice_is_refused(
+    tmp_path: Path, name: str, body: str, where: str
+) -> None:
+    with pytest.raises(DataError, match="given twice") as raised:
+        list(read_rows(write(tmp_path, name, body)))
+    assert where in str(raised.value) and name in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["models: [a]\nmodels: [b]\n", "runs:\n  - {benchmark: x, args: {limit: 1, limit: 2}}\n",
+     "a: 1\nb: {c: 2, c: 3}\n"],
+)  # fmt: skip
+def test_a_yaml_key_given_twice_is_refused_with_its_line(tmp_path: Path, body: str) -> None:
+    with pytest.raises(DataError, match="given twice in one mapping") as raised:
+        read_settings_file(write(tmp_path, "suite.yaml", body))
+    assert "line" in str(raised.value)
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\t"])
+def test_an_empty_id_is_refused_naming_its_field(tmp_path: Path, blank: str) -> None:
+    row = {"Question": "Does x help?", "Knowledge": ["ctx"], "Ground Truth": "Yes.",
+           "Hallucinated Answer": "No.", "Difficulty Level": "easy",
+           "Category of Hallucination": "x", "pubid": blank}  # fmt: skip
+    with pytest.raises(DataError, match="field 'pubid': an empty id"):
+        load_medhallu(write(tmp_path, "rows.jsonl", json.dumps(row) + "\n"))

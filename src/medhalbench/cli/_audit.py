@@ -9,19 +9,10 @@ from typing import Any
 import click
 
 from medhalbench._lazy import by_name
-from medhalbench.cli._options import bootstrap_option, examples_epilog
+from medhalbench.cli._options import NAME, bootstrap_option, examples_epilog
 
 DEFAULT_PORT = 8765
 DEFAULT_ITEMS = 40
-
-
-def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
-    name = (value if value is not None else getpass.getuser()).strip()
-    if not name or any(c.isspace() for c in name):
-        raise click.BadParameter(
-            f"{value!r}: expected a name without spaces", param_hint="--annotator"
-        )
-    return name
 
 
 @click.command(
@@ -31,8 +22,8 @@ def _annotator(ctx: click.Context, param: click.Parameter, value: str | None) ->
     ),
 )
 @click.argument("logs", nargs=-1, required=True)
-@click.option("--annotator", default=None, callback=_annotator,
-              help="Your name, kept with each answer (default: your user name); several people "
+@click.option("--annotator", default=getpass.getuser, type=NAME, show_default="your user name",
+              help="Your name, kept with each answer; several people "
               "audit the same logs under their own names.")  # fmt: skip
 @click.option("--items", "items_per_log", type=click.IntRange(min=1), default=DEFAULT_ITEMS,
               show_default=True, help="Items drawn from each log, stratified by the judge's verdict.")  # fmt: skip

@@ -11,6 +11,7 @@ import click
 
 from medhalbench._lazy import by_name
 from medhalbench.cli._options import (
+    NAME,
     click_params,
     connection_params,
     display_param,
@@ -28,21 +29,11 @@ from medhalbench.settings import (
     usage_examples,
 )
 
-
-def _system_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and (not value.strip() or any(c.isspace() for c in value.strip())):
-        raise click.BadParameter(
-            f"{value!r}: expected a name without spaces (e.g. scribe-v2)", param_hint="--system"
-        )
-    return value.strip() if value is not None else None
-
-
 SYSTEM = click.Option(
     ["--system"],
     default=None,
     metavar="NAME",
-    type=click.STRING,
-    callback=_system_name,
+    type=NAME,
     help="With --responses: the name of the system that wrote them, the run's model in the "
     "log, tables and report (system/NAME; default: the file's name).",
 )

@@ -70,6 +70,23 @@ class SettingOption(click.Option):
         return extra
 
 
+class Name(click.ParamType):
+    """A name given as an option (a system's, an annotator's): stripped, one word, nothing a
+    terminal would act on (control characters, bidirectional overrides), since it is
+    printed and stored."""
+
+    name = "name"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = str(value).strip()
+        if not name or not name.isprintable() or any(c.isspace() for c in name):
+            self.fail(f"{value!r}: expected a name without spaces or control characters")
+        return name
+
+
+NAME = Name()
+
+
 def click_param(option: Option) -> click.Parameter:
     """The option (or positional argument) that spells a setting."""
     kind = _Given(option)

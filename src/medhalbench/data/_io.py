@@ -14,7 +14,8 @@ import json
 import os
 import stat
 import tomllib
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -234,11 +235,25 @@ def read_settings_file(path: str | Path, *, what: str = "settings file") -> Any:
 
 class _LimitedLoader(yaml.SafeLoader):
     """PyYAML's safe loader, stopping at `MAX_DOCUMENT_VALUES` nodes or aliases while
-    composing (an alias bomb is refused before it is built)."""
+    composing (an alias bomb is refused before it is built), and refusing a key given twice
+    in one mapping (YAML keeps the last silently)."""
 
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
         self.composed = 0
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Hashable] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, Hashable):
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {str(key)[:60]!r} given twice in one mapping",
+                        key_node.start_mark,
+                    )  # fmt: skip
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.composed += 1
@@ -281,14 +296,29 @@ def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
     return deepest
 
 
+class _RepeatedKey(ValueError):
+    """A key given twice in one object or mapping."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused where a key is given twice (JSON keeps the last silently)."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        repeated = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise _RepeatedKey(f"key {repeated[:60]!r} given twice in one object")
+    return found
+
+
 def _parse_json(text: str | bytes, *, path: Path, line: int | str | None) -> Any:
     """Parse JSON with a limit on nesting (a line nested 200,000 deep ends the parser's
     recursion, not the command)."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as ex:
         where = line if line is not None else ex.lineno
         raise DataError(f"malformed JSON ({ex.msg})", path=path, line=where) from None
+    except _RepeatedKey as ex:
+        raise DataError(f"{ex} (which value is meant?)", path=path, line=line) from None
     except RecursionError:
         value = None
         depth = MAX_NESTING + 1

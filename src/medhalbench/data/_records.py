@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 FinalDecision = Literal["yes", "no", "maybe"]
 
@@ -53,6 +53,16 @@ LOWERED = BeforeValidator(_lowered)
 """A string stripped and lower-cased (a label in any case)."""
 AS_TEXT = BeforeValidator(_as_text)
 """Any value as its text (an id a CSV or Parquet file holds as a number)."""
+
+
+def _named(value: str) -> str:
+    if not value.strip():
+        raise ValueError("an empty id (give one, or leave the field out)")
+    return value
+
+
+Identifier = Annotated[str, AS_TEXT, AfterValidator(_named)]
+"""An id: any value as its text, never empty or blank (a sample named by nothing)."""
 TEXT_OR_NONE = BeforeValidator(_text_or_none)
 """Any value as its text, the empty string as None (an optional id left blank)."""
 BLANK_AS_NONE = BeforeValidator(_blank_as_none)
@@ -74,7 +84,7 @@ class Record(BaseModel):
 class PubMedQARecord(Record):
     """A PubMedQA PQA-L entry, with the field names of `ori_pqal.json`."""
 
-    pubid: Annotated[str, AS_TEXT]
+    pubid: Identifier
     question: str = Field(alias="QUESTION", min_length=1)
     contexts: Annotated[list[str], TEXT_LIST] = Field(alias="CONTEXTS", min_length=1)
     labels: Annotated[list[str], TEXT_LIST] = Field(alias="LABELS", default_factory=list)

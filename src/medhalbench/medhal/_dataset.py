@@ -11,10 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from medhalbench._errors import DataError
 from medhalbench.data import (
-    AS_TEXT,
     BLANK_AS_NONE,
     TEXT_OR_NONE,
     DistinctKeys,
+    Identifier,
     Record,
     is_saved_dataset,
     source_rows,
@@ -33,7 +33,7 @@ class MedHalRecord(Record):
     statement: str = Field(min_length=1)
     label: bool
     explanation: Annotated[str | None, BLANK_AS_NONE] = None
-    inner_id: Annotated[str | None, AS_TEXT] = None
+    inner_id: Identifier | None = None
     source: str = Field(min_length=1)
     synthetic: bool = False
 

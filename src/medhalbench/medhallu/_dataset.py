@@ -17,11 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from medhalbench._errors import DataError
 from medhalbench.data import (
-    AS_TEXT,
     LOWERED,
     TEXT_LIST,
     TEXT_OR_NONE,
     DistinctKeys,
+    Identifier,
     Record,
     source_rows,
     validate_row,
@@ -91,7 +91,7 @@ class MedHalluRecord(Record):
     difficulty: Annotated[Difficulty, LOWERED] = Field(alias="Difficulty Level")
     hallucinated_answer: str = Field(alias="Hallucinated Answer", min_length=1)
     category: str = Field(alias="Category of Hallucination", min_length=1)
-    pubid: Annotated[str | None, AS_TEXT] = None
+    pubid: Identifier | None = None
 
     @property
     def knowledge_text(self) -> str:
