@@ -72,7 +72,8 @@ filter), "badtypes" (a 200 chat completion whose fields have the
 wrong types), "echokey" (a 500 whose error repeats the caller's API key), "key401" (a 401
 quoting the key), "keyansi" (a 500 quoting the key with a colour code inside it), "keyreply"
 (a 200 whose reply quotes the key), "keywrap" (the same, the key cut by a line wrap),
-"keyheader" (a 200 with the key in a response header), "keyencoded" (a 200 whose reply quotes
+"keyheader" (a 200 with the key in a response header), "toolcall" (a 200 whose reply is a
+tool call, though no tool was offered), "keyencoded" (a 200 whose reply quotes
 the key in every form a server may give it back in, `encoded_key`, and whose
 log-probabilities' tokens spell it)."""
 
@@ -322,6 +323,18 @@ class StubHandler(BaseHTTPRequestHandler):
                 200,
                 {"id": 7, "object": "chat.completion", "created": "soon", "model": ["stub"],
                  "choices": {"index": "0", "message": 12, "finish_reason": 3}},
+            )  # fmt: skip
+        elif kind == "toolcall":  # a tool call, though no tool was offered
+            call = {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "give_verdict", "arguments": '{"verdict": "1"}'},
+            }
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            self._send(
+                200,
+                {"id": "x", "object": "chat.completion", "created": 1, "model": "stub",
+                 "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]},
             )  # fmt: skip
         elif kind == "nonjson":
             body = b"<html><body>502 Bad Gateway</body></html>"

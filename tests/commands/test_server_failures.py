@@ -242,3 +242,13 @@ def test_a_404_with_a_reason_and_a_key_http_cannot_carry_are_named() -> None:
         "builtins.UnicodeEncodeError: 'ascii' codec can't encode character",
     )
     assert kind == "input" and "HTTP header" in reason
+
+
+def test_a_tool_call_no_tool_was_offered_for_is_the_replys_last_turn(
+    medhalbench: Medhalbench, stubs: list[Stub], tmp_path: Path
+) -> None:
+    stubs.append(stub := Stub(lambda n: "toolcall"))
+    result = medhalbench(*eval_args(stub.base_url), cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert stub.seen == 4  # one call a sample: the call is read, never answered as a tool
+    assert "4 samples" in " ".join(result.stdout.split())

@@ -23,13 +23,22 @@ def serve_from_command_line(
     if not model.startswith("embedded/"):
         raise click.BadParameter("serve runs embedded models only", param_hint="--model")
     args = parse_model_args(model_args)
-    settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
+    try:
+        settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
+    except ValueError as ex:
+        raise click.BadParameter(str(ex), param_hint="-M") from None
     if settings.parallel > 1 and "n_threads" not in args:
         # Slots batched together do not repeat exactly anyway: use every core.
         settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
     stop = threading.Event()
+    stopped_by: list[int] = []
+
+    def on_signal(number: int, _: object) -> None:
+        stopped_by.append(number)
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+        signal.signal(sig, on_signal)
     server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
     console.print(
         f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
@@ -41,3 +50,6 @@ def serve_from_command_line(
         )
     stop.wait()
     server.close()
+    # As a process stopped by the signal ends (130 on Ctrl-C, 143 on SIGTERM): a supervisor
+    # tells a stop from a clean exit.
+    raise SystemExit(128 + stopped_by[0])

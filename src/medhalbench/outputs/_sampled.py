@@ -31,12 +31,15 @@ def epoch_seed(seed: int, epoch: int, sample_id: str | int) -> int:
 
 
 async def generate_for_epoch(state: TaskState, generate: Generate) -> TaskState:
-    """Generate the reply with its epoch's seed (as is when the run sends no seed)."""
+    """Generate the reply with its epoch's seed (as is when the run sends no seed). A tool
+    call in the reply (none is offered) is its last turn, read as the reply: it is never
+    answered as a tool, which would ask the model again without end."""
     # inspect's effective config for this task: the run's seed, however it was set.
     seed = active_generate_config().seed
     if seed is None or state.epoch <= 1:
-        return await generate(state)
-    return await generate(state, seed=epoch_seed(seed, state.epoch, state.sample_id))
+        return await generate(state, tool_calls="none")
+    seeded = epoch_seed(seed, state.epoch, state.sample_id)
+    return await generate(state, tool_calls="none", seed=seeded)
 
 
 @solver
