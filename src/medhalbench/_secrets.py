@@ -119,8 +119,7 @@ def _secret_values(value: str) -> set[str]:
     """A credential's value and, where it holds spaces, its parts (not the scheme word)."""
     value = value.strip()
     parts = {p for p in value.split() if len(p) >= MIN_SECRET_LENGTH} if " " in value else set()
-    kept = {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and not _log_word(v)}
-    return kept
+    return {v for v in {value, *parts} if len(v) >= MIN_WORD_SECRET and not _log_word(v)}
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z_-]*")

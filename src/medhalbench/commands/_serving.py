@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import signal
 import threading
 
 import click
 
 from medhalbench._secrets import register_secret
+from medhalbench.commands._errors import interruptible, stop_code
 from medhalbench.commands._run import console
 from medhalbench.models import Engine, embedded_settings
 from medhalbench.settings import parse_model_args
@@ -30,15 +30,6 @@ def serve_from_command_line(
     if settings.parallel > 1 and "n_threads" not in args:
         # Slots batched together do not repeat exactly anyway: use every core.
         settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
-    stop = threading.Event()
-    stopped_by: list[int] = []
-
-    def on_signal(number: int, _: object) -> None:
-        stopped_by.append(number)
-        stop.set()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, on_signal)
     server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
     console.print(
         f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
@@ -48,8 +39,10 @@ def serve_from_command_line(
             "Slots are decoded together, so a reply can change with what else is decoded "
             "beside it; -M parallel=1 gives replies that repeat exactly."
         )
-    stop.wait()
-    server.close()
-    # As a process stopped by the signal ends (130 on Ctrl-C, 143 on SIGTERM): a supervisor
-    # tells a stop from a clean exit.
-    raise SystemExit(128 + stopped_by[0])
+    try:
+        with interruptible("stopped; the server did not close in time", samples=False):
+            threading.Event().wait()  # until Ctrl-C or SIGTERM
+    except KeyboardInterrupt as ex:
+        server.close()
+        # 130 on Ctrl-C, 143 on SIGTERM: a supervisor tells a stop from a clean exit.
+        raise SystemExit(stop_code(ex)) from None
