@@ -31,16 +31,18 @@ def serve_from_command_line(
         # Slots batched together do not repeat exactly anyway: use every core.
         settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
     server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
-    console.print(
-        f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
-    )
-    if settings.parallel > 1:
-        console.print(
-            "Slots are decoded together, so a reply can change with what else is decoded "
-            "beside it; -M parallel=1 gives replies that repeat exactly."
-        )
     try:
+        # The stop is armed before the address is printed: a supervisor may stop the server
+        # as soon as it reads it.
         with interruptible("stopped; the server did not close in time", samples=False):
+            console.print(
+                f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
+            )
+            if settings.parallel > 1:
+                console.print(
+                    "Slots are decoded together, so a reply can change with what else is "
+                    "decoded beside it; -M parallel=1 gives replies that repeat exactly."
+                )
             threading.Event().wait()  # until Ctrl-C or SIGTERM
     except KeyboardInterrupt as ex:
         server.close()

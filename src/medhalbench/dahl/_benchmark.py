@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from medhalbench import registry
 from medhalbench.dahl._settings import (
     AgreementRequest,
@@ -35,8 +33,6 @@ dahl_benchmark = registry.Benchmark(
     ),
     sweep=registry.Sweep("temperature", "--temperatures"),
     plan_settings=DahlPlanSettings,
-    published_csv=resources.files(__package__).joinpath("published.csv"),
-    demo=True,
     builder=registry.Builder(
         settings=DahlBuild,
         roles=(registry.Role("generator", "Model that writes the category and questions."),),

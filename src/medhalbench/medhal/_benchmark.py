@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from medhalbench import registry
 from medhalbench.medhal._settings import MedHalBuild, MedHalSettings, TrainRequest
 
@@ -17,8 +15,6 @@ medhal_benchmark = registry.Benchmark(
     key_figure=registry.KeyFigure("F1", "f1", "format_matching_f1"),
     paired_correctness=True,
     roles=(registry.EXTRACTOR,),
-    published_csv=resources.files(__package__).joinpath("published.csv"),
-    demo=True,
     builder=registry.Builder(
         settings=MedHalBuild,
         roles=(registry.Role("converter", "Model that writes statements."), registry.NLI_JUDGE),

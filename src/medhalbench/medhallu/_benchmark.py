@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from medhalbench import registry
 from medhalbench.medhallu._settings import ClusterRequest, MedHalluBuild, MedHalluSettings, Merge
 
@@ -30,8 +28,6 @@ medhallu_benchmark = registry.Benchmark(
     key_figure=registry.KeyFigure("F1", "f1", "paper_f1"),
     paired_correctness=True,
     roles=(registry.EXTRACTOR,),
-    published_csv=resources.files(__package__).joinpath("published.csv"),
-    demo=True,
     builder=registry.Builder(
         settings=MedHalluBuild, roles=(GENERATOR, DISCRIMINATOR, REFINER, registry.NLI_JUDGE)
     ),

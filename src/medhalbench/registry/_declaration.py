@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from medhalbench._lazy import load
@@ -139,7 +139,6 @@ class Benchmark:
         tools: Its other commands.
         demo: Whether the demo runs it (`Implementation.demo`).
         paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
-        published_csv: The paper's published figures (see `results.read_published`).
         position: Where it comes in the demo and the report (then by name).
     """
 
@@ -154,9 +153,8 @@ class Benchmark:
     plan_settings: type[Settings] | None = None
     builder: Builder | None = None
     tools: tuple[Tool, ...] = field(default=())
-    demo: bool = False
+    demo: bool = True
     paired_correctness: bool = False
-    published_csv: Traversable | Path | None = None
     position: int = 100
 
     @functools.cached_property
@@ -164,6 +162,14 @@ class Benchmark:
         """Its implementation (task, scorer, tables, ...), imported on first use."""
         found: Implementation = load(self.implementation_path)
         return found
+
+    @property
+    def published_csv(self) -> Traversable | None:
+        """The paper's published figures (see `results.read_published`): `published.csv`
+        beside its implementation, if it ships one."""
+        package = self.implementation_path.partition(":")[0].rpartition(".")[0]
+        csv = resources.files(package).joinpath("published.csv")
+        return csv if csv.is_file() else None
 
     @property
     def example(self) -> str | None:
