@@ -74,7 +74,7 @@ def task_for(system: str, files: dict[str, Path], cache: bool = False) -> Task:
         return dahl(
             dataset="github", responses=str(files["dahl"]), cache=cache, paper_protocol=False
         )
-    return medhal(dataset=str(files["medhal"]), split="train")
+    return medhal(dataset=str(files["medhal"]))
 
 
 def stub_model(base_url: str, connections: int) -> Model:

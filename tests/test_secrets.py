@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -636,6 +637,20 @@ ENCODINGS: dict[str, Any] = {
     "\\uXXXX escapes": lambda k: "".join(f"\\u{ord(c):04x}" for c in k),
     "HTML decimal references": lambda k: "".join(f"&#{ord(c)};" for c in k),
     "HTML hex references": lambda k: "".join(f"&#x{ord(c):X};" for c in k),
+    "every other character percent-encoded": lambda k: "".join(
+        f"%{ord(c):02x}" if i % 2 else c for i, c in enumerate(k)
+    ),
+    "escapes of every kind, mixed": lambda k: "".join(
+        [
+            c,
+            f"%{ord(c):02X}",
+            f"\\u{ord(c):04x}",
+            f"&#{ord(c)};",
+            f"&#x{ord(c):x};",
+            f"\\x{ord(c):02x}",
+        ][i % 6]
+        for i, c in enumerate(k)
+    ),
     "hex": lambda k: k.encode().hex(),
     "HEX": lambda k: k.encode().hex().upper(),
     **{f"base64 at {o}": (lambda k, o=o: _b64(k, o, False)) for o in range(3)},
@@ -703,3 +718,19 @@ def test_log_probability_tokens_and_bytes_that_spell_a_key_are_replaced() -> Non
         raw_bytes = b"".join(bytes(c["bytes"] or []) for c in content)
         assert_clean(text)
         assert_clean(raw_bytes.decode())
+
+
+def test_a_log_written_with_a_member_twice_keeps_it_once(tmp_path: Path) -> None:
+    """inspect's seeded retry of a killed run can write a recovered sample twice: the log we
+    leave holds each member once (the last one written)."""
+    log = tmp_path / "run.eval"
+    with zipfile.ZipFile(log, "w") as out, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it writes
+        out.writestr("samples/a_epoch_1.json", b'{"v": 1}')
+        out.writestr("header.json", b"{}")
+        out.writestr("samples/a_epoch_1.json", b'{"v": 2}')
+    assert redact_file(log)
+    with zipfile.ZipFile(log) as read:
+        assert read.namelist() == ["samples/a_epoch_1.json", "header.json"]
+        assert read.read("samples/a_epoch_1.json") == b'{"v": 2}'
+    assert not redact_file(log)  # once is once

@@ -8,17 +8,16 @@ and `load_figures` (one row per run and figure).
 from typing import TYPE_CHECKING
 
 from medhalbench._errors import DataError, MedhalbenchError, ResourceUnavailableError
-from medhalbench._lazy import exported, exports
+from medhalbench._lazy import exports
 from medhalbench._version import VERSION
 
 __version__ = VERSION
 
+# Loaded on first use: the command line need not import pandas and inspect's analysis.
 if TYPE_CHECKING:
     from medhalbench.frames import load_figures, load_runs, load_samples, load_units
 
-# Loaded on first use: the command line need not import pandas and inspect's analysis.
-_HEAVY = {".frames": "load_figures load_runs load_samples load_units"}
-__getattr__ = exports(__name__, _HEAVY)
+__getattr__, _DEFERRED = exports(__name__, __file__)
 
 __all__ = ["DataError", "MedhalbenchError", "ResourceUnavailableError", "__version__"]
-__all__ += exported(_HEAVY)
+__all__ += _DEFERRED

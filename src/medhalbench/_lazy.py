@@ -4,8 +4,10 @@ when it is first used, so that `--help` and the command tree load nothing heavy.
 
 from __future__ import annotations
 
+import ast
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -25,27 +27,31 @@ def by_name(target: str) -> Callable[..., Any]:
     return call
 
 
-def exports(package: str, modules: Mapping[str, str]) -> Callable[[str], Any]:
-    """A package's `__getattr__` for the heavy names it re-exports: each name is imported
-    from its module when first used.
+def exports(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
+    """A package's `__getattr__` for the heavy names it re-exports, and those names (for its
+    `__all__`): the names its `if TYPE_CHECKING:` block imports, so that what type checkers
+    read and what is loaded on first use are one list.
 
     Args:
         package: The package (its `__name__`).
-        modules: Each module (relative to `package`) to the names it gives, space-separated.
+        init_file: Its `__init__.py` (its `__file__`), read as text: nothing is imported.
 
     Raises:
         AttributeError: A name the package does not export.
     """
-    found = {name: module for module, names in modules.items() for name in names.split()}
+    tree = ast.parse(Path(init_file).read_text(encoding="utf-8"))
+    found = {
+        alias.asname or alias.name: str(statement.module)
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        for statement in node.body
+        if isinstance(statement, ast.ImportFrom)
+        for alias in statement.names
+    }
 
     def attribute(name: str) -> Any:
         if name not in found:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(found[name], package), name)
+        return getattr(importlib.import_module(found[name]), name)
 
-    return attribute
-
-
-def exported(modules: Mapping[str, str]) -> list[str]:
-    """The names a package re-exports on first use (see `exports`), for its `__all__`."""
-    return [name for names in modules.values() for name in names.split()]
+    return attribute, list(found)

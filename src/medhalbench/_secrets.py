@@ -42,12 +42,12 @@ Where it applies (each boundary calls this module, never a redactor of its own):
 from __future__ import annotations
 
 import base64
+import bisect
 import contextlib
 import copy
 import functools
 import html
 import io
-import json
 import logging
 import os
 import re
@@ -60,7 +60,7 @@ from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
-from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import ahocorasick
 
@@ -318,25 +318,12 @@ _URL_SAFE = str.maketrans("+/", "-_")
 
 
 def encoded_forms(text: str) -> set[str]:
-    """Text as a server or library may write it, lower-cased (found whatever the case): as
-    is, URL-quoted (also every byte), JSON-escaped (also every character as `\\uXXXX`),
-    HTML-escaped (also as decimal and hex character references), base64 at any alignment,
-    and hex."""
+    """Text in the forms a server or library may write it that are not a character's own
+    escape (those are undone before a search: `_plain_view`), lower-cased (found whatever
+    the case): as is, with `+` for spaces (URL form encoding), base64 at any alignment
+    (standard and URL-safe), and hex."""
     data = text.encode("utf-8", errors="surrogatepass")
-    forms = {
-        text,
-        quote(text, safe=""),
-        quote_plus(text),
-        json.dumps(text)[1:-1],
-        json.dumps(text, ensure_ascii=False)[1:-1],
-        html.escape(text),
-        "".join(f"%{b:02x}" for b in data),
-        "".join(f"\\u{ord(c):04x}" for c in text),
-        "".join(f"&#{ord(c)};" for c in text),
-        "".join(f"&#x{ord(c):x};" for c in text),
-        data.hex(),
-        *_base64_forms(data),
-    }
+    forms = {text, text.replace(" ", "+"), data.hex(), *_base64_forms(data)}
     return {form.lower() for form in forms if form}
 
 
@@ -351,9 +338,53 @@ def _automaton(known: tuple[str, ...]) -> Any:
     return automaton
 
 
-# What is left out before secrets are looked for, so that a secret split by it is found:
-# terminal escape sequences, raw or JSON-escaped line breaks.
-_INVISIBLE = re.compile(rf"{_ANSI.pattern}|\r?\n|\r|(?:\\r)?\\n|\\r")
+# What a search reads through: what is left out (terminal escape sequences, raw or escaped
+# line breaks: a secret split by them is found) and each character's own escapes (URL
+# percent-encoding, a run read as UTF-8; `\\uXXXX` and `\\xXX`; HTML character references;
+# JSON's escaped quote, backslash and slash), one by one: a server's mix of them is read too.
+_ESCAPED = re.compile(
+    rf"(?P<hidden>{_ANSI.pattern}|\r?\n|\r|(?:\\r)?\\n|\\r)"
+    r"|(?P<percent>(?:%[0-9A-Fa-f]{2})+)|\\u(?P<u>[0-9A-Fa-f]{4})|\\x(?P<x>[0-9A-Fa-f]{2})"
+    r"|&#(?P<decimal>[0-9]{1,7});|&#[xX](?P<hex>[0-9A-Fa-f]{1,6});"
+    r"|&(?P<named>amp|lt|gt|quot|apos);"
+    r'|\\(?P<json>["\\/])'
+)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    """What one escape stands for ("" for what is left out)."""
+    groups = match.groupdict()
+    if groups["hidden"] is not None:
+        return ""
+    if groups["named"] is not None or groups["json"] is not None:
+        return html.unescape(match.group()) if groups["named"] else groups["json"]
+    if groups["percent"] is not None:  # the bytes of UTF-8 characters, in a run
+        return bytes.fromhex(groups["percent"].replace("%", "")).decode(errors="surrogateescape")
+    number = next(
+        int(groups[name], 10 if name == "decimal" else 16)
+        for name in ("u", "x", "decimal", "hex")
+        if groups[name] is not None
+    )
+    return chr(number) if number < 0x110000 else match.group()
+
+
+def _plain_view(text: str) -> tuple[str, list[tuple[int, int, int, bool]]]:
+    """Text read through its escapes and without what is left out (`_ESCAPED`), and where
+    each piece of it stands in the text: (view start, text start, text length, literal)."""
+    pieces, segments, last, at = [], [], 0, 0
+    for match in _ESCAPED.finditer(text):
+        if match.start() > last:
+            pieces.append(text[last : match.start()])
+            segments.append((at, last, match.start() - last, True))
+            at += match.start() - last
+        if plain := _unescaped(match):
+            pieces.append(plain)
+            segments.append((at, match.start(), match.end() - match.start(), False))
+            at += len(plain)
+        last = match.end()
+    pieces.append(text[last:])
+    segments.append((at, last, len(text) - last, True))
+    return "".join(pieces), segments
 
 
 def _lowered(text: str) -> str:
@@ -366,26 +397,27 @@ def _lowered(text: str) -> str:
 
 
 def secret_spans(text: str) -> list[tuple[int, int]]:
-    """Where the known secrets are in a text, in any of their forms (`encoded_forms`), whole
-    or in runs (`_runs`), split by escape codes or line breaks or not (merged spans of the
-    text)."""
+    """Where the known secrets are in a text, in any of their forms (`encoded_forms`, read
+    through each character's escapes), whole or in runs (`_runs`), split by escape codes or
+    line breaks or not (merged spans of the text)."""
     known = tuple(secrets())
     if not known:
         return []
-    automaton = _automaton(known)
-    visible = _INVISIBLE.sub("", text)
-    found = list(automaton.iter(_lowered(visible)))
+    view, segments = _plain_view(text)
+    found = list(_automaton(known).iter(_lowered(view)))
     if not found:
         return []
-    positions = list(range(len(text)))
-    if len(visible) != len(text):
-        hidden: set[int] = set()
-        for match in _INVISIBLE.finditer(text):
-            hidden.update(range(match.start(), match.end()))
-        positions = [i for i in positions if i not in hidden]
+    starts = [segment[0] for segment in segments]
+
+    def place(index: int, *, end: bool) -> int:
+        at, start, length, literal = segments[bisect.bisect_right(starts, index) - 1]
+        if literal:
+            return start + index - at + end
+        return start + length if end else start
+
     merged: list[tuple[int, int]] = []
-    for end, length in sorted(found, key=lambda hit: hit[0] - hit[1]):
-        start, end = positions[end - length + 1], positions[end] + 1
+    for last, length in sorted(found, key=lambda hit: hit[0] - hit[1]):
+        start, end = place(last - length + 1, end=False), place(last, end=True)
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
@@ -420,11 +452,6 @@ def redact(text: str) -> str:
         if any(mark in lower for mark in _ASSIGNMENT_MARKS):
             text = _SECRET_ASSIGNMENT.sub(rf"\g<1>{REDACTED}", text)
     return text
-
-
-def redact_url(url: str) -> str:
-    """A URL fit to show: no `user:pass@`, no credential query parameters, no known secret."""
-    return redact(url)
 
 
 def redact_object(value: T, _seen: set[int] | None = None) -> T:
@@ -494,10 +521,8 @@ def _redact_attributes(value: object, seen: set[int]) -> None:
         current = getattr(value, name, None)
         redacted = redact_object(current, seen)
         if redacted is not current:
-            try:
+            with contextlib.suppress(AttributeError, TypeError):
                 object.__setattr__(value, name, redacted)
-            except (AttributeError, TypeError):
-                pass
 
 
 def _redact_exception(ex: BaseException, seen: set[int]) -> None:
@@ -510,10 +535,8 @@ def _redact_exception(ex: BaseException, seen: set[int]) -> None:
         ):
             redacted = redact_object(current, seen)
             if redacted is not current:
-                try:
+                with contextlib.suppress(AttributeError, TypeError):
                     setattr(ex, name, redacted)
-                except (AttributeError, TypeError):
-                    pass
     notes = getattr(ex, "__notes__", None)
     if isinstance(notes, list):
         notes[:] = [redact(n) if isinstance(n, str) else n for n in notes]
@@ -571,8 +594,9 @@ def redact_bytes(data: bytes) -> bytes:
 
 def redact_file(path: str | Path) -> bool:
     """Remove secrets from a file we wrote (an inspect `.eval` log is a zip of JSON members,
-    each rewritten; any other file as text). The file is replaced atomically. Returns
-    whether anything changed."""
+    each rewritten, and each held once: a resumed log may carry a sample twice, as inspect's
+    seeded retry writes a recovered sample again; the last is kept); any other file as text.
+    The file is replaced atomically. Returns whether anything changed."""
     path = Path(path)
     if not path.is_file():
         return False
@@ -585,9 +609,11 @@ def redact_file(path: str | Path) -> bool:
         return True
     _zstd_members()
     with zipfile.ZipFile(path) as source:
-        members = [(info, source.read(info)) for info in source.infolist()]
+        listed = source.infolist()
+        members = list({info.filename: (info, source.read(info)) for info in listed}.values())
     rewritten = [(info, redact_bytes(data)) for info, data in members]
-    if all(new is old for (_, old), (_, new) in zip(members, rewritten, strict=True)):
+    unchanged = all(new is old for (_, old), (_, new) in zip(members, rewritten, strict=True))
+    if unchanged and len(members) == len(listed):
         return False
 
     def write(out: io.BufferedWriter) -> None:

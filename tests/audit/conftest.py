@@ -44,7 +44,7 @@ def _medhal_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ),
     )
     return _eval(
-        ["medhal", "--dataset", MEDHAL, "--split", "train", "--responses", str(replies),
+        ["medhal", "--dataset", MEDHAL, "--responses", str(replies),
          "--embedder", "none"],
         folder / "medhal",
     )  # fmt: skip

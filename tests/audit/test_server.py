@@ -10,6 +10,7 @@ import html.parser
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -232,7 +233,7 @@ def hostile_log(tmp_path: Path) -> Path:
     )
     result = CliRunner().invoke(
         cli,
-        ["eval", "medhal", "--dataset", str(dataset), "--split", "train", "--responses",
+        ["eval", "medhal", "--dataset", str(dataset), "--responses",
          str(replies), "--embedder", "none", "--log-dir", str(folder)],
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
@@ -561,7 +562,7 @@ def test_stored_markup_runs_nothing_in_a_browser(hostile_log: Path, browser_page
 def test_a_connection_that_never_sends_its_head_is_dropped(
     session: AuditSession,
 ) -> None:
-    server = server_module.AuditServer(session, 0, head_timeout=0.3)
+    server = server_module.audit_server(session, 0, head_timeout=0.3)
     server.start()
     try:
         with socket.create_connection(("127.0.0.1", server.port), timeout=5) as slow:
@@ -584,3 +585,53 @@ def test_a_known_secret_in_a_log_is_never_served(
         pages = [client.get(f"{guard.base}/item/{i}").text for i in range(len(session.drawn))]
     assert any("[redacted]" in page for page in pages)
     assert not any(words in page for page in pages)
+
+
+def test_a_kept_alive_connections_next_head_has_the_same_time_limit(
+    session: AuditSession,
+) -> None:
+    server = server_module.audit_server(session, 0, head_timeout=0.5)
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as kept:
+            kept.sendall(request(server, "GET", f"{server.guard.base}/done"))
+            first = kept.recv(65536)
+            assert status(first) == 200
+            while not _complete(first):
+                first += kept.recv(65536)
+            # The next head starts and never ends (a trickle that stops).
+            started = time.monotonic()
+            kept.sendall(b"GET / HTTP/1.1\r\nHost: 127")
+            assert kept.recv(1024) == b""  # closed by the server, not by the client's 5 s
+            assert time.monotonic() - started < 3
+    finally:
+        server.stop()
+
+
+def test_a_client_that_leaves_mid_body_is_one_line(
+    session: AuditSession, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    told: list[str] = []
+    server = server_module.audit_server(session, 0, warn=told.append)
+    server.start()
+    try:
+        head = request(
+            server, "POST", f"{server.guard.base}/item/0",
+            f"Origin: http://127.0.0.1:{server.port}",
+            "Content-Type: application/x-www-form-urlencoded", "Content-Length: 5000",
+        )  # fmt: skip
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as leaving:
+            leaving.sendall(head + b"verdict=")
+        deadline = time.monotonic() + 5
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        server.stop()
+    assert len(told) == 1 and "left" in told[0], told
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("size", [20_000, 100_000])
+def test_an_oversized_path_is_refused_as_such(live: Any, size: int) -> None:
+    reply = raw(live.port, request(live, "GET", f"{live.guard.base}/{'a' * size}"))
+    assert status(reply) in (400, 414, 431)

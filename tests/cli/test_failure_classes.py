@@ -96,9 +96,7 @@ def test_medhal_split_and_labels_are_read_strictly(tmp_path: Path) -> None:
         rows[0]["label"] = label
         path = tmp_path / f"labels-{label}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        code, _, err = run(
-            ["eval", "medhal", "--dataset", str(path), "--split", "train", "--dry-run"]
-        )
+        code, _, err = run(["eval", "medhal", "--dataset", str(path), "--dry-run"])
         line = one_line(err)
         assert code == 2 and "field 'label'" in line and "expected true (factual) or false" in line
 
@@ -214,6 +212,7 @@ def test_a_plan_does_not_need_an_api_key() -> None:
             ["--responses", MEDHALLU, "--temperature", "0.1", "--judge", "embedded/smollm2"],
             "--temperature",
         ),
+        (["--published"], "--published: needs --wide"),
     ],
 )
 def test_options_that_would_be_ignored_are_refused(args: list[str], culprit: str) -> None:
@@ -311,3 +310,114 @@ def test_a_name_given_as_an_option_holds_nothing_a_terminal_acts_on(
     code, out, err = run([*option, name])
     assert code == 2 and "control characters" in one_line(err)
     assert not any(c in out + err for c in "\x1b\x07\x08\u202e")
+
+
+@pytest.mark.parametrize("acting", ["\x1b]0;title\x07", "\x1b[2J", "\r", "\x9b31m", "\u202e"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "medhallu", "--dataset", "missing{}.jsonl"],
+        ["report", "missing{}.eval"],
+        ["run", "suite{}.yaml"],
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--log-dir", "/proc/no{}/logs"],
+    ],
+)
+def test_a_value_echoed_in_an_error_is_shown_escaped(args: list[str], acting: str) -> None:
+    code, out, err = run([a.replace("{}", acting) for a in args])
+    line = one_line(err)
+    assert code == 2 and ascii(acting)[1:-1] in line, line
+    assert acting not in out + err
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["medhallu", "--dataset", MEDHALLU, "--split", "test"], "--split: picks a part"),
+        (["medhallu", "--dataset", MEDHALLU, "--config", "pqa_artificial"], "--config: picks a"),
+        (["medhal", "--dataset", MEDHAL, "--split", "train"], "--split: picks a part"),
+    ],
+)
+def test_a_part_of_a_source_that_has_none_is_refused(args: list[str], culprit: str) -> None:
+    code, _, err = run(["eval", *args, "--dry-run"])
+    assert code == 2 and culprit in one_line(err)
+
+
+def test_a_row_asked_with_knowledge_that_has_none_is_named(tmp_path: Path) -> None:
+    rows = medhallu_rows(tmp_path / "rows.jsonl")
+    lines = rows.read_text().splitlines()
+    lines[1] = json.dumps({**json.loads(lines[1]), "Knowledge": [" "]})
+    rows.write_text("\n".join(lines) + "\n")
+    code, _, err = run(["eval", "medhallu", "--dataset", str(rows), "--knowledge", "--dry-run"])
+    assert code == 2 and "line 2, field 'Knowledge': no knowledge" in one_line(err)
+    assert run(["eval", "medhallu", "--dataset", str(rows), "--dry-run"])[0] == 0
+
+
+def _outputs_over_inputs(folder: Path) -> list[list[str]]:
+    """A command per kind of output, each told to write over one of its own inputs."""
+    questions = folder / "questions.csv"
+    questions.write_text("question\nWhat is X?\n")
+    corpus = folder / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("Aspirin thins the blood.")
+    log = folder / "run.eval"
+    log.write_bytes(b"PK")
+    return [
+        ["dahl", "filter", str(questions), "--out", str(questions)],
+        ["index", str(corpus), "--out", str(corpus)],
+        ["report", str(log), "--out", str(log)],
+        ["compare", str(log), str(log), "--out", str(log), "--format", "json"],
+        ["build", "dahl", "--papers", str(corpus), "--out", str(corpus), "--dry-run"],
+    ]
+
+
+def test_no_command_writes_over_its_own_input(tmp_path: Path) -> None:
+    for args in _outputs_over_inputs(tmp_path):
+        before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+        code, _, err = run(args)
+        assert code == 2 and "it would write over it" in one_line(err), (args, err)
+        assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["--out", "x.md", "--format", "html"], "--out: x.md names markdown, not --format html"),
+        (["--out", "x.csv", "--format", "json"], "--out: x.csv names csv, not --format json"),
+    ],
+)
+def test_a_report_is_not_written_under_another_formats_suffix(
+    args: list[str], culprit: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "run.eval"
+    log.write_bytes(b"PK")
+    code, _, err = run(["report", str(log), *args])
+    assert code == 2 and culprit in one_line(err)
+
+
+# After three lines of models, each fault, its place and its line.
+SUITE_FAULTS = {
+    "runs:\n  - benchmark: medhalu\n": ("runs[1].benchmark", 5, "unknown benchmark"),
+    "runs:\n  - benchmark: medhallu\n    args:\n      limt: 3\n": ("runs[1].args.limt", 7, "no such"),
+    "runs:\n  - benchmark: medhallu\n  - args: {dataset: example}\n": ("runs[2].benchmark", 6, "required"),
+    "runs:\n  - benchmark: medhallu\n\n    args: {limit: -1}\n": ("runs[1].args.limit", 7, ""),
+    "runs:\n  - {benchmark: dahl, args: {}}\nsettings:\n  max_retries: -4\n": ("settings.max_retries", 7, ""),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("runs", SUITE_FAULTS)
+def test_a_suite_fault_is_named_by_its_line(runs: str, tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    head = "# a suite\nmodels:\n  - name: embedded/smollm2\n"
+    suite.write_text(head + runs)
+    field, number, reason = SUITE_FAULTS[runs]
+    code, _, err = run(["plan", str(suite)])
+    line = one_line(err)
+    assert code == 2 and f"line {number}, field '{field}'" in line and reason in line, line
+
+
+def test_a_base_url_from_the_environment_is_checked_as_the_options_are() -> None:
+    code, _, err = run(
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--model", "openai/gpt-4o-mini"],
+        OPENAI_API_KEY="sk-x", OPENAI_BASE_URL="127.0.0.1:9/v1",
+    )  # fmt: skip
+    assert code == 2 and "the base URL set in the environment: expected an http" in one_line(err)

@@ -36,7 +36,7 @@ runs:
   - benchmark: medhallu
     args: {{dataset: example, limit: 4, knowledge: true}}
   - benchmark: medhal
-    args: {{dataset: example, split: train}}
+    args: {{dataset: example}}
 """
     )
     return suite

@@ -57,7 +57,7 @@ def tasks(folder: Path) -> dict[str, tuple[object, int]]:
     return {
         "medhallu": (medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=3), 6),
         "dahl": (dahl(dataset=illustrative("dahl_illustrative.csv"), limit=2), 2),
-        "medhal": (medhal(dataset=medhal_statements(folder), split="train"), 4),
+        "medhal": (medhal(dataset=medhal_statements(folder)), 4),
     }
 
 

@@ -166,7 +166,7 @@ def run_every_command(
                    MODEL, "--checker", MODEL),
         ok=(0, 1),
     )  # fmt: skip
-    session.run(*eval_args("medhal", echo.base_url, "--dataset", medhal, "--split", "train"))
+    session.run(*eval_args("medhal", echo.base_url, "--dataset", medhal))
     # A run the server refuses with a 401 quoting the key; retried once the key is "fixed".
     failed = session.run(
         *eval_args("medhallu", refusing.base_url, "--dataset", "example", "--limit", "2",

@@ -11,7 +11,7 @@ from inspect_ai import eval
 
 from authors_code import authors_dahl_score
 from helpers import dahl_run, log_metrics, scripted_model
-from medhalbench.dahl import dahl, dahl_scores, judge_response, normalise_units, parse_units
+from medhalbench.dahl import dahl, dahl_scores, judge_response, normalise_units
 
 # question -> (category, answer); each answer sentence names the verdict its unit will get.
 QUESTIONS = {
@@ -131,7 +131,10 @@ def test_responses_file_is_scored_without_generating(questions_csv: str, tmp_pat
 
 
 def test_judge_and_parse_units_directly() -> None:
-    assert parse_units("SENTENCES:\n1. A is B.\n\n- C is D.\n   \n") == ["A is B.", "C is D."]
+    assert normalise_units("SENTENCES:\n1. A is B.\n\n- C is D.\n   \n").units == [
+        "A is B.",
+        "C is D.",
+    ]
     assert judge_response([], [], length=0, category="x").status == "no_units"
     assert judge_response(["a", "b"], ["true"], length=1, category="x").status == "mismatch"
     assert judge_response(["a"], ["unknown"], length=1, category="x").status == "unknown_unit"

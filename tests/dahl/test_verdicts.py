@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 
 from helpers import reply_texts
-from medhalbench.dahl import parse_truth_verdict, parse_truth_verdicts, parse_units
+from medhalbench.dahl import normalise_units, parse_truth_verdict, parse_truth_verdicts
 
 
 @pytest.mark.parametrize(
@@ -34,4 +34,4 @@ def test_one_verdict_per_line() -> None:
 @given(reply=reply_texts())
 def test_the_readers_never_crash(reply: str) -> None:
     assert parse_truth_verdict(reply) in ("true", "false", "unknown")
-    assert all(u.strip() for u in parse_units(reply))
+    assert all(u.strip() for u in normalise_units(reply).units)

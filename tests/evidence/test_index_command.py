@@ -91,7 +91,7 @@ def _text_not_text(t: Path) -> Path:
 
 
 BAD_CORPORA = {
-    "missing": (lambda t: t / "nope.jsonl", "nope.jsonl: no such file or folder"),
+    "missing": (lambda t: t / "nope.jsonl", "nope.jsonl does not exist"),
     "malformed JSONL": (_bad_jsonl, "c.jsonl, line 2: malformed JSON"),
     "no text column": (_no_text_csv, "c.csv, line 2, field 'text': no text"),
     "empty folder": (_empty_folder, "empty: the folder holds no .txt files"),

@@ -68,8 +68,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = str(folder / "logs")
     eval_run(["medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
               "--responses", str(verdicts), "--system", "acme", "--log-dir", out])  # fmt: skip
-    eval_run(["medhal", "--dataset", illustrative("medhal_illustrative.jsonl"), "--split",
-              "train", "--responses", str(replies), "--embedder", "none", "--log-dir", out])  # fmt: skip
+    eval_run(["medhal", "--dataset", illustrative("medhal_illustrative.jsonl"), "--responses", str(replies), "--embedder", "none", "--log-dir", out])  # fmt: skip
     eval_run(["dahl", "--dataset", illustrative("dahl_illustrative.csv"), "--responses",
               str(answers), "--judge", "embedded/smollm2", "--log-dir", out])  # fmt: skip
     return folder

@@ -58,7 +58,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
             medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=4),
             medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=4, not_sure=True),
             dahl(dataset=illustrative("dahl_illustrative.csv"), limit=2),
-            medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train"),
+            medhal(dataset=illustrative("medhal_illustrative.jsonl")),
         ],
         model=model, model_roles={"splitter": model, "checker": model},
         log_dir=str(folder), display="none",

@@ -45,7 +45,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = eval(
         [
             medhallu(dataset=illustrative("medhallu_illustrative.jsonl"), limit=4),
-            medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train"),
+            medhal(dataset=illustrative("medhal_illustrative.jsonl")),
             # No cache: another test's checker may have cached a reply to the same unit.
             dahl(dataset=illustrative("dahl_illustrative.csv"), limit=1, cache=False),
         ],

@@ -204,7 +204,7 @@ def test_the_task_decodes_greedily_at_temperature_0_on_a_sampling_provider(
     model = scripted_model(lambda prompt: "Factual: YES")
     model.api.do_sample = True  # type: ignore[attr-defined]
     task = medhal(
-        dataset=illustrative("medhal_illustrative.jsonl"), split="train", limit=2,
+        dataset=illustrative("medhal_illustrative.jsonl"), limit=2,
         temperature=temperature, embedder="none",
     )  # fmt: skip
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")

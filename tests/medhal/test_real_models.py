@@ -103,7 +103,7 @@ def test_structured_verdicts_on_the_embedded_model(tiny_model: str, tmp_path: Pa
     from medhalbench.examples import illustrative
 
     [log] = eval(
-        medhal(dataset=illustrative("medhal_illustrative.jsonl"), split="train", structured=True, probabilities=True),
+        medhal(dataset=illustrative("medhal_illustrative.jsonl"), structured=True, probabilities=True),
         model=tiny_model, log_dir=str(tmp_path), display="none",
     )  # fmt: skip
     assert log.status == "success", log.error

@@ -39,8 +39,7 @@ def test_medhal_through_the_openai_sdk_with_the_extractor(tmp_path: Path) -> Non
         result = CliRunner(env={"REALISTIC_API_KEY": "sk-local"}).invoke(
             cli,
             [
-                "eval", "medhal", "--dataset", DATASET, "--split", "train",
-                "--model", "openai-api/realistic/qwen", "--model-base-url", base_url,
+                "eval", "medhal", "--dataset", DATASET, "--model", "openai-api/realistic/qwen", "--model-base-url", base_url,
                 "--extractor", "openai-api/realistic/extractor", "--log-dir", str(tmp_path),
                 "--bootstrap", "0", "--no-cache", "--display", "none",
             ],
@@ -98,7 +97,7 @@ def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
         result = CliRunner(env={"REALISTIC_API_KEY": "sk-local"}).invoke(
             cli,
             [
-                "eval", "medhal", "--dataset", DATASET, "--split", "train", "--limit", "8",
+                "eval", "medhal", "--dataset", DATASET, "--limit", "8",
                 "--model", "openai-api/realistic/qwen", "--model-base-url", base_url,
                 "--log-dir", str(tmp_path), "--bootstrap", "0", "--no-cache", "--display", "none",
             ],

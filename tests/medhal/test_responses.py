@@ -47,7 +47,7 @@ def test_replies_written_elsewhere_are_scored_and_named(tmp_path: Path) -> None:
             out.write(json.dumps({**named, "reply": reply}) + "\n")
             truth.append((row["label"], meant))
     code, out, err = run(
-        ["eval", "medhal", "--dataset", MEDHAL, "--split", "train", "--responses", str(replies),
+        ["eval", "medhal", "--dataset", MEDHAL, "--responses", str(replies),
          "--system", "scribe-v2", "--embedder", "none", "--log-dir", str(tmp_path / "logs")]
     )  # fmt: skip
     assert code == 0, err

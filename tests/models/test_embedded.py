@@ -171,7 +171,7 @@ def test_connection_limit_is_the_engine_slots() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"bogus": 1}, "unknown -M option"),
+        ({"bogus": 1}, "unknown model argument"),
         ({"n_ctx": "abc"}, "expected a whole number"),
         ({"parallel": 0}, "out of range"),
     ],

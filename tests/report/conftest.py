@@ -71,7 +71,7 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ),
         dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.2),
         dahl(dataset=illustrative("dahl_illustrative.csv"), temperature=0.8),
-        medhal(dataset=str(statements), split="train"),
+        medhal(dataset=str(statements)),
     ]
     logs = eval(
         tasks,

@@ -106,8 +106,8 @@ def test_the_formats_are_defined_once_and_each_has_its_default_file(
     assert set(SUFFIXES) == set(formats)
     command = cli.get_command(None, "report")  # type: ignore[arg-type]
     assert command is not None
-    [option] = [p for p in command.params if p.name == "fmt"]
-    assert tuple(option.type.choices) == formats  # type: ignore[attr-defined]
+    [option] = [p for p in command.params if p.name == "format"]
+    assert tuple(option.type.option.choices) == formats  # type: ignore[attr-defined]
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["report", str(report_logs), "--format", "json"])
     assert result.exit_code == 0, result.output

@@ -8,11 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import read_eval_log
-
 from medhalbench._errors import DataError
 from medhalbench.registry import AuditItem, Benchmark, JudgeAudit, benchmark_of
-from medhalbench.results import log_paths, run_result, run_title
+from medhalbench.results import log_paths, read_log, run_result, run_title
 
 
 @dataclass(frozen=True)
@@ -53,10 +51,7 @@ def audited_logs(paths: Sequence[str | Path]) -> list[AuditedLog]:
     """
     found = []
     for path in log_paths(paths):
-        try:
-            log = read_eval_log(path)
-        except Exception:
-            raise DataError("not an inspect log (or a cut-off one)", path=path) from None
+        log = read_log(path)
         entry = benchmark_of(log)
         if entry is None:
             raise DataError(f"a log of {log.eval.task}, no medhalbench benchmark", path=path)

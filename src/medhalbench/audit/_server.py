@@ -16,60 +16,41 @@ It serves only the person who started it, and only its own page:
 
 from __future__ import annotations
 
-import asyncio
-import errno
 import hashlib
 import hmac
 import secrets
-import socket
 import sys
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qs
 
 import anyio
-import uvicorn
 from jinja2 import Environment, PackageLoader
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from starlette.types import ASGIApp
 
 from medhalbench._errors import MedhalbenchError
+from medhalbench._local_server import (
+    HEAD_TIMEOUT,
+    LocalGuard,
+    LocalServer,
+    Warn,
+    listening_socket,
+    local_hosts,
+    origins,
+    refusal,
+)
 from medhalbench._secrets import redact
 from medhalbench.audit._session import MAX_NOTE_CHARS, AnswerNotSaved, AuditSession
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read (an answer and a note fit many times over)."""
-MAX_HEAD_BYTES = 16 * 1024
-"""The largest request head (its headers) served."""
 BODY_TIMEOUT = 10.0
 """Seconds a request's body may take to arrive."""
-HEAD_TIMEOUT = 10.0
-"""Seconds a new connection may take to send a whole request head (a slow or silent one is
-dropped, not held open)."""
-START_TIMEOUT = 30.0
-"""Seconds the server may take to start listening."""
 _environment = Environment(loader=PackageLoader("medhalbench.audit", "templates"), autoescape=True)
-
-
-class _HeadTimeout(H11Protocol):
-    """uvicorn's h11 protocol, dropping a connection whose first request head has not
-    arrived within `head_timeout` seconds (uvicorn waits for it without end)."""
-
-    head_timeout = HEAD_TIMEOUT
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self.loop.call_later(self.head_timeout, self._head_expired)
-
-    def _head_expired(self) -> None:
-        if self.cycle is None and not self.transport.is_closing():
-            self.transport.close()
 
 
 @dataclass(frozen=True)
@@ -93,16 +74,27 @@ class PageGuard:
 
     def hosts(self) -> set[str]:
         """The Host headers served: our address by IP or by name, with our port."""
-        names = ("127.0.0.1", "localhost")
-        return {f"{n}:{self.port}" for n in names} | (set(names) if self.port == 80 else set())
+        return local_hosts(self.port)
 
     def origins(self) -> set[str]:
         """The Origin a POST from our own page carries."""
-        return {f"http://{host}" for host in self.hosts()}
+        return origins(self.hosts())
 
     def form_token(self, index: int) -> str:
         """The form token of an item's page (a POST must send back the one of its item)."""
         return hmac.new(self.form_key, f"item/{index}".encode(), hashlib.sha256).hexdigest()
+
+    def refusal(self, request: Request) -> Response | None:
+        """What a request of our own page must also show: the token in its path (403), our
+        Origin on a POST (403), a body of a bounded size (413)."""
+        if not self.has_token(request.url.path):
+            return _refusal(403, "open the address printed in the terminal (it holds a token)")
+        lengths = request.headers.getlist("content-length")
+        if lengths and int(lengths[0]) > MAX_BODY_BYTES:
+            return _refusal(413, f"request body over {MAX_BODY_BYTES:,} bytes")
+        if request.method == "POST" and request.headers.get("origin") not in self.origins():
+            return _refusal(403, "a form may be sent only from the audit page itself")
+        return None
 
     def has_token(self, path: str) -> bool:
         """Whether a request path is under the page's tokenised prefix."""
@@ -111,7 +103,7 @@ class PageGuard:
 
 
 def _refusal(status: int, reason: str) -> Response:
-    return PlainTextResponse(reason + "\n", status_code=status, headers=_HEADERS)
+    return refusal(status, reason, _HEADERS)
 
 
 _HEADERS = {
@@ -123,45 +115,6 @@ _HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-
-
-class GuardMiddleware:
-    """Refuses, before any routing, what is not a request of our own page: a foreign or
-    missing Host (403/400), a path without the token (403), a POST without our Origin
-    (403), headers or a body too large (431/413), a malformed length (400)."""
-
-    def __init__(self, app: ASGIApp, guard: PageGuard) -> None:
-        self.app = app
-        self.guard = guard
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        refusal = self._refusal(Request(scope))
-        if refusal is not None:
-            await refusal(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
-
-    def _refusal(self, request: Request) -> Response | None:
-        if sum(len(k) + len(v) for k, v in request.scope["headers"]) > MAX_HEAD_BYTES:
-            return _refusal(431, f"request headers over {MAX_HEAD_BYTES:,} bytes")
-        host = request.headers.getlist("host")
-        if len(host) != 1:
-            return _refusal(400, "expected one Host header")
-        if host[0].lower() not in self.guard.hosts():
-            return _refusal(403, "this page answers only at 127.0.0.1 or localhost")
-        if not self.guard.has_token(request.url.path):
-            return _refusal(403, "open the address printed in the terminal (it holds a token)")
-        lengths = request.headers.getlist("content-length")
-        if len(lengths) > 1 or (lengths and not lengths[0].strip().isdigit()):
-            return _refusal(400, "malformed Content-Length")
-        if lengths and int(lengths[0]) > MAX_BODY_BYTES:
-            return _refusal(413, f"request body over {MAX_BODY_BYTES:,} bytes")
-        if request.method == "POST" and request.headers.get("origin") not in self.guard.origins():
-            return _refusal(403, "a form may be sent only from the audit page itself")
-        return None
 
 
 async def _read_body(request: Request) -> bytes:
@@ -190,9 +143,6 @@ class _BadRequest(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
-
-
-Warn = Callable[[str], None]
 
 
 def _stderr(message: str) -> None:
@@ -297,7 +247,7 @@ def audit_app(session: AuditSession, guard: PageGuard, warn: Warn = _stderr) -> 
         ],
         exception_handlers={MedhalbenchError: lambda r, ex: trouble(500, str(ex))},
     )
-    return GuardMiddleware(app, guard)
+    return LocalGuard(app, guard.hosts(), warn=warn, headers=_HEADERS, check=guard.refusal)
 
 
 _TROUBLE = """<!doctype html>
@@ -310,95 +260,28 @@ _TROUBLE = """<!doctype html>
 """
 
 
-class AuditServer:
-    """The audit page served by uvicorn on 127.0.0.1, in a thread of its own.
-
-    Args:
-        session: The person's audit.
-        port: The port (0: any free port).
-        warn: Told of each answer that could not be saved.
-
-    Raises:
-        MedhalbenchError: The port is in use (or cannot be had).
-    """
-
-    def __init__(
-        self,
-        session: AuditSession,
-        port: int,
-        warn: Warn = _stderr,
-        head_timeout: float = HEAD_TIMEOUT,
-    ) -> None:
-        self.socket = _listening_socket(port)
-        self.port = int(self.socket.getsockname()[1])
-        self.guard = PageGuard(self.port)
-        self.server = uvicorn.Server(
-            uvicorn.Config(
-                audit_app(session, self.guard, warn),
-                # h11 bounds a request's head (h11_max_incomplete_event_size); a head that
-                # does not arrive in time drops the connection.
-                http=type("HeadTimeout", (_HeadTimeout,), {"head_timeout": head_timeout}),
-                log_level="error",  # a malformed request is answered 400, not logged
-                log_config=None,
-                access_log=False,
-                lifespan="off",
-                server_header=False,
-                date_header=False,
-                timeout_keep_alive=5,
-                timeout_graceful_shutdown=2,
-                limit_concurrency=64,
-                h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-            )
-        )
-        self._thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        """The page's address, token included."""
-        return self.guard.url
-
-    def start(self) -> None:
-        """Serve, returning once the server listens.
-
-        Raises:
-            MedhalbenchError: It did not start.
-        """
-        self._thread.start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while not self.server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise MedhalbenchError(f"--port {self.port}: the audit page did not start")
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop serving (requests in flight finish first) and release the port."""
-        self.server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        self.socket.close()
-
-
-def _listening_socket(port: int) -> socket.socket:
-    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind(("127.0.0.1", port))
-        listening.listen(64)
-    except OSError as ex:
-        listening.close()
-        if ex.errno == errno.EADDRINUSE:
-            raise MedhalbenchError(f"--port {port}: in use; choose another with --port") from None
-        raise MedhalbenchError(f"--port {port}: cannot serve on it ({ex.strerror})") from None
-    return listening
-
-
-def audit_server(session: AuditSession, port: int, warn: Warn = _stderr) -> AuditServer:
+def audit_server(
+    session: AuditSession, port: int, warn: Warn = _stderr, head_timeout: float = HEAD_TIMEOUT
+) -> AuditServer:
     """The audit page's server on 127.0.0.1:`port` (0: any free port), not yet started.
 
     Raises:
         MedhalbenchError: The port is in use (or cannot be had).
     """
-    return AuditServer(session, port, warn)
+    socket = listening_socket(port)
+    guard = PageGuard(int(socket.getsockname()[1]))
+    app = audit_app(session, guard, warn)
+    return AuditServer(app, socket, what="the audit page", head_timeout=head_timeout, guard=guard)
+
+
+class AuditServer(LocalServer):
+    """The audit page served on 127.0.0.1 (`LocalServer`), with the guard of its page."""
+
+    def __init__(self, *args: Any, guard: PageGuard, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.guard = guard
+
+    @property
+    def url(self) -> str:
+        """The page's address, token included."""
+        return self.guard.url

@@ -10,28 +10,21 @@ from collections.abc import Sequence
 import click
 
 from medhalbench._lazy import by_name
-from medhalbench.cli._options import (
-    ExamplesGroup,
-    builder_model_params,
-    examples_epilog,
-    model_params,
-)
+from medhalbench.cli._options import ExamplesGroup, builder_model_params, settings_command
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.registry import Benchmark, Tool
-from medhalbench.settings import description, usage_examples
 
 
 def build_command(entry: Benchmark) -> click.Command | None:
     """The `build` command of a benchmark's builder (None: it has none)."""
     if entry.builder is None:
         return None
-    settings = entry.builder.settings
-    return click.Command(
-        name=entry.name,
-        callback=functools.partial(by_name("medhalbench.commands:run_build_command"), entry.name),
-        params=[*model_params(settings), *builder_model_params(entry.builder.roles)],
-        help=description(settings),
-        epilog=examples_epilog(usage_examples(settings)),
+    run = by_name("medhalbench.commands:run_build_command")
+    return settings_command(
+        entry.name,
+        entry.builder.settings,
+        functools.partial(run, entry.name),
+        builder_model_params(entry.builder.roles),
     )
 
 
@@ -43,15 +36,11 @@ def build_group() -> None:
 def tool_command(entry: Benchmark, tool: Tool) -> click.Command:
     """The command of a benchmark's tool (its last word is the command's name)."""
     run = by_name("medhalbench.commands:run_tool_command")
-    return click.Command(
-        name=tool.path[-1],
-        callback=functools.partial(run, entry.name, tool.request.__name__),
-        params=[
-            *model_params(tool.request),
-            *(builder_model_params(tool.roles, plans=False) if tool.roles else []),
-        ],
-        help=description(tool.request),
-        epilog=examples_epilog(usage_examples(tool.request)),
+    return settings_command(
+        tool.path[-1],
+        tool.request,
+        functools.partial(run, entry.name, tool.request.__name__),
+        builder_model_params(tool.roles, plans=False) if tool.roles else (),
     )
 
 

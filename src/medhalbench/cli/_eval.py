@@ -13,16 +13,18 @@ from medhalbench._lazy import by_name
 from medhalbench.cli._options import (
     NAME,
     click_params,
-    connection_params,
     display_param,
     eval_model_params,
     examples_epilog,
     flag,
+    model_params,
 )
 from medhalbench.cli._registry_group import RegistryGroup
 from medhalbench.registry import Benchmark
 from medhalbench.settings import (
     EXAMPLE_DATASET,
+    ConnectionSettings,
+    TableOptions,
     description,
     options_of,
     task_options,
@@ -69,8 +71,7 @@ def eval_command(entry: Benchmark) -> click.Command:
             multiple=True,
             help="Task argument NAME=VALUE, as `inspect eval -T` takes it (repeat for several).",
         ),
-        flag("--wide", "One wide table of every figure (default: one narrow table per run)."),
-        flag("--published", "With --wide: add the paper's published figures as reference rows."),
+        *model_params(TableOptions),
         *eval_model_params(entry.roles),
         # With outputs written elsewhere (`Means("outputs")`), the system that wrote them.
         *([SYSTEM] if any(o.means == "outputs" for o in settings) else []),
@@ -123,7 +124,7 @@ def eval_group() -> None:
             help="ROLE:NAME=VALUE: a role's model argument given again (e.g. checker:api_key=...).",
         ),
         # A resumed run keeps its batch mode: the log holds it.
-        *connection_params(leave_out=("batch", "batch_delay")),
+        *model_params(ConnectionSettings, leave_out=("batch", "batch_delay")),
         display_param(),
     ],
 )

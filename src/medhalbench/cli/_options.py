@@ -15,16 +15,17 @@ from medhalbench.settings import (
     DEFAULT_MODEL,
     DEFAULT_RESAMPLES,
     MAX_RESAMPLES,
-    ConnectionSettings,
     ModelOptions,
     Option,
     PlanSettings,
     RunOptions,
     Settings,
+    description,
     model_name_problem,
     named_problem,
     options_of,
     parse_role_values,
+    usage_examples,
 )
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
@@ -49,8 +50,8 @@ class _Given(click.ParamType):
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
         option = self.option
-        if option.spelling.metavar:
-            return option.spelling.metavar
+        if option.spelling.metavar or option.spelling.positional:
+            return option.spelling.metavar or option.name.upper()
         shown = "[" + "|".join(map(str, option.choices)) + "]" if option.choices else None
         shown = shown or {int: "INTEGER", float: "FLOAT"}.get(option.kind, "TEXT")
         return f"{shown},..." if option.comma_separated else shown
@@ -171,11 +172,6 @@ def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
     )
 
 
-def connection_params(*, leave_out: Sequence[str] = ()) -> list[click.Parameter]:
-    """`--max-connections`, `--max-retries`, `--timeout`, ... from `ConnectionSettings`."""
-    return model_params(ConnectionSettings, leave_out=leave_out)
-
-
 def display_param() -> click.Parameter:
     """`--display`: inspect's own display instead of our progress bars."""
     return click_param(next(o for o in options_of(RunOptions) if o.name == "display"))
@@ -274,6 +270,25 @@ def examples_epilog(lines: Sequence[str]) -> str | None:
     if not lines:
         return None
     return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def settings_command(
+    name: str,
+    model: type[Settings],
+    callback: Callable[..., Any],
+    extra: Sequence[click.Parameter] = (),
+    *,
+    whole: bool = False,
+) -> click.Command:
+    """A command whose options spell a settings model (then `extra`), its help and examples
+    the model's docstring (`whole`: every paragraph before its sections, not the first)."""
+    return click.Command(
+        name=name,
+        callback=callback,
+        params=[*model_params(model), *extra],
+        help=description(model, whole=whole),
+        epilog=examples_epilog(usage_examples(model)),
+    )
 
 
 def examples_of(command: click.Command) -> list[str]:

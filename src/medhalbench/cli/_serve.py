@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from medhalbench._lazy import by_name
-from medhalbench.cli._options import examples_epilog
+from medhalbench.cli._options import NAME, examples_epilog
 from medhalbench.settings import DEFAULT_MODEL
 
 
@@ -34,7 +34,11 @@ from medhalbench.settings import DEFAULT_MODEL
     help="Port on 127.0.0.1.",
 )
 @click.option(
-    "--alias", default="smollm2", show_default=True, help="Model name the server reports."
+    "--alias",
+    default="smollm2",
+    show_default=True,
+    type=NAME,
+    help="The name of the model served: a request naming another model is answered 404.",
 )
 @click.option(
     "--api-key",
@@ -45,7 +49,17 @@ from medhalbench.settings import DEFAULT_MODEL
 @click.option(
     "-M", "model_args", multiple=True, help="Engine option NAME=VALUE (n_ctx, parallel, ...)."
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST[:PORT]",
+    help="Also answer requests sent under this Host name (a container's, a forwarded "
+    "port's); by default only 127.0.0.1:PORT and localhost:PORT are answered.",
+)
 def serve_command(**values: Any) -> None:
     """Serve a GGUF model (llama.cpp's own server, no compiler needed) at
-    http://127.0.0.1:PORT/v1, for `--model openai-api/...` clients. Stops on Ctrl-C."""
+    http://127.0.0.1:PORT/v1, for `--model openai-api/...` clients: only the model it serves
+    (--alias), only under its own address (--allow-host for others), CORS only for its own
+    pages. Stops on Ctrl-C."""
     by_name("medhalbench.commands:serve_from_command_line")(**values)

@@ -24,7 +24,6 @@ from medhalbench.registry import Outcome, Role, RoleModels, benchmark
 from medhalbench.results import ResultTable
 from medhalbench.settings import (
     DEFAULT_MODEL,
-    LocalPath,
     ModelOptions,
     RunOptions,
     Settings,
@@ -82,8 +81,8 @@ def role_models(
 
 @contextlib.contextmanager
 def made_for_outputs(settings: Settings) -> Iterator[None]:
-    """`made_for_output` for every output folder (`OutputFolder`) of a command's settings."""
-    folders = [o.name for o in options_of(type(settings)) if o.path == LocalPath(file_okay=False)]
+    """`made_for_output` for every output (`LocalPath(writes=True)`) of a command's settings."""
+    folders = [o.name for o in options_of(type(settings)) if o.path is not None and o.path.writes]
     with contextlib.ExitStack() as stack:
         for name in folders:
             if getattr(settings, name, None):

@@ -25,7 +25,8 @@ from pathlib import Path
 import click
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench._secrets import redact, redact_url
+from medhalbench._secrets import redact
+from medhalbench.text import printable
 
 USER_ERROR = 2
 INTERNAL_ERROR = 1
@@ -210,7 +211,7 @@ _SHORT_HINT = 24
 def fail(message: str, code: int = USER_ERROR) -> None:
     """Print one error line on stderr (without secrets, at most `MAX_MESSAGE_CHARS`
     characters) and exit; a stopped command winds down first."""
-    click.secho(one_line(redact(f"error: {message}")), fg="red", err=True)
+    click.secho(one_line(printable(redact(f"error: {message}"))), fg="red", err=True)
     if code in (INTERRUPTED, TERMINATED):
         wind_down(code)
     sys.exit(code)
@@ -236,7 +237,8 @@ def plain_message(ex: BaseException) -> str:
     # class is matched by name, so that no private inspect module is imported).
     message = getattr(ex, "message", None) if type(ex).__name__ == "PrerequisiteError" else None
     text = str(message if message is not None else ex)
-    return " ".join(_MARKUP.sub("", text).split())
+    # Escaped before it is flattened: a carriage return in a name is shown, not made a space.
+    return " ".join(printable(_MARKUP.sub("", text)).split())
 
 
 def traceback_file(ex: BaseException | str) -> Path:
@@ -285,7 +287,7 @@ def _client_error(ex: BaseException) -> str | None:
     if isinstance(body, dict) and isinstance(body.get("error"), dict):
         reason = body["error"].get("message") or reason
     reason = reason or getattr(ex, "message", None) or str(ex)
-    return f"{redact_url(address)}: {refused_request(status, one_line(str(reason), 200))}"
+    return f"{redact(address)}: {refused_request(status, one_line(str(reason), 200))}"
 
 
 def report(ex: BaseException) -> None:

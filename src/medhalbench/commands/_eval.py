@@ -25,6 +25,7 @@ from medhalbench.settings import (
     RunOptions,
     SettingsError,
     Spelling,
+    TableOptions,
     parse_model_args,
     task_options,
 )
@@ -70,7 +71,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
             param_hint=sweep.flag,
         )
     plan_settings = settings_from(entry.plan_settings, values) if entry.plan_settings else None
-    wide, published = values.pop("wide"), values.pop("published")
+    tables = settings_from(TableOptions, values)
     # Outputs written elsewhere (`Means("outputs")`): given, no model under test runs.
     given = next((task_values[o.name] for o in arguments if o.means == "outputs"), None)
     requested, system = values.pop("models"), values.pop("system", None)
@@ -115,13 +116,13 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         roles={role: names[0] for role, names in roles.items()},
         plan_settings=plan_settings,
     )
-    results = show_results(console, logs, wide=wide, published=published)
+    results = show_results(console, logs, wide=tables.wide, published=tables.published)
     for log in logs:
         if log.status == "success":
             for path in entry.implementation.outputs(log):
                 console.print(f"Written: {path}")
     table = entry.implementation.sweep_table
-    if swept and table and results and not wide:
+    if swept and table and results and not tables.wide:
         print_table(console, table(results))
     print_log_locations(logs, options.log_dir)
     fail_on_unfinished(logs)

@@ -33,6 +33,7 @@ from medhalbench.commands._errors import (
 )
 from medhalbench.commands._progress import retry_record
 from medhalbench.results import local_path
+from medhalbench.text import printable
 
 
 def log_path(log: EvalLog) -> str:
@@ -268,7 +269,7 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
         else:
             head, extra = f"{who}{where}: {reason}", retries
         line = _fitted(head, extra, finish, keep_extra=failure.kind == "bug")
-        click.secho(redact(line), fg="red", err=True)
+        click.secho(printable(redact(line)), fg="red", err=True)
     if kinds == {"stopped"}:
         if stopped_code in (INTERRUPTED, TERMINATED):
             wind_down(stopped_code)

@@ -27,7 +27,13 @@ from medhalbench.evidence import (
     recall_figures,
 )
 from medhalbench.results import Column, Estimate, ResultTable
-from medhalbench.settings import DenseSettings, IndexSettings, RecallSettings, options_of
+from medhalbench.settings import (
+    DenseSettings,
+    IndexRequest,
+    IndexSettings,
+    RecallSettings,
+    options_of,
+)
 
 
 def _folder_size(folder: Path) -> int:
@@ -38,33 +44,27 @@ def _number(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def index_from_command_line(
-    corpus: tuple[str, ...],
-    out: str,
-    dense: bool,
-    overwrite: bool,
-    progress: bool,
-    **values: Any,
-) -> None:
+def index_from_command_line(**values: Any) -> None:
     """`medhalbench index` from its options' values."""
     ctx = click.get_current_context()
-    settings = settings_from(IndexSettings, values)
-    vectors = settings_from(DenseSettings, values)
-    if not dense:
+    request = settings_from(IndexRequest, values)
+    settings = IndexSettings.of(request.model_dump(include=set(IndexSettings.model_fields)))
+    vectors = DenseSettings.of(request.model_dump(include=set(DenseSettings.model_fields)))
+    if not request.dense:
         for argument in options_of(DenseSettings):
             if ctx.get_parameter_source(argument.name) is ParameterSource.COMMANDLINE:
                 raise click.BadParameter(
                     "sets the passage vectors: add --dense", param_hint=argument.flag
                 )
     manifest = build_index(
-        list(corpus), out, settings, dense=vectors if dense else None, overwrite=overwrite,
-        progress=progress, say=lambda note: console.print(f"[yellow]Note:[/yellow] {note}"),
+        request.corpus, request.out, settings, dense=vectors if request.dense else None,
+        overwrite=request.overwrite, progress=request.progress, say=lambda note: console.print(f"[yellow]Note:[/yellow] {note}"),
     )  # fmt: skip
     console.print(
         f"Indexed {manifest.passages:,} passages of {manifest.documents:,} documents "
         f"({manifest.vocabulary:,} distinct tokens, {manifest.mean_passage_chars:,.0f} "
-        f"characters a passage) in {manifest.build_seconds:,.1f} s: {out} "
-        f"({_folder_size(Path(out)) / 1e6:,.1f} MB)"
+        f"characters a passage) in {manifest.build_seconds:,.1f} s: {request.out} "
+        f"({_folder_size(Path(request.out)) / 1e6:,.1f} MB)"
     )
     if manifest.dense is not None:
         made = manifest.dense

@@ -23,7 +23,7 @@ from medhalbench._hubmodels import offline_unless_reachable
 from medhalbench._secrets import (
     REDACTED,
     guard_model,
-    redact_url,
+    redact,
     register_secret,
     url_credentials,
     url_secret,
@@ -118,7 +118,7 @@ def checked_base_url(url: str | None, option: str) -> str | None:
     if scheme not in ("http", "https") or not hostname:
         raise OptionError(
             f"{option}: expected an http:// or https:// URL with a host, got "
-            f"{redact_url(re.sub(r'^[^/@]*@', REDACTED + '@', url.strip()))!r}"
+            f"{redact(re.sub(r'^[^/@]*@', REDACTED + '@', url.strip()))!r}"
         )
     if held:
         raise OptionError(
@@ -193,15 +193,10 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             _sdk_retries_off(resolved)
     except Exception as ex:  # the provider's own error, named after the option that caused it
         raise OptionError(f"{option} {name}: {plain_message(ex)}") from None
-    if via.base_url is None and (held := url_credentials(str(resolved.api.base_url or ""))):
-        for value in held:
-            register_secret(value)
-        # The provider took its base URL from the environment (e.g. SERVICE_BASE_URL).
-        raise OptionError(
-            f"{option} {name}: the base URL set in the environment {HOLDS_CREDENTIALS}; "
-            "give the key in the provider's API key variable (e.g. SERVICE_API_KEY) instead, "
-            "where no log or message shows it"
-        )
+    if via.base_url is None and (found := _base_url(resolved)):
+        # The provider or its SDK took its base URL from the environment (SERVICE_BASE_URL,
+        # OPENAI_BASE_URL): it is checked as the option's would be.
+        checked_base_url(found, f"{option} {name}: the base URL set in the environment")
     key = getattr(resolved.api, "api_key", None)
     if isinstance(key, str) and not sendable_in_header(key):
         raise OptionError(
@@ -210,6 +205,13 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         )
     retry_malformed_replies(resolved)
     return guard_model(resolved)
+
+
+def _base_url(model: Model) -> str | None:
+    """The base URL a model calls: inspect's, else its SDK client's."""
+    client = getattr(model.api, "client", None)
+    found = model.api.base_url or getattr(client, "base_url", None)
+    return None if found is None else str(found)
 
 
 WEIGHT_LOADING_PROVIDERS = frozenset({"hf", "vllm", "sglang", "transformer_lens", "nnterp"})

@@ -18,14 +18,10 @@ from inspect_ai.model import ChatMessage, ModelConfig
 from medhalbench._errors import DataError
 from medhalbench._secrets import REDACTED, is_secret_name
 from medhalbench.commands._models import Connection, OptionError, resolve_model
-from medhalbench.data import check_input_file
 from medhalbench.models import writes_nothing
 from medhalbench.registry import benchmark_of
-from medhalbench.results import RunFacts, local_path
+from medhalbench.results import RunFacts, local_path, read_log
 from medhalbench.settings import anchored, parse_model_args
-
-MAX_LOG_BYTES = 64 * 1024**3
-"""The largest log read (an `.eval` log is a zip of its samples)."""
 
 
 @dataclass(frozen=True)
@@ -42,24 +38,6 @@ class Resumed:
     log: EvalLog
     changed: list[str] = field(default_factory=list)
     rerun: bool = False
-
-
-def read_log(path: str | Path, *, header_only: bool = False) -> EvalLog:
-    """A log to resume, read whole (or its header).
-
-    Raises:
-        DataError: Not a regular readable file, or not an inspect log.
-    """
-    check_input_file(path, text=False, max_bytes=MAX_LOG_BYTES, what="log")
-    try:
-        return read_eval_log(str(path), header_only=header_only)
-    except Exception:  # inspect raises many kinds for what is no log
-        raise DataError("not an inspect log (.eval or .json)", path=path) from None
-
-
-def read_header(path: str | Path) -> EvalLog:
-    """A log's header, checked as `read_log` checks it."""
-    return read_log(path, header_only=True)
 
 
 def _run_folders(log: EvalLog, path: str | Path) -> list[Path]:
@@ -256,7 +234,7 @@ def prepare_retry(
 def later_logs(path: str | Path, folder: str | Path) -> list[EvalLog]:
     """Logs in `folder` that resume the run of `path` (the same task, created after it),
     oldest first, headers only."""
-    header = read_header(path)
+    header = read_log(path, header_only=True)
     found = []
     for info in list_eval_logs(str(folder), recursive=False):
         if Path(local_path(info.name)).resolve() == Path(path).resolve():

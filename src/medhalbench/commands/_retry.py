@@ -19,11 +19,11 @@ from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
 from medhalbench.commands._models import generate_config
 from medhalbench.commands._progress import progress_display
-from medhalbench.commands._resume import later_logs, prepare_retry, read_header
+from medhalbench.commands._resume import later_logs, prepare_retry
 from medhalbench.commands._run import console, redacted_logs
 from medhalbench.commands._tables import show_results
 from medhalbench.registry import benchmarks, find_benchmark
-from medhalbench.results import benchmark_name
+from medhalbench.results import benchmark_name, read_log
 from medhalbench.settings import (
     ConnectionSettings,
     Display,
@@ -57,7 +57,7 @@ def _latest(path: str, log_dir: str | None, force: bool) -> str:
     Raises:
         DataError: The run already finished (without `force`).
     """
-    header = read_header(path)
+    header = read_log(path, header_only=True)
     later = later_logs(path, _destination(path, log_dir))
     if later and not force:
         newest = later[-1]
@@ -95,7 +95,7 @@ def retry_runs(
         given = parse_model_args(model_args)
         by_role = _role_args(role_args)
         for path in logs:
-            task = read_header(path).eval.task
+            task = read_log(path, header_only=True).eval.task
             entry = find_benchmark(benchmark_name(task))
             if entry is None or entry.implementation.task_name != task:
                 # Before any work: inspect's own eval-retry resumes other tasks' logs.

@@ -6,7 +6,7 @@ import datetime
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -14,6 +14,8 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import Model, get_model
 from rich.console import Console
+from rich.segment import Segment
+from rich.text import Text
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench._secrets import redact_file
@@ -32,6 +34,7 @@ from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
 from medhalbench.models import repeatability, writes_nothing
 from medhalbench.settings import DEFAULT_MODEL, RunOptions, Settings
+from medhalbench.text import printable
 
 PIPED_WIDTH = 160
 BATCH_SAMPLE_RETRIES = 2
@@ -47,10 +50,25 @@ def realtime_logging(tasks: Sequence[Task]) -> bool:
     return sum(len(t.dataset) * (t.epochs or 1) for t in tasks) <= REALTIME_LOG_SAMPLES
 
 
+class _PrintableConsole(Console):
+    """A console that shows the text it is given (names, file names, replies) with every
+    character a terminal would act on escaped: the print boundary (`printable`). Text given
+    as a string is escaped before it is laid out; any other (a `Text`, a table's title) as
+    it is rendered, so that nothing reaches the terminal unescaped."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(printable(text), **kwargs)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
+        for segment in super().render(renderable, options):
+            # The console's own controls (cursor moves of a live display) are its own.
+            yield segment if segment.control else segment._replace(text=printable(segment.text))
+
+
 def _console(stdout: TextIO) -> Console:
     # A terminal, or COLUMNS, sets the width; piped output gets room for the wide tables.
     piped = not stdout.isatty() and "COLUMNS" not in os.environ
-    return Console(width=PIPED_WIDTH if piped else None)
+    return _PrintableConsole(width=PIPED_WIDTH if piped else None)
 
 
 class _CurrentConsole:
@@ -60,7 +78,7 @@ class _CurrentConsole:
 
     def __init__(self) -> None:
         self._made: tuple[object, ...] | None = None
-        self._console = Console()
+        self._console: Console = _PrintableConsole()
 
     def _current(self) -> Console:
         # rich's live display swaps sys.stdout for a proxy of itself while it runs: the proxied

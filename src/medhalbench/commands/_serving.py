@@ -8,17 +8,24 @@ import threading
 
 import click
 
+from medhalbench._local_server import listening_socket
 from medhalbench._secrets import register_secret
 from medhalbench.commands._errors import interruptible, stop_code
 from medhalbench.commands._run import console
-from medhalbench.models import Engine, embedded_settings
+from medhalbench.models import Engine, embedded_settings, serve_front
 from medhalbench.settings import parse_model_args
 
 
 def serve_from_command_line(
-    model: str, port: int, alias: str, api_key: str, model_args: tuple[str, ...]
+    model: str,
+    port: int,
+    alias: str,
+    api_key: str,
+    model_args: tuple[str, ...],
+    allow_hosts: tuple[str, ...],
 ) -> None:
-    """`medhalbench serve` from its options' values."""
+    """`medhalbench serve` from its options' values: the engine on a port of its own, behind
+    the front (`models.serve_front`) on the user's."""
     register_secret(api_key)  # given on the command line: shown nowhere
     if not model.startswith("embedded/"):
         raise click.BadParameter("serve runs embedded models only", param_hint="--model")
@@ -30,13 +37,19 @@ def serve_from_command_line(
     if settings.parallel > 1 and "n_threads" not in args:
         # Slots batched together do not repeat exactly anyway: use every core.
         settings = dataclasses.replace(settings, n_threads=os.cpu_count() or 1)
-    server = Engine(settings, slots=settings.parallel, port=port, alias=alias, api_key=api_key)
+    listening = listening_socket(port)
+    engine = Engine(settings, slots=settings.parallel, port=0, alias=alias)
+    front = serve_front(
+        engine.address, engine.api_key, alias=alias, api_key=api_key or None, listening=listening,
+        allowed_hosts=allow_hosts, warn=lambda line: console.print(f"[yellow]Note:[/yellow] {line}"),
+    )  # fmt: skip
+    front.start()
     try:
         # The stop is armed before the address is printed: a supervisor may stop the server
         # as soon as it reads it.
         with interruptible("stopped; the server did not close in time", samples=False):
             console.print(
-                f"Serving {alias} ({settings.parallel} slots) at {server.address}/v1; Ctrl-C stops."
+                f"Serving {alias} ({settings.parallel} slots) at http://127.0.0.1:{front.port}/v1; Ctrl-C stops."
             )
             if settings.parallel > 1:
                 console.print(
@@ -45,6 +58,7 @@ def serve_from_command_line(
                 )
             threading.Event().wait()  # until Ctrl-C or SIGTERM
     except KeyboardInterrupt as ex:
-        server.close()
+        front.stop()
+        engine.close()
         # 130 on Ctrl-C, 143 on SIGTERM: a supervisor tells a stop from a clean exit.
         raise SystemExit(stop_code(ex)) from None

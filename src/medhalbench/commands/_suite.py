@@ -30,7 +30,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import Model
 from pydantic import ValidationError
 
-from medhalbench._errors import DataError
+from medhalbench._errors import DataError, MedhalbenchError
 from medhalbench.commands._models import (
     OptionError,
     check_model_name,
@@ -44,7 +44,7 @@ from medhalbench.commands._models import (
 from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._resume import changed_inputs
 from medhalbench.commands._roles import role_names
-from medhalbench.data import read_settings_file
+from medhalbench.data import located, read_settings_file
 from medhalbench.examples import illustrative
 from medhalbench.planning import Plan
 from medhalbench.registry import Benchmark, benchmark, benchmark_of
@@ -99,7 +99,7 @@ def _refusal(problems: Sequence[Problem], path: str | Path, where: str = "") -> 
     """A suite's values refused, naming each field at fault (never a value: an argument may
     hold a key)."""
     fields = ", ".join(f"{where}{p.setting}" for p in problems)
-    return DataError("; ".join(p.reason for p in problems), path=path, field=fields)
+    return located(DataError("; ".join(p.reason for p in problems), path=path, field=fields))
 
 
 def read_suite(path: str | Path) -> Suite:
@@ -108,9 +108,17 @@ def read_suite(path: str | Path) -> Suite:
 
     Raises:
         DataError: The file cannot be read, or a field is missing, misspelt or of the wrong
-            kind, or names an unknown benchmark or role (naming every field at fault).
+            kind, or names an unknown benchmark or role (naming every field at fault and
+            the line of the first).
     """
-    file = Path(path)
+    try:
+        return _read_suite(Path(path))
+    except DataError as ex:
+        raise located(ex) from None
+
+
+def _read_suite(file: Path) -> Suite:
+    path = file
     try:
         read = SuiteFile.model_validate(read_settings_file(file, what="suite file"))
     except ValidationError as ex:
@@ -120,8 +128,11 @@ def read_suite(path: str | Path) -> Suite:
         checked_base_url(read.settings.model_base_url, where)
     except OptionError as ex:
         raise DataError(str(ex).removeprefix(f"{where}: "), path=path, field=where) from None
-    for run in read.runs:
-        benchmark(run.benchmark)  # an unknown name stops here, with the known ones listed
+    for i, run in enumerate(read.runs, start=1):
+        try:
+            benchmark(run.benchmark)
+        except MedhalbenchError as ex:  # an unknown name, with the known ones listed
+            raise DataError(str(ex), path=file, field=f"runs[{i}].benchmark") from None
     roles = {r.name for run in read.runs for r in benchmark(run.benchmark).roles}
     for i, model in enumerate(read.models, start=1):
         try:

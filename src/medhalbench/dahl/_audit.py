@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.log import EvalSample
 from pydantic import Field, model_validator
 
 from medhalbench._errors import DataError
@@ -32,7 +32,7 @@ from medhalbench.registry import (
     reading_roles,
     registered_name,
 )
-from medhalbench.results import RunRecord, benchmark_name, sample_score
+from medhalbench.results import RunRecord, benchmark_name, read_log, sample_score
 
 EVIDENCE_HEADING = "Passages the checker was given"
 TRUE, FALSE, NO_VERDICT = "true", "false", "unknown or unreadable"
@@ -241,7 +241,7 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     """
     from scipy import stats
 
-    log = read_eval_log(str(log_path))
+    log = read_log(log_path)
     if benchmark_name(log.eval.task) != registered_name(dahl):
         raise DataError("not a DAHL log", path=log_path)
     auto: dict[str, tuple[float, int]] = {}

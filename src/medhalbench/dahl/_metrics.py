@@ -83,11 +83,6 @@ def normalise_units(splitter_output: str, *, normalise: bool = True) -> UnitSpli
     return UnitSplit(units, markdown, split, intros)
 
 
-def parse_units(splitter_output: str) -> list[str]:
-    """The atomic units of a splitter's reply (see `normalise_units`)."""
-    return normalise_units(splitter_output).units
-
-
 @dataclass(frozen=True)
 class ResponseScore:
     """The judgement of one response.

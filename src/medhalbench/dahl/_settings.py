@@ -21,6 +21,7 @@ from medhalbench.settings import (
     LocalPath,
     Means,
     NotTaken,
+    OutputFile,
     Outputs,
     Positive,
     ProtocolSettings,
@@ -202,7 +203,7 @@ class FilterRequest(ProtocolSettings):
 
     questions: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
     """A CSV or JSONL with a `question` column (e.g. DAHL's questions.csv)."""
-    out: Annotated[str, LocalPath(dir_okay=False)]
+    out: OutputFile
     """The CSV of kept rows (all columns of the input); the dropped rows, with their rule
     and the words it matched, go beside it as OUT.dropped.csv."""
     cases: CaseRule = None

@@ -12,6 +12,7 @@ import codecs
 import csv
 import json
 import os
+import re
 import stat
 import tomllib
 from collections import Counter
@@ -191,6 +192,39 @@ def read_text_file(
 MAX_DOCUMENT_VALUES = 100_000
 """The most values a YAML or TOML settings file may hold once its aliases are expanded (a
 suite holds a few dozen; an alias bomb, billions)."""
+
+
+def located(error: DataError) -> DataError:
+    """A settings file's error with the line of the place it names (`runs[2].args.limt`,
+    items counted from 1), where the file is YAML or JSON and the place is in it."""
+    if error.path is None or error.field is None or error.line is not None:
+        return error
+    try:
+        node: yaml.Node | None = yaml.compose(read_text_file(Path(error.path)), _LimitedLoader)
+    except (DataError, yaml.YAMLError, RecursionError):
+        return error
+    rest = error.field.split(", ")[0]  # the first of several places
+    reached = node  # a place that is missing (a required field) is shown where it belongs
+    while rest and node is not None:
+        reached = node
+        if isinstance(node, yaml.SequenceNode) and (index := re.match(r"\[(\d+)\]\.?", rest)):
+            rest = rest[index.end() :]
+            number = int(index.group(1)) - 1
+            node = node.value[number] if 0 <= number < len(node.value) else None
+        elif isinstance(node, yaml.MappingNode):
+            # The longest key the place starts with: a model's name may hold dots.
+            keys = sorted(
+                ((k, v) for k, v in node.value if rest == k.value or rest.startswith(
+                    (f"{k.value}.", f"{k.value}["))),
+                key=lambda kv: -len(kv[0].value),
+            )  # fmt: skip
+            node = keys[0][1] if keys else None
+            rest = rest[len(keys[0][0].value) :].removeprefix(".") if keys else ""
+        else:
+            node = None
+    found = node or reached
+    line = None if found is None else found.start_mark.line + 1
+    return DataError(error.reason, path=error.path, line=line, field=error.field)
 
 
 def read_settings_file(path: str | Path, *, what: str = "settings file") -> Any:

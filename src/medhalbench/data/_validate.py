@@ -13,9 +13,9 @@ from medhalbench.data._io import max_field_chars
 R = TypeVar("R", bound=BaseModel)
 
 
-def _field_name(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
-    if not loc:
-        return "?"
+def _field_name(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
+    if not loc:  # a rule of the row's fields together: its message names them
+        return None
     first = loc[0]
     field = model.model_fields.get(str(first))
     name = field.alias if field is not None and field.alias else str(first)

@@ -12,42 +12,33 @@ package's README.
 
 from medhalbench.judging._alternatives import offers_both, several_verdict_lines
 from medhalbench.judging._extract import (
-    EXTRACTOR_ROLE,
     extract_verdict,
-    extractor_named,
     extractor_template,
 )
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
-from medhalbench.judging._reader import Cues, decide, find_cues, read_stance, read_with_cues
+from medhalbench.judging._reader import Cues, decide, read_stance, read_with_cues
 from medhalbench.judging._reply import (
     Reading,
-    normalise_reply,
     prepare_reply,
     read_reply,
     strip_reasoning,
 )
 from medhalbench.judging._schema import Cue, VerdictSchema
-from medhalbench.judging._text import json_field, offers_alternatives
-from medhalbench.judging._vocabulary import Stance, Vocabulary, WordKind, vocabulary
+from medhalbench.judging._text import offers_alternatives
+from medhalbench.judging._vocabulary import Stance, WordKind, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no
 
 __all__ = [
     "Cue",
     "Cues",
-    "EXTRACTOR_ROLE",
     "Reading",
     "Stance",
     "TOP_LOGPROBS",
     "VerdictSchema",
-    "Vocabulary",
     "WordKind",
     "decide",
     "extract_verdict",
-    "extractor_named",
     "extractor_template",
-    "find_cues",
-    "json_field",
-    "normalise_reply",
     "offers_alternatives",
     "offers_both",
     "parse_yes_no",

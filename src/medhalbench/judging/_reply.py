@@ -168,12 +168,6 @@ def prepare_reply(reply: str) -> str:
     return _join_labels(text.strip()).strip()
 
 
-def normalise_reply(reply: str, *, lower: bool = True) -> str:
-    """A prepared reply (see `prepare_reply`), lower-cased unless asked not to."""
-    text = prepare_reply(reply)
-    return text.lower() if lower else text
-
-
 @dataclass(frozen=True)
 class Reading(Generic[T]):
     """A verdict read from a reply, or None with the reason.

@@ -57,57 +57,17 @@ class VerdictWord:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Every language's verdict words, compiled.
+    """Every language's verdict words, compiled: a field for each section of
+    `verdict_words.yaml` (its header says what each holds), named as the section is, save
+    `yes`/`no` (`yes_words`/`no_words`), `negation` (`negation_before`), `none` (`none_words`),
+    the `labels` section (its senses in `labels`, the rest in `final_labels`, `initial_labels`
+    and `explanation_labels`), and the `marks`
+    (`affirm`, `deny`, `affirm_alone`, `deny_alone`, `select`).
 
     Attributes:
         words: Every verdict word; the index of the group that matched, less one, indexes
             `meanings`.
         meanings: What each alternative of `words` means.
-        yes: Answer words meaning yes.
-        no: Answer words meaning no.
-        unsure: Phrases saying the reply cannot tell.
-        partial: Words making a following verdict word partial ("partly true").
-        not_wholly: "not entirely": before a holds word it fails, before a fails word it is
-            partial.
-        hedges: Phrases making the verdict depend on something.
-        negation: Negations of a verdict word after them ("not", "no", "sin").
-        negation_after: Negations, matched at the start of the text after a word.
-        faults: Nouns whose negated presence means the text holds ("no errors").
-        evidence: Phrases on how the text stands against the evidence, by stance.
-        labels: Label words by sense (neutral, holds, fails).
-        final_labels: Words marking a final answer.
-        initial_labels: Words marking an answer a final one replaces ("Initial answer").
-        explanation_labels: Words labelling the reasons.
-        subjects: Names of the judged text as a whole.
-        fillers: Words that may stand between a subject and its verdict ("is", "clearly").
-        refusals: Phrases declining to judge.
-        frames: Phrases denying the clause after them ("I don't think").
-        conditionals: Words making what follows hypothetical.
-        alternatives: Words offering another answer instead.
-        corrections: Explicit self-corrections.
-        doubt: Doubt voiced after a correction.
-        withdrawals: Phrases that withdraw or leave open a verdict given before them.
-        earlier: Words marking a state the reply has moved past ("at first").
-        topics: Words before what a doubt is about ("whether", "about").
-        parts: Names of one claim of the judged text ("the claim that ...").
-        sources: Names of the evidence ("the context", "the knowledge").
-        fault_present: Words before a fault saying the text has it ("there is an").
-        fault_of_source: What after a fault makes it the evidence's ("in the context").
-        qualifiers: Words after a verdict that qualify it ("but").
-        exceptions: Words that qualify a verdict by an exception ("except").
-        deviations: Words saying an exception is a fault ("off", "wrong", "not").
-        conjunctions: Words joining two values ("and", "y", "和").
-        digit_leads: Words that put a digit after them in verdict position ("answer:").
-        picks: Words picking an option by its letter or number ("option", "I pick").
-        option_words: Words naming an option the reply defines ("Option 1:").
-        tentative: Words of a verdict the reply only leans to ("leaning", "my best guess").
-        contrasts: Words starting a clause that contrasts with the one before ("although").
-        none: Words meaning nothing of what a label names ("none", "N/A").
-        affirm: Signs standing for yes.
-        deny: Signs standing for no.
-        affirm_alone: Letters standing for yes only as a whole value (a quiz's "O").
-        deny_alone: Letters standing for no only as a whole value (a quiz's "X").
-        select: Marks that select a table's column ("X", "●"), beside the signs for yes.
     """
 
     words: re.Pattern[str]

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exported, exports
+from medhalbench._lazy import exports
 from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._settings import MedHalBuild, MedHalSettings
 
@@ -18,20 +18,9 @@ if TYPE_CHECKING:
         paper_factual_reading,
         parse_factual_verdict,
     )
-    from medhalbench.medhal.builder._build import MedHalBuildSummary, assign_splits, build_medhal
+    from medhalbench.medhal.builder._build import assign_splits, build_medhal
     from medhalbench.medhal.builder._convert import clean_explanation, read_statement
 
-_HEAVY = {
-    "._dataset": "MedHalRecord load_medhal",
-    "._implementation": "medhal_implementation",
-    "._metrics": "StatementOutcome medhal_metrics statement_scores",
-    "._scorer": "factuality_verdict",
-    "._task": "medhal",
-    "._verdicts": "FactualVerdict paper_explanation paper_factual_reading parse_factual_verdict",
-    ".builder._build": "MedHalBuildSummary assign_splits build_medhal",
-    ".builder._convert": "clean_explanation read_statement",
-}
-"""What is imported on first use: each module's names."""
-__getattr__ = exports(__name__, _HEAVY)
+__getattr__, _DEFERRED = exports(__name__, __file__)
 
-__all__ = ["medhal_benchmark", "MedHalBuild", "MedHalSettings", *exported(_HEAVY)]
+__all__ = ["medhal_benchmark", "MedHalBuild", "MedHalSettings", *_DEFERRED]

@@ -22,9 +22,8 @@ from medhalbench.medhal.builder._build import run_medhal_build
 
 
 def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
-    """Judging the example statements (all in one `train` file) or the user's test split."""
-    split = "train" if settings.data is None else "test"
-    task = settings.task(medhal, MedHalSettings.example, split=split)
+    """Judging the example statements (one file) or the user's test split."""
+    task = settings.task(medhal, MedHalSettings.example)
     return registry.DemoRun("MedHal: statement factuality", [task])
 
 

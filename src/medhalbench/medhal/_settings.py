@@ -24,6 +24,7 @@ from medhalbench.settings import (
     NotTaken,
     OutputFolder,
     Outputs,
+    PartOf,
     Positive,
     ProtocolSettings,
     ReplyTokens,
@@ -57,7 +58,7 @@ class MedHalSettings(BenchmarkSettings):
     predict: Annotated[bool, Means("condition")] = False
     """Judge statements without labels (statement[, context, id, source]): a verdict and an
     explanation each, written as JSONL beside the log; no figures."""
-    split: Annotated[str, Means("samples")] = "test"
+    split: Annotated[str, Means("samples"), PartOf("dataset")] = "test"
     """Split to evaluate (build folders and DatasetDicts)."""
     sources: Annotated[list[str] | None, COMMA_SEPARATED, Means("samples")] = None
     """Keep these sources (comma-separated, e.g. medqa,sumpubmed)."""

@@ -158,6 +158,7 @@ def load_medhallu(
     config: str = "pqa_labeled",
     split: str = "train",
     limit: int | None = None,
+    with_knowledge: bool = False,
 ) -> list[MedHalluRecord]:
     """Load MedHallu rows.
 
@@ -168,6 +169,7 @@ def load_medhallu(
         config: Hub config, `pqa_labeled` or `pqa_artificial` (hub sources only).
         split: Split to read (hub sources and saved DatasetDicts).
         limit: Keep at most this many rows (in file order).
+        with_knowledge: Every row must carry its knowledge (a run given each row's own).
 
     Raises:
         DataError: Bad input, naming file, line and field.
@@ -186,6 +188,14 @@ def load_medhallu(
         revision=MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None,
     ):
         record = validate_row(MedHalluRecord, row, path=source, line=line)
+        if with_knowledge and not record.knowledge_text.strip():
+            raise DataError(
+                "no knowledge, which --knowledge gives the detector (or search an index: "
+                "--evidence DIR)",
+                path=source,
+                line=line,
+                field="Knowledge",
+            )
         if record.pubid is not None:  # its two answers would share their sample ids
             pubids.add(record.pubid, line)
         records.append(record)

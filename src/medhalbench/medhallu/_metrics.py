@@ -4,7 +4,7 @@ figures when verdict probabilities were kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
@@ -64,24 +64,6 @@ class DetectionOutcome:
 def _positive(prediction: DetectionLabel | None) -> bool | None:
     """Hallucinated is positive; factual negative; not sure and unreadable are no answer."""
     return {DetectionLabel.HALLUCINATED: True, DetectionLabel.FACTUAL: False}.get(prediction)  # type: ignore[arg-type]
-
-
-def classification_scores(outcomes: Iterable[DetectionOutcome]) -> dict[str, float]:
-    """Precision, recall, F1 and accuracy with hallucinated as positive (no intervals).
-
-    A not-sure or unparseable prediction is not a positive: it is a false negative on a
-    hallucinated answer and counts as wrong in accuracy. Undefined figures are NaN.
-    """
-    listed = list(outcomes)
-    return estimate(
-        classification_figures(
-            "",
-            range(len(listed)),
-            [o.label is DetectionLabel.HALLUCINATED for o in listed],
-            [_positive(o.prediction) for o in listed],
-        ),
-        resamples=0,
-    )
 
 
 def detection_figures(outcomes: Sequence[DetectionOutcome], *, not_sure: bool) -> list[Figure]:

@@ -23,8 +23,10 @@ from medhalbench.settings import (
     LocalPath,
     Means,
     NotTaken,
+    OutputFile,
     OutputFolder,
     Outputs,
+    PartOf,
     ProtocolSettings,
     ReplyTemperature,
     ReplyTokens,
@@ -70,9 +72,9 @@ class MedHalluSettings(BenchmarkSettings, Grounding):
         "(CSV/JSONL: id, or question and answer; then reply or verdict 0/1/2); the dataset's "
         "answers without an output are left out.",
     )
-    config: Annotated[MedHalluConfig, Means("samples")] = "pqa_labeled"
+    config: Annotated[MedHalluConfig, Means("samples"), PartOf("dataset")] = "pqa_labeled"
     """Hub config."""
-    split: Annotated[str, Means("samples")] = "train"
+    split: Annotated[str, Means("samples"), PartOf("dataset")] = "train"
     """Split to read."""
     knowledge: Annotated[bool, Means("condition")] = False
     """Give the PubMedQA context to the detector."""
@@ -243,6 +245,6 @@ class ClusterRequest(Settings):
     """Use the first N questions."""
     seed: int = 42
     """Seed of the generator's temperatures and the answer order."""
-    out: Annotated[str | None, LocalPath(dir_okay=False)] = None
+    out: OutputFile | None = None
     """Write per-question clusters and the table as JSON to this file."""
     cache: Cache = True

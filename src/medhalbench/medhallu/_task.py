@@ -125,7 +125,12 @@ def medhallu(settings: MedHalluSettings) -> Task:
             "(knowledge=true), or remove {knowledge} from the template",
             path=settings.template,
         )
-    records = load_medhallu(settings.dataset, config=settings.config, split=settings.split)
+    records = load_medhallu(
+        settings.dataset,
+        config=settings.config,
+        split=settings.split,
+        with_knowledge=settings.knowledge and settings.evidence is None,
+    )
     if settings.difficulty:
         records = [r for r in records if r.difficulty in settings.difficulty]
     if settings.limit is not None:

@@ -3,6 +3,7 @@
 from medhalbench.models._default import embedded_may_judge, is_embedded
 from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
+from medhalbench.models._front import serve_front
 from medhalbench.models._gguf import resolve_gguf, smollm2_gguf_path
 from medhalbench.models._gguf_export import export_gguf
 from medhalbench.models._repeatability import repeatability
@@ -20,6 +21,7 @@ __all__ = [
     "EngineError",
     "EnginePool",
     "EngineSettings",
+    "serve_front",
     "engine",
     "embedded_settings",
     "export_gguf",

@@ -90,7 +90,7 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
     unknown = sorted(set(model_args) - set(MODEL_ARGS))
     if unknown:
         raise ValueError(
-            f"unknown -M option(s) for the embedded model: {', '.join(unknown)} "
+            f"unknown model argument(s) for the embedded model: {', '.join(unknown)} "
             f"(known: {', '.join(MODEL_ARGS)})"
         )
     values: dict[str, int] = {}
@@ -99,10 +99,10 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
             values[name] = MODEL_ARGS[name](raw)
         except (TypeError, ValueError):
             raise ValueError(
-                f"-M {name}={raw!r}: expected a whole number for the embedded model"
+                f"{name}={raw!r}: expected a whole number for the embedded model"
             ) from None
         if values[name] < (1 if name in ("n_ctx", "parallel", "n_threads") else 0):
-            raise ValueError(f"-M {name}={raw!r}: out of range for the embedded model")
+            raise ValueError(f"{name}={raw!r}: out of range for the embedded model")
     settings = EngineSettings(
         path=str(resolve_gguf(model_name).resolve()),
         n_ctx=values.get("n_ctx", DEFAULT_N_CTX),

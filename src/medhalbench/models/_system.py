@@ -3,8 +3,9 @@ log, the tables and the report say which system wrote them; it never generates."
 
 from __future__ import annotations
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
-from inspect_ai.tool import ToolChoice, ToolInfo
+from typing import Any
+
+from inspect_ai.model import ModelOutput, modelapi
 
 from medhalbench._errors import MedhalbenchError
 from medhalbench.models._provider import ProviderAPI
@@ -24,13 +25,7 @@ class SystemModelAPI(ProviderAPI):
     """The system that wrote outputs given to a benchmark: a name, never called (`-M` args,
     such as a key given for the whole run, are accepted and unused)."""
 
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
+    async def generate(self, *args: Any, **kwargs: Any) -> ModelOutput:  # never called
         raise MedhalbenchError(
             f"{SYSTEM_PROVIDER}/{self.model_name} names outputs written elsewhere "
             "(--responses); it cannot generate"

@@ -13,7 +13,7 @@ from annotated_types import Ge
 from inspect_ai import Task
 
 from medhalbench._errors import DataError
-from medhalbench.data import read_settings_file
+from medhalbench.data import located, read_settings_file
 from medhalbench.planning._tokens import MESSAGE_OVERHEAD, TOKENIZER_NAME, count_tokens
 from medhalbench.results import MAIN_ROLE, Column, PlannedRole, ResultTable, TokenEstimate
 from medhalbench.settings import Settings, SettingsError
@@ -93,6 +93,13 @@ def read_prices(path: str | Path) -> dict[str, Price]:
     Raises:
         DataError: The file cannot be read or a price is missing or not a number.
     """
+    try:
+        return _read_prices(path)
+    except DataError as ex:
+        raise located(ex) from None
+
+
+def _read_prices(path: str | Path) -> dict[str, Price]:
     raw = read_settings_file(path, what="price file")
     if not isinstance(raw, dict) or not raw:
         raise DataError("expected MODEL: {input: ..., output: ...} entries", path=path)
@@ -106,8 +113,12 @@ def read_prices(path: str | Path) -> dict[str, Price]:
         try:
             prices[str(model)] = Price.of(entry)
         except SettingsError as ex:
-            first = ex.problems[0]
-            raise DataError(first.reason, path=path, field=f"{model}.{first.setting}") from None
+            first, *rest = ex.problems
+            raise DataError(
+                "; ".join([first.reason, *(f"{model}.{p.setting}: {p.reason}" for p in rest)]),
+                path=path,
+                field=f"{model}.{first.setting}",
+            ) from None
     return prices
 
 

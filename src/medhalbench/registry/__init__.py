@@ -5,7 +5,7 @@ loop over it. The implementation's names are imported on first use: `--help` loa
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exported, exports
+from medhalbench._lazy import exports
 from medhalbench.registry._declaration import (
     DATASET,
     EXTRACTOR,
@@ -18,7 +18,6 @@ from medhalbench.registry._declaration import (
     Tool,
 )
 from medhalbench.registry._registry import (
-    ENTRY_POINT_GROUP,
     benchmark,
     benchmark_of,
     benchmarks,
@@ -31,8 +30,6 @@ from medhalbench.settings import EXAMPLE_DATASET
 
 if TYPE_CHECKING:
     from medhalbench.registry._audit import (
-        AUDIT_EXTRACTOR,
-        AUDIT_READER,
         CANNOT_TELL,
         UNREADABLE,
         AuditFigure,
@@ -56,18 +53,7 @@ if TYPE_CHECKING:
     )
     from medhalbench.registry._task import benchmark_task
 
-_HEAVY = {
-    "._audit": (
-        "AUDIT_EXTRACTOR AUDIT_READER CANNOT_TELL UNREADABLE AuditFigure AuditItem "
-        "AuditQuestion AuditRole JudgeAudit f1_figure reading_item reading_roles"
-    ),
-    "._implementation": (
-        "DemoRun DemoSettings Implementation Outcome Printable RoleModels Unit registered_name"
-    ),
-    "._task": "benchmark_task",
-}
-"""What is imported on first use: each module's names."""
-__getattr__ = exports(__name__, _HEAVY)
+__getattr__, _DEFERRED = exports(__name__, __file__)
 
 __all__ = [
     "DATASET",
@@ -79,7 +65,6 @@ __all__ = [
     "Role",
     "Sweep",
     "Tool",
-    "ENTRY_POINT_GROUP",
     "benchmark",
     "benchmark_of",
     "benchmarks",
@@ -88,5 +73,5 @@ __all__ = [
     "register_benchmark",
     "unregister_benchmark",
     "EXAMPLE_DATASET",
-    *exported(_HEAVY),
+    *_DEFERRED,
 ]

@@ -8,16 +8,15 @@ from medhalbench.report._compare import (
     comparison_table,
     comparison_text,
 )
-from medhalbench.report._contrasts import Contrasts, Difference, contrasts, differences
+from medhalbench.report._contrasts import contrasts, differences
 from medhalbench.report._html import render_html
 from medhalbench.report._latex import latex
 from medhalbench.report._multiple import holm
-from medhalbench.report._page import Page, Section, build_page
-from medhalbench.report._published import published_of, same_model
-from medhalbench.report._runs_table import LOG_COLUMN, RUN_COLUMNS, OwnColumns, runs_table
+from medhalbench.report._page import Page, build_page
+from medhalbench.report._published import published_of
+from medhalbench.report._runs_table import OwnColumns, runs_table
 from medhalbench.report._settings import RunSettings, settings_of
 from medhalbench.report._summary import (
-    DISTINCTIONS_NOTE,
     BenchmarkSummary,
     distinctions,
     mark_distinctions,
@@ -30,22 +29,16 @@ from medhalbench.report._write import tables, write_report
 from medhalbench.settings import SUFFIXES, ComparisonFormat, ReportFormat
 
 __all__ = [
-    "DISTINCTIONS_NOTE",
     "BenchmarkSummary",
     "CollectedResults",
     "Comparison",
     "ComparisonFormat",
-    "Contrasts",
-    "Difference",
     "FIGURE_COLUMNS",
-    "LOG_COLUMN",
-    "RUN_COLUMNS",
     "OwnColumns",
     "Page",
     "ReportFormat",
     "RunSettings",
     "SUFFIXES",
-    "Section",
     "build_page",
     "collect",
     "compare_logs",
@@ -60,7 +53,6 @@ __all__ = [
     "latex",
     "place",
     "published_of",
-    "same_model",
     "render_html",
     "run_names",
     "runs_table",

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 
+from medhalbench._errors import DataError
 from medhalbench.registry import DATASET, benchmark_of, benchmarks
 from medhalbench.report._settings import reply_settings
 from medhalbench.results import (
@@ -16,6 +17,7 @@ from medhalbench.results import (
     benchmark_name,
     log_paths,
     log_roles,
+    read_log,
     run_record,
     run_result,
     setting_text,
@@ -89,11 +91,9 @@ def collect(paths: Sequence[str | Path]) -> CollectedResults:
     finished: dict[str, EvalLog] = {}
     for path in log_paths(paths):
         try:
-            log = read_eval_log(path, header_only=True)
-        except Exception as ex:  # a truncated or foreign file: left out, and said so
-            results.unreadable.append(
-                f"{path} (not an inspect log, or a cut-off one: {type(ex).__name__})"
-            )
+            log = read_log(path, header_only=True)
+        except DataError as ex:  # a truncated or foreign file: left out, and said so
+            results.unreadable.append(f"{path} ({ex.reason})")
             continue
         if benchmark_of(log) is None:
             results.skipped.append(f"{path} (not a medhalbench task)")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import SampleScore
 
 from medhalbench._errors import DataError
@@ -22,7 +22,7 @@ from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._multiple import holm
 from medhalbench.report._settings import settings_of
 from medhalbench.report._summary import run_names
-from medhalbench.results import Column, Estimate, ResultTable, run_record, run_result
+from medhalbench.results import Column, Estimate, ResultTable, read_log, run_record, run_result
 from medhalbench.settings import ComparisonFormat
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,
@@ -79,12 +79,7 @@ class Comparison:
 
 
 def _read(path: str | Path) -> EvalLog:
-    try:
-        log = read_eval_log(str(path))
-    except FileNotFoundError:
-        raise DataError("no such log file", path=path) from None
-    except Exception as ex:
-        raise DataError(f"not an inspect log ({type(ex).__name__})", path=path) from None
+    log = read_log(path)
     if benchmark_of(log) is None:
         raise DataError("not a log of a medhalbench task", path=path)
     return log

@@ -4,15 +4,13 @@ published rows, and small SVG charts. Shared by every benchmark and the report."
 from medhalbench.results._charts import (
     Bar,
     bar_of,
-    defined_metric,
     grouped_bars,
     horizontal_bars,
     line_chart,
 )
-from medhalbench.results._logs import local_path, log_paths
+from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_paths, read_log
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._record import (
-    EvidenceSearched,
     PlannedRole,
     RunFacts,
     RunRecord,
@@ -26,12 +24,9 @@ from medhalbench.results._runs import (
     benchmark_name,
     log_metrics,
     log_roles,
-    role_usage,
-    run_labels,
     run_record,
     run_result,
     sample_score,
-    varying_settings,
 )
 from medhalbench.results._tables import (
     AUROC_UNDEFINED,
@@ -60,7 +55,6 @@ from medhalbench.results._tables import (
 )
 
 __all__ = [
-    "EvidenceSearched",
     "PlannedRole",
     "RunFacts",
     "RunRecord",
@@ -69,6 +63,8 @@ __all__ = [
     "run_record",
     "local_path",
     "log_paths",
+    "read_log",
+    "MAX_LOG_BYTES",
     "AUROC_UNDEFINED",
     "MAIN_ROLE",
     "EXPLANATION_UNDEFINED",
@@ -87,7 +83,6 @@ __all__ = [
     "benchmark_name",
     "bar_of",
     "calibration_table",
-    "defined_metric",
     "figure_names",
     "figure_rows",
     "format_cell",
@@ -100,8 +95,6 @@ __all__ = [
     "published_figure",
     "read_published",
     "results_table",
-    "role_usage",
-    "run_labels",
     "run_result",
     "sample_score",
     "run_title",
@@ -109,6 +102,5 @@ __all__ = [
     "setting_text",
     "token_table",
     "undefined_reason",
-    "varying_settings",
     "yes_no",
 ]

@@ -7,9 +7,28 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-from inspect_ai.log import list_eval_logs
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from medhalbench._errors import DataError
+from medhalbench.data import check_input_file
+
+MAX_LOG_BYTES = 64 * 1024**3
+"""The largest log read (an `.eval` log is a zip of its samples)."""
+
+
+def read_log(path: str | Path, *, header_only: bool = False) -> EvalLog:
+    """A log read whole (or its header): the one way every command reads a log it is given.
+
+    Raises:
+        DataError: Not a regular readable file, or not an inspect log.
+    """
+    check_input_file(path, text=False, max_bytes=MAX_LOG_BYTES, what="log")
+    try:
+        return read_eval_log(str(path), header_only=header_only)
+    except Exception:  # inspect raises many kinds for what is no log
+        raise DataError(
+            "not an inspect log (.eval or .json), or a cut-off one", path=path
+        ) from None
 
 
 def log_paths(paths: Sequence[str | Path]) -> list[str]:

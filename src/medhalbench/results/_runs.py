@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,35 +125,6 @@ class RunResult:
         """The distinct second parts of metric names `<prefix>/<part>/...` or `<prefix>/<part>`."""
         parts = {k.split("/")[1] for k in self.metrics if k.startswith(f"{prefix}/")}
         return sorted({p.removesuffix("_ci_low").removesuffix("_ci_high") for p in parts})
-
-
-def varying_settings(
-    runs: Sequence[RunResult], describe: Callable[[RunRecord], list[str]]
-) -> list[str]:
-    """What sets each run apart from the others shown with it: its settings (from
-    `describe`) and judges that are not the same in every run, joined by " · " ("" for a
-    run like every other)."""
-    items = [
-        [*(f"{role} {name}" for role, name in run.roles.items()), *describe(run.record)]
-        for run in runs
-    ]
-    varying = {item for listed in items for item in listed if any(item not in o for o in items)}
-    return [" · ".join(i for i in listed if i in varying) for listed in items]
-
-
-def run_labels(runs: Sequence[RunResult], describe: Callable[[RunRecord], list[str]]) -> list[str]:
-    """Names for runs shown together: the model, then what sets the run apart from the
-    others (`varying_settings`); identical reruns are numbered."""
-    labels = [
-        " · ".join(filter(None, [run.model, varying]))
-        for run, varying in zip(runs, varying_settings(runs, describe), strict=True)
-    ]
-    repeated, seen = Counter(labels), Counter[str]()
-    numbered = []
-    for label in labels:
-        seen[label] += 1
-        numbered.append(f"{label} (run {seen[label]})" if repeated[label] > 1 else label)
-    return numbered
 
 
 def benchmark_name(task: str) -> str:

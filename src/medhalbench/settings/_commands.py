@@ -5,14 +5,32 @@ line's shared options are derived from them, as a benchmark's are from its setti
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field
+from annotated_types import Ge, Le
+from pydantic import Field, model_validator
 
-from medhalbench.settings._marks import Count, InputFile, Internal, NonNegative, Positive, Spelling
-from medhalbench.settings._model import Settings
+from medhalbench.settings._marks import (
+    Count,
+    InputFile,
+    Internal,
+    LocalPath,
+    NonNegative,
+    OutputFile,
+    Positive,
+    Qualifies,
+    Spelling,
+)
+from medhalbench.settings._model import SettingProblem, Settings
 from medhalbench.settings._options import Option, options_of
-from medhalbench.settings._shared import Cache, ReplySeed
+from medhalbench.settings._shared import (
+    BOOTSTRAP_SEED,
+    DEFAULT_RESAMPLES,
+    MAX_RESAMPLES,
+    Cache,
+    ReplySeed,
+)
 
 DEFAULT_MODEL = "embedded/smollm2"
 """SmolLM2-135M-Instruct, in-process: the model wherever a command needs one and none is
@@ -45,6 +63,15 @@ class CommandSettings(Settings):
         left None where None is not one, keeps the default)."""
         given = {k: v for k, v in values.items() if k in cls.model_fields}
         return cls.of({k: v for k, v in given.items() if v is not None or _admits_none(cls, k)})
+
+
+class TableOptions(CommandSettings):
+    """How a run's figures are shown in the terminal."""
+
+    wide: bool = False
+    """One wide table of every figure (default: one narrow table per run)."""
+    published: Annotated[bool, Qualifies("wide")] = False
+    """With --wide: add the paper's published figures as reference rows."""
 
 
 def _admits_none(model: type[Settings], name: str) -> bool:
@@ -168,3 +195,100 @@ SUFFIXES: Mapping[ReportFormat, str] = {
 ComparisonFormat = Literal["text", "csv", "markdown", "json"]
 """How `compare` writes a comparison: a table for the terminal, CSV (plain column names),
 Markdown, or JSON (every field of `Comparison`; NaN as null)."""
+
+
+class ReportRequest(Settings):
+    """A summary of every model on every benchmark, then each benchmark's tables, charts
+    and paired comparisons (runs on the same samples that differ in one thing), from inspect
+    logs (files or folders) of our tasks, with 95% intervals and the papers' published
+    figures beside ours. `--format json` writes every table and figure as one JSON
+    document; `--format latex`, the summary's headline figures as LaTeX tables.
+
+    Examples:
+        medhalbench report logs/ --out report.html
+        medhalbench report logs/ --format csv --out tables.csv
+        medhalbench report logs/ --out report.json
+        medhalbench report logs/ --format latex --out summary.tex
+    """
+
+    logs: Annotated[list[Annotated[str, LocalPath(must_exist=True)]], Spelling(positional=True)]
+    """The logs, files or folders."""
+    out: OutputFile | None = None
+    """Output file (for csv: the stem of one file per table). Left out, `report` with the
+    format's suffix (report.json, report.tex, ...)."""
+    format: ReportFormat | None = None
+    """What to write. Left out, the one --out's suffix names, else html."""
+    published: bool = True
+    """Add the papers' published figures as reference rows."""
+
+    @model_validator(mode="after")
+    def _format_of_out(self) -> Self:
+        _refuse_another_suffix(self.out, self.format, SUFFIXES)
+        return self
+
+    @property
+    def chosen(self) -> ReportFormat:
+        """The format written: the one given, else the one --out's suffix names, else html."""
+        return self.format or _format_named(self.out, SUFFIXES) or "html"
+
+    @property
+    def target(self) -> str:
+        """The file written (or the stem of those written)."""
+        return self.out or f"report{SUFFIXES[self.chosen]}"
+
+
+class CompareRequest(Settings):
+    """Compare two runs of one benchmark on the same samples (matched by sample id): each
+    headline figure's difference A - B with its paired-bootstrap 95% interval, a paired
+    permutation p-value and its Holm adjustment over the comparison's tests, and McNemar's
+    exact test on per-sample correctness (MedHallu, MedHal). Unmatched samples are counted
+    and left out.
+
+    Examples:
+        medhalbench compare logs/a.eval logs/b.eval
+        medhalbench compare logs/a.eval logs/b.eval --out a_vs_b.csv
+    """
+
+    log_a: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
+    """The first run's log."""
+    log_b: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
+    """The second run's log."""
+    bootstrap: Annotated[int, Ge(1), Le(MAX_RESAMPLES)] = DEFAULT_RESAMPLES
+    """Resamples of the paired bootstrap and of the permutation test."""
+    seed: int = BOOTSTRAP_SEED
+    """Seed of the resampling."""
+    format: ComparisonFormat | None = None
+    """text: a table for the terminal; csv, markdown, json: for analysis and papers. Left
+    out, the one --out's suffix names, else text."""
+    out: OutputFile | None = None
+    """Write to this file instead of the terminal (csv, markdown, json)."""
+
+    @model_validator(mode="after")
+    def _format_of_out(self) -> Self:
+        if self.out is not None and self.chosen == "text":
+            raise SettingProblem("out", "needs --format csv, markdown or json")
+        _refuse_another_suffix(self.out, self.format, _FILE_COMPARISONS)
+        return self
+
+    @property
+    def chosen(self) -> ComparisonFormat:
+        """The format written: the one given, else the one --out's suffix names, else text."""
+        return self.format or _format_named(self.out, _FILE_COMPARISONS) or "text"
+
+
+_FILE_COMPARISONS: Mapping[ComparisonFormat, str] = {
+    f: SUFFIXES[f] for f in ("csv", "markdown", "json")
+}
+
+
+def _format_named(out: str | None, suffixes: Mapping[Any, str]) -> Any:
+    """The format whose suffix an output file has (None: none, or no file)."""
+    suffix = "" if out is None else Path(out).suffix.lower()
+    return next((f for f, s in suffixes.items() if s == suffix), None)
+
+
+def _refuse_another_suffix(out: str | None, given: str | None, suffixes: Mapping[Any, str]) -> None:
+    """Refuse writing a format into a file whose suffix names another."""
+    named = _format_named(out, suffixes)
+    if given is not None and named is not None and named != given:
+        raise SettingProblem("out", f"{out} names {named}, not --format {given}")

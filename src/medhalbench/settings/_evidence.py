@@ -12,8 +12,10 @@ from medhalbench.settings._marks import (
     COMMA_SEPARATED,
     Count,
     DataSource,
+    LocalPath,
     Means,
     NonNegative,
+    OutputFolder,
     Positive,
     Qualifies,
     Share,
@@ -130,6 +132,39 @@ class DenseSettings(Settings):
     dense_dtype: VectorType = "float16"
     """How the vectors are stored (memory-mapped): float16, or int8 scaled per vector (half
     the size)."""
+
+
+class IndexRequest(IndexSettings, DenseSettings):
+    """Index local corpora for evidence-grounded checking: each document is cut into
+    overlapping passages (each keeping its document's id and its character offsets) and
+    indexed with BM25, and with --dense embedded by a sentence-transformers model
+    (all-MiniLM-L6-v2 offline by default), in a folder that later runs open memory-mapped.
+
+    CORPUS is a JSONL, JSON, CSV or Parquet file of rows with id, title and text (BEIR's
+    `_id` and Pyserini's `contents` are read too), a .txt file or a folder of them,
+    PubMedQA's ori_pqal.json (each abstract's contexts), SumPubMed's folder (its full
+    texts), or MedHallu rows (each row's knowledge). Several corpora make one index;
+    document ids must be unique across them.
+
+    Examples:
+        medhalbench index sumpubmed/text --out index/
+        medhalbench index papers.jsonl abstracts.csv --out index/ --dense
+        medhalbench index papers.jsonl --out index/ --dense --dense-model ncbi/MedCPT-Article-Encoder
+    """
+
+    corpus: Annotated[list[Annotated[str, LocalPath(must_exist=True)]], Spelling(positional=True)]
+    """The corpora to index."""
+    out: Annotated[OutputFolder, Spelling(metavar="DIR")]
+    """The index folder to write (it appears when the build is complete)."""
+    dense: bool = False
+    """Also store passage vectors (memory-mapped) for dense and hybrid retrieval; runs on the
+    index then search it hybrid by default (BM25 and vectors fused by reciprocal rank). Added
+    to an index of the same corpora without rebuilding it; an interrupted run resumes."""
+    overwrite: bool = False
+    """Replace an index of other corpora or settings (or vectors of another model) already
+    in --out; the same corpora and settings are kept without it."""
+    progress: bool = True
+    """Show progress bars while building."""
 
 
 class RecallSettings(Settings):

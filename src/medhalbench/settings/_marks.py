@@ -38,11 +38,13 @@ class LocalPath:
         dir_okay: A folder is accepted.
         file_okay: A file is accepted.
         must_exist: The path must exist.
+        writes: The command writes there (an output): it may not be one of its inputs.
     """
 
     dir_okay: bool = True
     file_okay: bool = True
     must_exist: bool = False
+    writes: bool = False
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -129,10 +131,23 @@ class Means:
 @dataclass(frozen=True)
 class Qualifies:
     """A setting that qualifies another and means nothing without it (a closed-book run's
-    `evidence_k`): no part of a run that leaves the other unset.
+    `evidence_k`, `--published` without `--wide`): refused where the other is unset (None,
+    or a flag left off).
 
     Attributes:
         setting: The setting it qualifies.
+    """
+
+    setting: str
+
+
+@dataclass(frozen=True)
+class PartOf:
+    """A setting that picks a part of a source with parts (a hub dataset's config or split,
+    a folder's split file): refused where the source is one local file, which has none.
+
+    Attributes:
+        setting: The source's setting.
     """
 
     setting: str
@@ -219,8 +234,10 @@ DataSource = Annotated[str, LocalPath()]
 """A dataset: a local file or folder, or a hub id."""
 InputFile = Annotated[str, LocalPath(dir_okay=False)]
 """A local file the run reads (a prompt, answers written elsewhere)."""
-OutputFolder = Annotated[str, LocalPath(file_okay=False)]
-"""A folder a builder writes to."""
+OutputFolder = Annotated[str, LocalPath(file_okay=False, writes=True)]
+"""A folder a command writes to."""
+OutputFile = Annotated[str, LocalPath(dir_okay=False, writes=True)]
+"""A file a command writes."""
 BuildProtocol = Literal["ours", "paper"]
 """How a builder builds: `ours` (our rules, each difference from the authors' build code
 documented in the benchmark's README) or `paper` (the authors' build code, rule by rule)."""

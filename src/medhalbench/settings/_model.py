@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 import pydantic
 from pydantic import ConfigDict, ValidationError
 
 from medhalbench._errors import DataError, MedhalbenchError
-from medhalbench.settings._marks import STORED, BuildProtocol
+from medhalbench.settings._marks import STORED, BuildProtocol, local_path
 from medhalbench.settings._options import options_of
 
 T = TypeVar("T")
@@ -141,13 +142,41 @@ class Settings(pydantic.BaseModel):
         for o in options:
             if getattr(self, o.name) == o.default:
                 continue
-            if o.qualifies is not None and getattr(self, o.qualifies) is None:
+            source = getattr(self, o.part_of) if o.part_of is not None else None
+            if o.qualifies is not None and getattr(self, o.qualifies) in (None, False):
                 found.append(Problem(o.name, f"needs {flags[o.qualifies]}"))
+            elif isinstance(source, str) and local_path(source).is_file():
+                found.append(
+                    Problem(
+                        o.name, f"picks a part of a hub dataset or a folder; {source} is a file"
+                    )
+                )
             elif written and o.means == "replies":
                 found.append(Problem(o.name, _NOTHING_GENERATED))
         if found:
             raise SettingProblem(found[0].setting, found[0].reason, *found[1:])
         return self
+
+    @pydantic.model_validator(mode="after")
+    def _writes_apart(self, info: pydantic.ValidationInfo) -> Self:
+        """Refuse an output (`LocalPath(writes=True)`) that is one of the command's own
+        inputs: it would write over what it reads."""
+        if (info.context or {}).get(STORED):
+            return self
+        marked = [(o, o.path) for o in options_of(type(self)) if o.path is not None]
+        read = {path: o for o, mark in marked if not mark.writes for path in self._paths(o.name)}
+        for o, mark in marked:
+            for path in self._paths(o.name) if mark.writes else ():
+                if path in read:
+                    raise SettingProblem(
+                        o.name, f"{path} is also its {read[path].flag}: it would write over it"
+                    )
+        return self
+
+    def _paths(self, name: str) -> list[Path]:
+        value = getattr(self, name)
+        values = value if isinstance(value, list) else [value]
+        return [local_path(v).resolve() for v in values if isinstance(v, str) and v]
 
     @classmethod
     def of(cls, values: Mapping[str, Any] | None = None, /, **given: Any) -> Self:

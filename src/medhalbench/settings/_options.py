@@ -24,6 +24,7 @@ from medhalbench.settings._marks import (
     LocalPath,
     Meaning,
     Means,
+    PartOf,
     Qualifies,
     Spelling,
     local_path,
@@ -56,6 +57,7 @@ class Option:
         spelling: How the command line spells it.
         means: What it means when runs are set side by side.
         qualifies: The setting it qualifies, where it means nothing without it.
+        part_of: The source setting it picks a part of (`PartOf`).
         annotation: Its declared type, marks included.
     """
 
@@ -72,6 +74,7 @@ class Option:
     spelling: Spelling = Spelling()
     means: Meaning | None = None
     qualifies: str | None = None
+    part_of: str | None = None
     annotation: Any = None
 
     @property
@@ -154,6 +157,7 @@ def _option(name: str, annotation: Any, default: Any, help: str) -> Option | Non
         spelling=next((m for m in marks if isinstance(m, Spelling)), Spelling()),
         means=next((m.meaning for m in marks if isinstance(m, Means)), None),
         qualifies=next((m.setting for m in marks if isinstance(m, Qualifies)), None),
+        part_of=next((m.setting for m in marks if isinstance(m, PartOf)), None),
         annotation=annotation,
     )
 
@@ -189,9 +193,12 @@ def options_of(model: type[Settings]) -> tuple[Option, ...]:
     return tuple(found)
 
 
-def description(model: type) -> str:
-    """The first line of a model's docstring (its command's help)."""
+def description(model: type, *, whole: bool = False) -> str:
+    """The first paragraph of a model's docstring (its command's help), or with `whole` every
+    paragraph before its sections."""
     doc = docstring_parser.parse(inspect.getdoc(model) or "")
+    if whole:
+        return doc.description or ""
     return " ".join((doc.short_description or "").split())
 
 

@@ -7,7 +7,6 @@ scikit-learn (ranking and calibration figures); figures that are undefined are N
 from medhalbench.settings import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, MAX_RESAMPLES, Resamples
 from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
-    CONFIDENCE,
     SCRIPT_FAILS,
     ZERO_FOR_UNDEFINED,
     Figure,
@@ -21,21 +20,16 @@ from medhalbench.statistics._bootstrap import (
     ratio,
 )
 from medhalbench.statistics._classification import (
-    CLASSIFICATION_FIGURES,
     classification_figures,
-    confusion_components,
     mean_figure,
     share_figure,
     zero_division,
 )
-from medhalbench.statistics._ranking import CALIBRATION_BINS, probability_scores
+from medhalbench.statistics._ranking import probability_scores
 
 __all__ = [
     "binary_f1",
     "kappa_figure",
-    "CALIBRATION_BINS",
-    "CLASSIFICATION_FIGURES",
-    "CONFIDENCE",
     "BOOTSTRAP_SEED",
     "DEFAULT_RESAMPLES",
     "MAX_RESAMPLES",
@@ -49,7 +43,6 @@ __all__ = [
     "classification_figures",
     "zero_division",
     "cluster_sums",
-    "confusion_components",
     "estimate",
     "mcnemar_exact",
     "mean_figure",

@@ -109,10 +109,6 @@ class MedHalluBuildRow(Record):
     chosen_attempt: int | None = None
     provenance: BuildProvenance
 
-    def published(self) -> dict[str, Any]:
-        """The row as written: published field names, then status and provenance."""
-        return self.model_dump(by_alias=True, exclude_none=True)
-
 
 async def build_question(
     record: PubMedQARecord, roles: BuildRoles, settings: BuildSettings, prompts: BuildPrompts
@@ -309,7 +305,7 @@ def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHall
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    rows = [r.published() for r in records if r.status != "no_candidate"]
+    rows = [r.to_published() for r in records if r.status != "no_candidate"]
     with atomic_text(out_dir / DATASET_JSONL) as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
@@ -371,7 +367,7 @@ async def build_medhallu(
             row = await build_question_paper(record, roles, request, paper_prompts)
         else:
             row = await build_question(record, roles, request, prompts)
-        return row.published()
+        return row.to_published()
 
     with progress_bar(disable=not show_progress) as progress:
         run = await run_resumable(
