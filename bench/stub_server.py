@@ -65,7 +65,8 @@ Fault = str
 reason), "429" (with Retry-After: 1), "500",
 "timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
 "truncated" (a cut-off JSON body, the connection closed early), "cutjson" (a cut-off JSON
-body sent whole), "nonjson" (a 200 with an HTML body), "nochoices" (a 200
+body sent whole), "nonjson" (a 200 with an HTML body), "nonutf8" (a 200 whose JSON body is
+not UTF-8), "nochoices" (a 200
 with JSON that is no chat completion), "emptychoices" (a chat completion whose `choices` is
 empty), "cutreply" and "filtered" (a reply cut at the token limit, or stopped by a content
 filter), "badtypes" (a 200 chat completion whose fields have the
@@ -339,6 +340,10 @@ class StubHandler(BaseHTTPRequestHandler):
         elif kind == "nonjson":
             body = b"<html><body>502 Bad Gateway</body></html>"
             self._send_bytes(200, body, content_type="text/html")
+        elif kind == "nonutf8":
+            self._send_bytes(
+                200, b'{"id": "x", "choices": "\xff\xfe"}', content_type="application/json"
+            )
         return True
 
     def _echo_key(self, kind: Fault) -> None:

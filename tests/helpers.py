@@ -305,12 +305,15 @@ def readings(text: str) -> list[str]:
     found = [flat, unquote(flat), html.unescape(flat)]
     found.append(re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), flat))
     # Every per-character escape at once (a server may mix them).
-    escaped = re.sub(
-        r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})",
-        lambda m: chr(int(m.group(1) or m.group(2), 16)),
-        flat,
-    )
-    found.append(unquote(html.unescape(escaped)))
+    # ... and layer after layer (JSON inside JSON: a tool call's arguments in a log).
+    layer = flat
+    for _ in range(4):
+        layer = re.sub(
+            r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|\\([\\\"/])",
+            lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None else m.group(3),
+            unquote(html.unescape(layer)),
+        )
+        found.append(layer)
     for run in re.findall(r"[0-9a-fA-F]{16,}", flat):
         for start in (0, 1):
             cut = run[start:][: (len(run) - start) // 2 * 2]

@@ -494,7 +494,7 @@ def test_a_key_in_a_base_url_from_the_environment_is_refused(
         )  # fmt: skip
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         assert result.exit_code == 2 and len(lines) == 1, result.output
-        assert "base URL set in the environment" in lines[0]
+        assert "base URL set in STUB_BASE_URL" in lines[0]
         assert KEY[::-1][:12] not in result.output
         assert not list(tmp_path.glob("*.eval"))  # refused before any work
 
@@ -651,6 +651,9 @@ ENCODINGS: dict[str, Any] = {
         ][i % 6]
         for i, c in enumerate(k)
     ),
+    "\\uXXXX in JSON arguments in a JSON log": lambda k: json.dumps(
+        json.dumps({"credential": "".join(f"\\u{ord(c):04x}" for c in k)})
+    )[1:-1],
     "hex": lambda k: k.encode().hex(),
     "HEX": lambda k: k.encode().hex().upper(),
     **{f"base64 at {o}": (lambda k, o=o: _b64(k, o, False)) for o in range(3)},
@@ -734,3 +737,32 @@ def test_a_log_written_with_a_member_twice_keeps_it_once(tmp_path: Path) -> None
         assert read.namelist() == ["samples/a_epoch_1.json", "header.json"]
         assert read.read("samples/a_epoch_1.json") == b'{"v": 2}'
     assert not redact_file(log)  # once is once
+
+
+def test_every_log_record_is_redacted_whatever_handler_writes_it() -> None:
+    """A handler added after the redactor is set up (inspect's trace file), on a logger of
+    its own that does not propagate, still writes no secret: records are redacted as made."""
+    import io
+    import logging
+
+    from medhalbench._secrets import redact_logging
+
+    register_secret(KEY)
+    redact_logging()
+    written = io.StringIO()
+    logger = logging.getLogger("a.library.of.its.own")
+    logger.propagate = False
+    handler = logging.StreamHandler(written)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.addHandler(handler)
+    try:
+        logger.warning("calling %s for %s", f"https://x/?k={KEY}", KEY.upper())
+        try:
+            raise ValueError(f"bad key {KEY}")
+        except ValueError:
+            logger.exception("failed")
+    finally:
+        logger.removeHandler(handler)
+    text = written.getvalue()
+    assert "calling" in text and "failed" in text and "ValueError" in text
+    assert KEY not in text and KEY.upper() not in text

@@ -1,32 +1,10 @@
 """Keeping secrets out of everything medhalbench writes or prints: the one redactor.
 
-What counts as a secret is known by where it comes from, not by its shape: every value of an
-environment variable whose name says it holds one (`OPENAI_API_KEY`, `HF_TOKEN`,
-`..._SECRET`, `..._PASSWORD`), whatever it looks like (`Bearer sk-...`, a value starting with
-`/` or `~` that names no file, a short one), the key a provider was made with, every value
-given as a secret model argument (`-M api_key=...`) or header, and credentials in URLs
-(`user:pass@`, `?api_key=...`). A value with spaces is a secret whole and in its parts (the
-parts of fewer than 8 characters, such as the scheme word of `Bearer sk-...`, aside). Only
-`true`/`false`/`none`/`null`, a number of six digits or fewer and the path of an existing
-file are taken for settings, not secrets; a word that inspect's log schema is built of
-(`samples`, `success`: its field names and fixed values) is no secret either, since replacing
-it would unmake every log.
-
-A secret of `MIN_SECRET_LENGTH` characters or more is found in every form a server or a
-library may turn it into (`encoded_forms`: any case, URL-quoted or every byte
-percent-encoded, JSON or `\\uXXXX` escapes, HTML character references, base64 at any
-alignment, hex), split by terminal colour codes or line breaks (raw or JSON-escaped), whole
-and in pieces: any run of `FRAGMENT_LENGTH` (8) of its characters is replaced, unless that run
-reads as lower-case words; any run of `WORDS_FRAGMENT_LENGTH` (20) whatever it reads as. So a
-passphrase of lower-case words is found whole, cut by a line break, or by any 20 of its
-characters, while one of its words alone (`horse`) is prose and stays; a dummy key
-`local-medhalbench-test` does not take `medhalbench` out of every path. Not promised: a
-passphrase's run of fewer than 20 characters, a secret re-encoded twice or encrypted. A
-shorter secret, of `MIN_WORD_SECRET` to 7 characters, is replaced as it is given wherever it
-stands as a word of its own (not inside a longer word: replacing `abc1` inside every word
-would garble text); one of 1-3 characters is no secret. A reply's log-probabilities are read
-as the text their tokens spell: a token that holds part of a secret is replaced, with its
-bytes and its alternatives.
+What counts as a secret (by its source, not its shape), the forms it is found in and the
+fragment rule are the README's "No key reaches anything" section; in the code: the sources
+are read by `_secret_values`, `model_argument_secrets` and `url_credentials`; a search reads
+text through each character's escapes (`_plain_view`) for every form (`encoded_forms`) of
+every run (`_runs`) of every secret at once (`_automaton`).
 
 Where it applies (each boundary calls this module, never a redactor of its own):
 
@@ -396,28 +374,48 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+ESCAPE_DEPTH = 4
+"""How many layers of escapes a search reads through: a key a server wrote `\\uXXXX`-escaped
+inside a tool call's JSON arguments, kept by a log that is JSON itself, lies under three."""
+
+
 def secret_spans(text: str) -> list[tuple[int, int]]:
     """Where the known secrets are in a text, in any of their forms (`encoded_forms`, read
-    through each character's escapes), whole or in runs (`_runs`), split by escape codes or
-    line breaks or not (merged spans of the text)."""
+    through each character's escapes, layer after layer up to `ESCAPE_DEPTH`), whole or in
+    runs (`_runs`), split by escape codes or line breaks or not (merged spans of the text)."""
     known = tuple(secrets())
     if not known:
         return []
-    view, segments = _plain_view(text)
-    found = list(_automaton(known).iter(_lowered(view)))
-    if not found:
-        return []
-    starts = [segment[0] for segment in segments]
+    automaton = _automaton(known)
+    layers: list[tuple[list[int], list[tuple[int, int, int, bool]]]] = []
+    hits: list[tuple[int, int, int]] = []  # (layer, first index, last index) in its view
+    below = text
+    for _ in range(ESCAPE_DEPTH):
+        view, segments = _plain_view(below)
+        if view == below:
+            break
+        layers.append(([segment[0] for segment in segments], segments))
+        hits += [
+            (len(layers), last - length + 1, last)
+            for last, length in automaton.iter(_lowered(view))
+        ]
+        below = view
+    if not layers:  # nothing to read through: the text is its own view
+        layers.append(([0], [(0, 0, len(text), True)]))
+        hits = [(1, last - length + 1, last) for last, length in automaton.iter(_lowered(text))]
 
-    def place(index: int, *, end: bool) -> int:
-        at, start, length, literal = segments[bisect.bisect_right(starts, index) - 1]
-        if literal:
-            return start + index - at + end
-        return start + length if end else start
+    def place(depth: int, first: int, last: int) -> tuple[int, int]:
+        """A span of a layer's view as a span of the text beneath it, down to the text."""
+        for starts, segments in reversed(layers[:depth]):
+            spans = []
+            for index, end in ((first, False), (last, True)):
+                at, start, length, literal = segments[bisect.bisect_right(starts, index) - 1]
+                spans.append(start + index - at + end if literal else start + length * end)
+            first, last = spans[0], spans[1] - 1
+        return first, last + 1
 
     merged: list[tuple[int, int]] = []
-    for last, length in sorted(found, key=lambda hit: hit[0] - hit[1]):
-        start, end = place(last - length + 1, end=False), place(last, end=True)
+    for start, end in sorted(place(*hit) for hit in hits):
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
@@ -651,8 +649,8 @@ def redact_files(paths: Iterable[str | Path]) -> None:
 
 
 class RedactingFilter(logging.Filter):
-    """A logging filter that removes secrets from every record a handler writes (inspect's
-    trace file and console among them), its traceback included."""
+    """Removes secrets from a log record (its message, its traceback and every text field a
+    handler writes beside them); `redact_logging` runs it on every record as it is made."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(record.getMessage())
@@ -671,11 +669,24 @@ _FILTER = RedactingFilter()
 
 
 def redact_logging() -> None:
-    """Put the redacting filter on every handler of the root logger (idempotent; call after
-    inspect has set its handlers up)."""
+    """Redact every log record as it is made (its message and traceback), whichever logger
+    and handler it goes to (inspect's trace file, a handler added later, a library's own):
+    one record factory, installed once; and the fields a logger adds after it (`extra`) on
+    the root logger's handlers (idempotent)."""
     for handler in logging.getLogger().handlers:
         if _FILTER not in handler.filters:
             handler.addFilter(_FILTER)
+    make = logging.getLogRecordFactory()
+    if getattr(make, "_redacting", False):
+        return
+
+    def redacted_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        _FILTER.filter(record)
+        return record
+
+    redacted_record._redacting = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(redacted_record)
 
 
 _help_output: ContextVar[bool] = ContextVar("help_output", default=False)
@@ -756,9 +767,10 @@ class _RedactingBuffer:
 
 
 def redact_streams() -> None:
-    """Route the process's stdout and stderr through the redactor (idempotent), the
-    command line's credentials known to it."""
+    """Route the process's stdout and stderr, and every log record, through the redactor
+    (idempotent), the command line's credentials known to it."""
     register_argument_secrets(sys.argv[1:])
+    redact_logging()
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, RedactingStream):

@@ -213,6 +213,11 @@ def test_a_plan_does_not_need_an_api_key() -> None:
             "--temperature",
         ),
         (["--published"], "--published: needs --wide"),
+        (["--batch-delay", "5"], "--batch-delay: needs --batch"),
+        (
+            ["--dataset", DAHL, "--categories", "cardiologyy"],
+            "--categories cardiologyy: no question",
+        ),
     ],
 )
 def test_options_that_would_be_ignored_are_refused(args: list[str], culprit: str) -> None:
@@ -401,6 +406,7 @@ SUITE_FAULTS = {
     "runs:\n  - benchmark: medhallu\n  - args: {dataset: example}\n": ("runs[2].benchmark", 6, "required"),
     "runs:\n  - benchmark: medhallu\n\n    args: {limit: -1}\n": ("runs[1].args.limit", 7, ""),
     "runs:\n  - {benchmark: dahl, args: {}}\nsettings:\n  max_retries: -4\n": ("settings.max_retries", 7, ""),
+    "runs:\n  - benchmark: medhallu\n    args:\n      dataset: nope.jsonl\n": ("runs[1].args.dataset", 7, "no such file"),
 }  # fmt: skip
 
 
@@ -420,4 +426,4 @@ def test_a_base_url_from_the_environment_is_checked_as_the_options_are() -> None
         ["eval", "medhallu", "--dataset", MEDHALLU, "--model", "openai/gpt-4o-mini"],
         OPENAI_API_KEY="sk-x", OPENAI_BASE_URL="127.0.0.1:9/v1",
     )  # fmt: skip
-    assert code == 2 and "the base URL set in the environment: expected an http" in one_line(err)
+    assert code == 2 and "the base URL set in OPENAI_BASE_URL: expected an http" in one_line(err)

@@ -96,6 +96,10 @@ BAD = {
         lambda t: questions(t, [{"question": "Why?"}]),
         "questions.jsonl, line 1, field 'gold': no gold document id",
     ),
+    "several golds": (
+        lambda t: questions(t, [{"question": "Why?", "gold": ["metformin", "aspirin"]}]),
+        "questions.jsonl, line 1, field 'gold': one gold document per question (got 2)",
+    ),
     "unknown gold": (
         lambda t: questions(t, [*QUESTIONS, {"question": "Why?", "gold": "aspirin"}]),
         "questions.jsonl, line 5, field 'gold': gold 'aspirin' is no document of the index "
@@ -152,3 +156,15 @@ def test_hybrid_by_default_with_vectors_and_only_with_the_index_model(tmp_path: 
     [line] = refused.stderr.strip().splitlines()
     assert "passage vectors were made by all-MiniLM-L6-v2" in line
     assert "would not be comparable" in line
+
+
+def test_a_gold_given_as_a_list_of_one_id_is_that_id(tmp_path: Path) -> None:
+    from medhalbench.evidence import read_questions
+
+    path = questions(
+        tmp_path, [{"question": "Why?", "gold": [" metformin "]}, {"question": "How?", "gold": 7}]
+    )
+    assert [(q.question, q.gold) for q in read_questions(path)] == [
+        ("Why?", "metformin"),
+        ("How?", "7"),
+    ]

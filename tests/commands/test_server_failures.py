@@ -77,6 +77,7 @@ def eval_args(base_url: str, *extra: str) -> list[str]:
     ("fault", "named"),
     [
         ("nonjson", "not JSON (an HTML page?)"),
+        ("nonutf8", "not UTF-8 text"),
         ("cutjson", "not JSON, or cut off"),
         ("nochoices", "not a chat completion"),
         ("badtypes", "not a chat completion"),

@@ -81,3 +81,16 @@ def test_dahl_filter_on_a_full_disk_writes_no_half_file(
         )
     assert not (tmp_path / "kept.csv").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+def test_text_written_holds_no_known_secret(tmp_path: Path) -> None:
+    """Every text file we write passes the redactor: an export whose names a server echoed
+    a key into (a comparison, a report, a summary) is written without it."""
+    from medhalbench._secrets import register_secret
+    from medhalbench.data import write_text_atomically
+
+    key = "sk-ATOMICq8Zx41vN0cKe3xWm7"
+    register_secret(key)
+    target = tmp_path / "comparison.json"
+    write_text_atomically(target, f'{{"model_a": "openai-api/{key}/m"}}')
+    assert key not in target.read_text() and "[redacted]" in target.read_text()

@@ -238,3 +238,28 @@ def test_an_empty_id_is_refused_naming_its_field(tmp_path: Path, blank: str) -> 
            "Category of Hallucination": "x", "pubid": blank}  # fmt: skip
     with pytest.raises(DataError, match="field 'pubid': an empty id"):
         load_medhallu(write(tmp_path, "rows.jsonl", json.dumps(row) + "\n"))
+
+
+MEDHALLU_ROW = {
+    "pubid": "p1", "Question": "Does X help?", "Knowledge": ["X helped."],
+    "Ground Truth": "Yes.", "Difficulty Level": "hard", "Hallucinated Answer": "No.",
+    "Category of Hallucination": "Incomplete Information",
+}  # fmt: skip
+
+
+def _misspelt(name: str) -> str:
+    """A field's name with two of its letters swapped (`Qeustion`)."""
+    return name[0] + name[2] + name[1] + name[3:]
+
+
+@pytest.mark.parametrize("field", [f for f in MEDHALLU_ROW if len(f) > 4])
+def test_a_misspelt_field_is_named_for_what_it_is(tmp_path: Path, field: str) -> None:
+    row = dict(MEDHALLU_ROW)
+    row[_misspelt(field)] = row.pop(field)
+    path = write(tmp_path, "rows.jsonl", json.dumps(MEDHALLU_ROW) + "\n" + json.dumps(row) + "\n")
+    with pytest.raises(DataError, match=rf"line 2: unknown field .*did you mean '{field}'"):
+        load_medhallu(path)
+    # Beside the right one, the other is a column of its own, kept.
+    row[field] = MEDHALLU_ROW[field]
+    path.write_text(json.dumps(row) + "\n")
+    assert len(load_medhallu(path)) == 1

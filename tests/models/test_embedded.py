@@ -173,6 +173,8 @@ def test_connection_limit_is_the_engine_slots() -> None:
     [
         ({"bogus": 1}, "unknown model argument"),
         ({"n_ctx": "abc"}, "expected a whole number"),
+        ({"n_threads": 1.5}, "expected a whole number"),
+        ({"parallel": True}, "expected a whole number"),
         ({"parallel": 0}, "out of range"),
     ],
 )

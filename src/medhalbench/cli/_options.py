@@ -146,20 +146,6 @@ def flag(name: str, help: str) -> click.Option:
     return click.Option([name], is_flag=True, help=help)
 
 
-def format_option(
-    formats: Sequence[str], *, default: str, help: str | None = None
-) -> Callable[[FC], FC]:
-    """`--format` (the parameter `fmt`): one of `formats`, `default` when not given."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(formats),
-        default=default,
-        show_default=True,
-        help=help,
-    )
-
-
 def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
     """`--bootstrap`: how many resamples make an interval (at least `least`, at most
     `MAX_RESAMPLES`, as the bootstrap takes)."""

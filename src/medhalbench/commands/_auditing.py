@@ -71,8 +71,13 @@ def audit_from_command_line(
         _writable(answers_path(log.path))
     server = audit_server(session, port)
     # The signal only sets a flag: the server stops between requests, never inside one.
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in STOP_SIGNALS}
+    stop, stopped_by = threading.Event(), []
+
+    def stopping(signum: int, frame: object) -> None:
+        stopped_by.append(signum)
+        stop.set()
+
+    previous = {sig: signal.signal(sig, stopping) for sig in STOP_SIGNALS}
     try:
         server.start()
         # Printed once the server listens, so that the address answers when it is shown.
@@ -91,3 +96,5 @@ def audit_from_command_line(
             signal.signal(sig, handler)
     answered = len(session.answers())
     console.print(f"Stopped: {answered} of {len(session.drawn)} answered, saved beside the logs.")
+    # 130 on Ctrl-C, 143 on SIGTERM: a stop, as a supervisor tells it from a clean exit.
+    raise SystemExit(128 + stopped_by[0])

@@ -46,6 +46,7 @@ def log_path(log: EvalLog) -> str:
 _MISBEHAVING = [
     ("OpenAIResponseError", "the server answered with a body that is not JSON (an HTML page?)"),
     ("JSONDecodeError", "the server answered with a body that is not JSON, or cut off"),
+    ("UnicodeDecodeError", "the server answered with a body that is not UTF-8 text"),
     ("chat_choices_from", "the server's JSON is not a chat completion (no 'choices', or "
      "fields of the wrong type)"),
     ("ValidationError", "the server's JSON is not a chat completion (fields of the wrong type)"),

@@ -77,9 +77,10 @@ def index_from_command_line(**values: Any) -> None:
         console.print(f"[yellow]Note:[/yellow] {note}")
 
 
-def recall_from_command_line(index: str, questions: str, fmt: str, **values: Any) -> None:
+def recall_from_command_line(**values: Any) -> None:
     """`medhalbench recall` from its options' values."""
     settings = settings_from(RecallSettings, values)
+    index, questions = settings.index, settings.questions
     ks, bootstrap = sorted(set(settings.ks)), settings.bootstrap
     if not is_index(index):
         raise click.BadParameter(
@@ -100,7 +101,7 @@ def recall_from_command_line(index: str, questions: str, fmt: str, **values: Any
     seconds = time.perf_counter() - started
     figures = recall_figures(found, [q.gold for q in rows], ks, resamples=bootstrap)
     names = [*(f"recall@{k}" for k in ks), f"mrr@{MRR_DEPTH}"]
-    if fmt == "json":
+    if settings.format == "json":
         result: dict[str, Any] = {name: _number(figures[name]) for name in names}
         result["n"] = len(rows)
         result["ci"] = {

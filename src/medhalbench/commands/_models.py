@@ -9,6 +9,7 @@ model under test takes the model's `--model-base-url` and `-M`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -196,7 +197,15 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     if via.base_url is None and (found := _base_url(resolved)):
         # The provider or its SDK took its base URL from the environment (SERVICE_BASE_URL,
         # OPENAI_BASE_URL): it is checked as the option's would be.
-        checked_base_url(found, f"{option} {name}: the base URL set in the environment")
+        variable = next(
+            (
+                k
+                for k, v in os.environ.items()
+                if k.endswith("BASE_URL") and v.strip().rstrip("/") == found.rstrip("/")
+            ),
+            "the environment",
+        )
+        checked_base_url(found, f"{option} {name}: the base URL set in {variable}")
     key = getattr(resolved.api, "api_key", None)
     if isinstance(key, str) and not sendable_in_header(key):
         raise OptionError(

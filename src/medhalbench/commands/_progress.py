@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.text import Text
 
-from medhalbench._secrets import guard_active_models, redact_logging
+from medhalbench._secrets import guard_active_models
 from medhalbench.commands._saturation import (
     local_endpoints,
     saturation_hint,
@@ -154,7 +154,6 @@ class ProgressHooks(Hooks):
         return _state.active
 
     async def on_task_start(self, data: TaskStart) -> None:
-        redact_logging()  # inspect's handlers exist once a task starts
         guard_active_models()  # a retried task's models are made by inspect from its log
         await _check_local_servers(data)
         progress = _state.progress

@@ -22,7 +22,7 @@ SDK_RETRYING_PROVIDERS = frozenset(
 # Exceptions that mean the reply was not what the API promises: a body that is not JSON, or
 # JSON that the provider cannot turn into a completion (fields missing or of the wrong type).
 _MALFORMED = ("OpenAIResponseError", "APIResponseValidationError", "JSONDecodeError",
-              "ValidationError", "RemoteProtocolError")  # fmt: skip
+              "ValidationError", "RemoteProtocolError", "UnicodeDecodeError")  # fmt: skip
 
 
 def malformed_reply(ex: BaseException) -> bool:

@@ -203,6 +203,13 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                 task = entry.implementation.make_task(args)
             except SettingsError as ex:
                 raise _refusal(ex.problems, suite.path, f"runs[{i}].args.") from None
+            except DataError as ex:  # a file a run names: said where the suite names it
+                named = next((k for k, v in args.items() if str(v) == ex.path), None)
+                if named is None:
+                    raise
+                raise located(
+                    DataError(str(ex), path=suite.path, field=f"runs[{i}].args.{named}")
+                ) from None
             roles = _roles(suite, entry, model)
             main = _model(suite, model, None, model.name, resolve)
             role_models = {

@@ -156,9 +156,14 @@ def load_dahl_questions(
     ]
     if categories:
         wanted = {c.strip().lower() for c in categories}
+        held = sorted({q.category for q in questions if q.category})
         questions = [q for q in questions if q.category in wanted]
         if not questions:
-            raise DataError(f"no questions in categories {', '.join(sorted(wanted))}", path=source)
+            raise DataError(
+                f"--categories {', '.join(sorted(wanted))}: no question of the file is in them "
+                f"(its categories: {', '.join(held) or 'none'})",
+                path=source,
+            )
     if sample is not None:
         questions = stratified_sample(questions, sample, seed=seed)
     if limit is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO
 
 from medhalbench._errors import DataError
+from medhalbench._secrets import redact
 
 
 def _unwritable(path: Path, ex: OSError, *, written: bool = True) -> DataError:
@@ -95,6 +96,7 @@ def atomic_text(path: str | Path, *, newline: str | None = None) -> Iterator[IO[
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
-    """`Path.write_text`, whole or not at all."""
+    """`Path.write_text`, whole or not at all, and without a known secret (the write
+    boundary: a name or a note a server echoed a key into is written redacted)."""
     with atomic_text(path) as f:
-        f.write(text)
+        f.write(redact(text))

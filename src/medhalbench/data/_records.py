@@ -6,7 +6,14 @@ from __future__ import annotations
 import ast
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    model_validator,
+)
 
 FinalDecision = Literal["yes", "no", "maybe"]
 
@@ -72,13 +79,60 @@ TEXT_LIST = BeforeValidator(text_list)
 
 
 class Record(BaseModel):
-    """A record that accepts the published field names (aliases) and keeps extra fields."""
+    """A record that accepts the published field names (aliases) and keeps extra fields,
+    but refuses one that is a misspelling of one of its own the row lacks (`Questoin`
+    without `Question`: named as what it is, not as a missing field)."""
 
     model_config = ConfigDict(populate_by_name=True, extra="allow", str_strip_whitespace=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_misspelt_field(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        names = {n for name, f in cls.model_fields.items() for n in (name, f.alias) if n}
+        folded = {_folded(n): n for n in names}
+        for given in data:
+            if not isinstance(given, str) or given in names:
+                continue
+            near = folded.get(_folded(given)) or next(
+                (n for n in sorted(names) if len(n) > 3 and _one_edit(_folded(given), _folded(n))),
+                None,
+            )
+            # Beside the right one (`labels` beside `label`), it is a column of its own.
+            if near is not None and not _given(cls, near, data):
+                raise ValueError(f"unknown field {given!r}: did you mean {near!r}?")
+        return data
 
     def to_published(self) -> dict[str, Any]:
         """The record as a dict with the published field names (extras kept)."""
         return self.model_dump(by_alias=True, exclude_none=True)
+
+
+def _given(record: type[BaseModel], name: str, data: dict[str, Any]) -> bool:
+    """Whether a row gives a field, by its name or its alias."""
+    field = next((f for n, f in record.model_fields.items() if name in (n, f.alias)), None)
+    return field is not None and any(n in data for n in (name, field.alias) if n)
+
+
+def _one_edit(given: str, name: str) -> bool:
+    """Whether one letter added, dropped, changed or swapped with its neighbour makes
+    `given` `name`."""
+    if abs(len(given) - len(name)) > 1 or given == name:
+        return False
+    if len(given) != len(name):
+        longer, shorter = (given, name) if len(given) > len(name) else (name, given)
+        return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+    differ = [i for i, (a, b) in enumerate(zip(given, name, strict=True)) if a != b]
+    first, *rest = differ
+    swapped = rest == [first + 1] and given[first : first + 2] == name[first : first + 2][::-1]
+    return not rest or swapped
+
+
+def _folded(name: str) -> str:
+    """A field name without case, spaces, dashes and underscores (`Ground Truth`,
+    `ground_truth`)."""
+    return "".join(c for c in name.lower() if c.isalnum())
 
 
 class PubMedQARecord(Record):

@@ -60,7 +60,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
     if out.is_dir() and any(out.iterdir()):
         if not (out / INDEX_MANIFEST).is_file():
             raise DataError(
-                "the folder is not empty and holds no index; name a new folder", path=out
+                "the folder is not empty and holds no index; name a new folder with --out", path=out
             )
         if not overwrite:
             raise DataError("already holds an index (give --overwrite to replace it)", path=out)

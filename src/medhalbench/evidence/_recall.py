@@ -8,9 +8,12 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError
-from medhalbench.data import read_rows
+from medhalbench.data import read_rows, validate_row
 from medhalbench.evidence._layout import PASSAGES_FILE
 from medhalbench.evidence._records import RetrievedPassage
 from medhalbench.statistics import (
@@ -51,6 +54,40 @@ def document_ids(folder: str | Path) -> set[str]:
     return found
 
 
+class _QuestionRow(BaseModel):
+    """A question row as a file gives it: the question and its gold document's id (a list
+    of that one id reads as the id)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    question: str = Field("", validate_default=True)
+    gold: Any = Field(None, validate_default=True)
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, value: str) -> str:
+        if not value:
+            raise ValueError(
+                "no question (each row holds a question and, as gold, the id of the document "
+                "that answers it)"
+            )
+        return value
+
+    @field_validator("gold", mode="before")
+    @classmethod
+    def _gold(cls, value: Any) -> str:
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]
+        if isinstance(value, list):
+            raise ValueError(f"one gold document per question (got {len(value)})")
+        if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+            raise ValueError(
+                "no gold document id (the id of the document that answers the question, as "
+                "the corpus gives it)"
+            )
+        return str(value).strip()
+
+
 def read_questions(
     path: str | Path, *, documents: Collection[str] | None = None
 ) -> list[RecallQuestion]:
@@ -67,20 +104,8 @@ def read_questions(
     """
     questions = []
     for line, row in read_rows(path):
-        question, gold = row.get("question"), row.get("gold")
-        if not isinstance(question, str) or not question.strip():
-            raise DataError(
-                "no question (each row holds a question and, as gold, the id of the "
-                "document that answers it)",
-                path=path, line=line, field="question",
-            )  # fmt: skip
-        if isinstance(gold, bool) or not isinstance(gold, str | int) or not str(gold).strip():
-            raise DataError(
-                "no gold document id (the id of the document that answers the question, as "
-                "the corpus gives it)",
-                path=path, line=line, field="gold",
-            )  # fmt: skip
-        gold = str(gold).strip()
+        read = validate_row(_QuestionRow, row, path=path, line=line)
+        question, gold = read.question, read.gold
         if documents is not None and gold not in documents:
             raise DataError(
                 f"gold {gold!r} is no document of the index (ids as the corpus gives them, "
@@ -89,7 +114,7 @@ def read_questions(
                 else f"gold {gold!r} is no document of the index",
                 path=path, line=line, field="gold",
             )  # fmt: skip
-        questions.append(RecallQuestion(question.strip(), gold, line))
+        questions.append(RecallQuestion(question, gold, line))
     return questions
 
 

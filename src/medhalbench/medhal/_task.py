@@ -142,13 +142,17 @@ def medhal(settings: MedHalSettings) -> Task:
         if settings.predict
         else _labelled(settings.dataset, settings.split)
     )
+    loaded = records
     if settings.sources:
         records = [r for r in records if r.source in settings.sources]
     records = records[: settings.limit] if settings.limit is not None else records
     if not records:
+        held = sorted({r.source for r in loaded if r.source})
         raise DataError(
-            f"no samples in split '{settings.split}'"
-            + (f" for sources {', '.join(settings.sources)}" if settings.sources else ""),
+            f"--sources {', '.join(settings.sources)}: no sample of split '{settings.split}' "
+            f"is from them (its sources: {', '.join(held) or 'none'})"
+            if settings.sources
+            else f"no samples in split '{settings.split}'",
             path=settings.dataset,
         )
     samples = [

@@ -43,15 +43,17 @@ from medhalbench.models._provider import ProviderAPI
 DEFAULT_MAX_TOKENS = 512
 DEFAULT_SEED = 0
 
-# -M options of the embedded provider, with how each is read.
-MODEL_ARGS: dict[str, type] = {
-    "n_ctx": int,
-    "parallel": int,
-    "n_threads": int,
-    "n_gpu_layers": int,
-    "cache_ram": int,
-    "seed": int,
-}
+
+def _whole(raw: object) -> int:
+    """A whole number as given (`4`, "4", 4.0); never one cut from a fraction (1.5) or a
+    flag."""
+    if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+        raise ValueError(raw)
+    return int(raw) if isinstance(raw, int | float) else int(str(raw).strip(), 10)
+
+
+MODEL_ARGS = ("n_ctx", "parallel", "n_threads", "n_gpu_layers", "cache_ram", "seed")
+"""The embedded provider's -M options, each a whole number."""
 
 
 def _message_dict(message: ChatMessage) -> dict[str, str]:
@@ -96,7 +98,7 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
     values: dict[str, int] = {}
     for name, raw in model_args.items():
         try:
-            values[name] = MODEL_ARGS[name](raw)
+            values[name] = _whole(raw)
         except (TypeError, ValueError):
             raise ValueError(
                 f"{name}={raw!r}: expected a whole number for the embedded model"

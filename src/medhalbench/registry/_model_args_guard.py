@@ -19,6 +19,7 @@ from inspect_ai.hooks import EvalSetEnd, Hooks, TaskEnd, TaskStart, hooks
 from medhalbench._secrets import (
     model_argument_secrets,
     redact_file,
+    redact_logging,
     redact_object,
     register_secret,
     url_credentials,
@@ -43,7 +44,9 @@ class ModelArgumentsGuard(Hooks):
         self._held: set[str] = set()
 
     async def on_task_start(self, data: TaskStart) -> None:
-        """Register the run's credential arguments and redact them from its spec."""
+        """Register the run's credential arguments and redact them from its spec; every log
+        record is redacted from now on (a run started by `inspect eval`, not our command)."""
+        redact_logging()
         found = _spec_secrets(data.spec)
         if not found:
             return

@@ -102,13 +102,13 @@ def _redacted(frame: pd.DataFrame) -> pd.DataFrame:
 def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportFormat, *,
            published: bool) -> list[Path]:  # fmt: skip
     if fmt == "html":
-        write_text_atomically(target, redact(render_html(page)))
+        write_text_atomically(target, render_html(page))
         return [target]
     if fmt == "markdown":
-        write_text_atomically(target, redact(markdown(page.tables())))
+        write_text_atomically(target, markdown(page.tables()))
         return [target]
     if fmt == "latex":
-        write_text_atomically(target, redact(latex(page.summary)))
+        write_text_atomically(target, latex(page.summary))
         return [target]
     figures = _redacted(figures_frame(runs, published=published))
     if fmt == "parquet":
@@ -124,7 +124,7 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
             "left_out": page.left_out,
         }
         text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1)
-        write_text_atomically(target, redact(text) + "\n")
+        write_text_atomically(target, text + "\n")
         return [target]
     # One CSV per table and the figures, all written or none (a partial set misleads).
     frames = {

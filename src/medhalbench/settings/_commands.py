@@ -97,7 +97,7 @@ class ConnectionSettings(CommandSettings):
     batch: bool = False
     """Send the calls through the provider's batch API (OpenAI, Anthropic, Google, Together,
     Grok: about half price, results within hours)."""
-    batch_delay: Positive | None = None
+    batch_delay: Annotated[Positive | None, Qualifies("batch")] = None
     """With --batch: seconds before a partly filled batch is sent, and between status checks
     (inspect's default 15)."""
 
@@ -150,7 +150,7 @@ class RunOptions(ModelOptions, PlanSettings):
     """How a command runs its tasks: how its models are reached, where its logs go, the
     cache, the seed sent with calls, its plan and its display."""
 
-    log_dir: str = DEFAULT_LOG_DIR
+    log_dir: Annotated[str, LocalPath(file_okay=False)] = DEFAULT_LOG_DIR
     """Where inspect writes its logs."""
     cache: Cache = True
     reply_seed: ReplySeed = DEFAULT_REPLY_SEED

@@ -168,9 +168,24 @@ class IndexRequest(IndexSettings, DenseSettings):
 
 
 class RecallSettings(Settings):
-    """How `medhalbench recall` searches an index for each question's gold document, and
-    what it measures."""
+    """Measure how well an index finds the document that answers each question: recall@k
+    (the share of questions with a passage of their gold document among the k passages
+    retrieved) and MRR@10, each with a 95% bootstrap interval over the questions.
 
+    INDEX is an index folder (medhalbench index). QUESTIONS is a JSONL, JSON, CSV or
+    Parquet file of rows {"question": ..., "gold": SOURCE_ID}, the gold being the id of the
+    document (as the corpus gives it: a PubMed id, a file name) that answers the question.
+
+    Examples:
+        medhalbench recall pubmed-index questions.jsonl
+        medhalbench recall pubmed-index questions.jsonl --retriever bm25 --k 1,5,10,20
+        medhalbench recall pubmed-index questions.jsonl --format json
+    """
+
+    index: Annotated[str, Spelling(positional=True)]
+    """The index folder."""
+    questions: Annotated[str, Spelling(positional=True)]
+    """The questions with their gold documents."""
     retriever: Retrieval | None = None
     """How the index is searched: bm25, dense (passage vectors) or hybrid (both fused by
     reciprocal rank). Default: hybrid where the index holds passage vectors, else bm25."""
@@ -192,3 +207,5 @@ class RecallSettings(Settings):
     unless it is the same model)."""
     bootstrap: Resamples = DEFAULT_RESAMPLES
     """Bootstrap resamples (over questions) of the 95% intervals (0: none)."""
+    format: Literal["table", "json"] = "table"
+    """table: for the terminal; json: for scripts."""

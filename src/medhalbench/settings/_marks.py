@@ -54,6 +54,10 @@ class LocalPath:
     def _check(self, value: Any, info: ValidationInfo) -> Any:
         if not isinstance(value, str) or (info.context or {}).get(STORED):
             return value
+        if not value.isprintable():  # a name a terminal would act on when it is shown
+            raise PydanticCustomError(
+                "path_control", "{path} holds control characters", {"path": ascii(value)}
+            )
         path = local_path(value)
         if not path.exists():
             if self.must_exist:

@@ -90,7 +90,7 @@ def problems_of(error: Any, model: type[pydantic.BaseModel]) -> list[Problem]:
 
 
 _NOTHING_GENERATED = "has no effect on outputs written elsewhere (responses): nothing is generated"
-_OWN = frozenset({"not_taken", "path_missing", "path_kind"})
+_OWN = frozenset({"not_taken", "path_missing", "path_kind", "path_control"})
 """Error kinds of our own marks, whose message names the value already."""
 
 

@@ -1,32 +1,9 @@
-"""Checks that drop generated questions which are not questions or need their source paper.
-
-Two rule sets, chosen by the build protocol:
-
-- `ours` (precise): a question points at its paper when it names the paper, its people or
-  its own words ("the study", "the authors", "herein", "the supplementary data"), uses a
-  demonstrative with a study noun whose antecedent is not in the question itself ("this
-  cohort", "these findings", "our model"), names a study's groups ("the control group", "the
-  high-dose arm"), reports what was observed or happened ("was observed", "were independently
-  associated"), asks how the study handled its data in the past ("How were the controls
-  matched?"), or speaks of the study's own analyses, people, animals and specimens as known
-  ("the subgroup analysis", "the caregivers", "the knockout mice"). Tuned to keep the
-  questions DAHL's authors accepted by hand (it drops 1.5% of their released questions, each
-  of which needs its paper) while catching those that need the paper; imperative exam prompts
-  ("Analyze...", "Provide...") are questions, and famous studies, past eras and people in
-  general ("the Framingham investigators", "in 1955", "the nurses in a stroke unit") are not
-  a paper's. What the rules let through goes to a learned stage (`learned`, `_learned.py`): a
-  logistic regression on the question's all-MiniLM-L6-v2 sentence embedding and two flags the
-  rules compute (it names a study or speaks of studies in general; it asks what is typical),
-  trained on labelled questions and the released ones, drops it when its probability reaches a
-  threshold chosen by leave-one-set-out cross-validation; it catches a study's own things named
-  with no marker ("the patient flow", "the mean reduction achieved by the ... intervention").
-  It never overrides `--cases` (a case-report question is left to that rule).
-- `paper`: the three broad families the DAHL paper names: (1) a demonstrative or possessive
-  with a study-type noun, (2) verbs that point at the paper's content ("mentioned",
-  "observed"), (3) was/were + past participle. The authors applied them by hand; the builder
-  under `paper` only flags what they match (see `_build.py`).
-
-`medhalbench dahl filter` applies the same checks to any question set."""
+"""Checks that drop generated questions which are not questions or need their source paper,
+by the build protocol: `ours` (precise rules, then a learned stage, `_learned.py`, for what
+they let through) or `paper` (the three families the DAHL paper names, which the builder only
+flags). What each rule catches and why, and what each protocol drops of the released
+questions: the DAHL README's "Which questions are kept". `medhalbench dahl filter` applies
+the same checks to any question set."""
 
 from __future__ import annotations
 
