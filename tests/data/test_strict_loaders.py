@@ -259,7 +259,11 @@ def test_a_misspelt_field_is_named_for_what_it_is(tmp_path: Path, field: str) ->
     path = write(tmp_path, "rows.jsonl", json.dumps(MEDHALLU_ROW) + "\n" + json.dumps(row) + "\n")
     with pytest.raises(DataError, match=rf"line 2: unknown field .*did you mean '{field}'"):
         load_medhallu(path)
-    # Beside the right one, the other is a column of its own, kept.
+    # Beside the right one too: a typo is no column of its own.
     row[field] = MEDHALLU_ROW[field]
     path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(DataError, match=rf"line 1: unknown field .*did you mean '{field}'"):
+        load_medhallu(path)
+    # A column that is no misspelling is kept (a note beside the fields).
+    path.write_text(json.dumps({**MEDHALLU_ROW, "note": "x"}) + "\n")
     assert len(load_medhallu(path)) == 1

@@ -80,8 +80,8 @@ TEXT_LIST = BeforeValidator(text_list)
 
 class Record(BaseModel):
     """A record that accepts the published field names (aliases) and keeps extra fields,
-    but refuses one that is a misspelling of one of its own the row lacks (`Questoin`
-    without `Question`: named as what it is, not as a missing field)."""
+    but refuses one that is a misspelling of one of its own (`Questoin`: named as what it
+    is, not read as a missing field nor left unread beside the right one)."""
 
     model_config = ConfigDict(populate_by_name=True, extra="allow", str_strip_whitespace=True)
 
@@ -99,20 +99,13 @@ class Record(BaseModel):
                 (n for n in sorted(names) if len(n) > 3 and _one_edit(_folded(given), _folded(n))),
                 None,
             )
-            # Beside the right one (`labels` beside `label`), it is a column of its own.
-            if near is not None and not _given(cls, near, data):
+            if near is not None:
                 raise ValueError(f"unknown field {given!r}: did you mean {near!r}?")
         return data
 
     def to_published(self) -> dict[str, Any]:
         """The record as a dict with the published field names (extras kept)."""
         return self.model_dump(by_alias=True, exclude_none=True)
-
-
-def _given(record: type[BaseModel], name: str, data: dict[str, Any]) -> bool:
-    """Whether a row gives a field, by its name or its alias."""
-    field = next((f for n, f in record.model_fields.items() if name in (n, f.alias)), None)
-    return field is not None and any(n in data for n in (name, field.alias) if n)
 
 
 def _one_edit(given: str, name: str) -> bool:
