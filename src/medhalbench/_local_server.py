@@ -89,7 +89,7 @@ class LocalGuard:
         hosts: The Host headers answered.
         warn: Told of each client that left mid-request.
         headers: Headers every refusal carries.
-        check: The server's own refusal of a request (None: it takes it).
+        check: The server's own refusal of a request (None where it takes it).
     """
 
     def __init__(

@@ -390,9 +390,9 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     layers: list[tuple[list[int], list[tuple[int, int, int, bool]]]] = []
     hits: list[tuple[int, int, int]] = []  # (layer, first index, last index) in its view
     below = text
-    for _ in range(ESCAPE_DEPTH):
+    for depth in range(ESCAPE_DEPTH):
         view, segments = _plain_view(below)
-        if view == below:
+        if depth and view == below:  # nothing more to read through
             break
         layers.append(([segment[0] for segment in segments], segments))
         hits += [
@@ -400,9 +400,6 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
             for last, length in automaton.iter(_lowered(view))
         ]
         below = view
-    if not layers:  # nothing to read through: the text is its own view
-        layers.append(([0], [(0, 0, len(text), True)]))
-        hits = [(1, last - length + 1, last) for last, length in automaton.iter(_lowered(text))]
 
     def place(depth: int, first: int, last: int) -> tuple[int, int]:
         """A span of a layer's view as a span of the text beneath it, down to the text."""
