@@ -741,7 +741,8 @@ def test_a_log_written_with_a_member_twice_keeps_it_once(tmp_path: Path) -> None
 
 def test_every_log_record_is_redacted_whatever_handler_writes_it() -> None:
     """A handler added after the redactor is set up (inspect's trace file), on a logger of
-    its own that does not propagate, still writes no secret: records are redacted as made."""
+    its own that does not propagate, still writes no secret, nor in a field the logger adds
+    (`extra`): records are redacted as made."""
     import io
     import logging
 
@@ -753,16 +754,24 @@ def test_every_log_record_is_redacted_whatever_handler_writes_it() -> None:
     logger = logging.getLogger("a.library.of.its.own")
     logger.propagate = False
     handler = logging.StreamHandler(written)
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    # A field the logger adds after the record is made (inspect's trace: action, detail).
+    handler.setFormatter(logging.Formatter("%(message)s %(detail)s"))
     logger.addHandler(handler)
     try:
-        logger.warning("calling %s for %s", f"https://x/?k={KEY}", KEY.upper())
+        logger.warning(
+            "calling %s for %s", f"https://x/?k={KEY}", KEY.upper(), extra={"detail": KEY}
+        )
         try:
             raise ValueError(f"bad key {KEY}")
         except ValueError:
-            logger.exception("failed")
+            logger.exception("failed", extra={"detail": f"file out-{KEY}.jsonl"})
     finally:
         logger.removeHandler(handler)
     text = written.getvalue()
-    assert "calling" in text and "failed" in text and "ValueError" in text
+    assert (
+        "calling" in text
+        and "out-[redacted].jsonl" in text
+        and "failed" in text
+        and "ValueError" in text
+    )
     assert KEY not in text and KEY.upper() not in text

@@ -28,9 +28,10 @@ def by_name(target: str) -> Callable[..., Any]:
 
 
 def exports(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
-    """A package's `__getattr__` for the heavy names it re-exports, and those names (for its
-    `__all__`): the names its `if TYPE_CHECKING:` block imports, so that what type checkers
-    read and what is loaded on first use are one list.
+    """A package's public names, said once, in its imports: its `__all__` (every public name
+    it imports from medhalbench, at the top or in its `if TYPE_CHECKING:` block) and its
+    `__getattr__`, which loads a name of that block (a heavy one) on first use, so that what
+    type checkers read and what is loaded are one list.
 
     Args:
         package: The package (its `__name__`).
@@ -40,18 +41,24 @@ def exports(package: str, init_file: str) -> tuple[Callable[[str], Any], list[st
         AttributeError: A name the package does not export.
     """
     tree = ast.parse(Path(init_file).read_text(encoding="utf-8"))
-    found = {
-        alias.asname or alias.name: str(statement.module)
-        for node in tree.body
-        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
-        for statement in node.body
-        if isinstance(statement, ast.ImportFrom)
-        for alias in statement.names
-    }
+    names: list[str] = []
+    deferred: dict[str, str] = {}
+    for node in tree.body:
+        checking = isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        for statement in node.body if isinstance(node, ast.If) and checking else [node]:
+            if isinstance(statement, ast.ImportFrom) and str(statement.module).startswith(
+                "medhalbench"
+            ):
+                for alias in statement.names:
+                    name = alias.asname or alias.name
+                    if not name.startswith("_"):
+                        names.append(name)
+                    if checking:
+                        deferred[name] = str(statement.module)
 
     def attribute(name: str) -> Any:
-        if name not in found:
+        if name not in deferred:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(found[name]), name)
+        return getattr(importlib.import_module(deferred[name]), name)
 
-    return attribute, list(found)
+    return attribute, names

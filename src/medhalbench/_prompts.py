@@ -37,6 +37,21 @@ def read_prompt(package: str | None, name: str, override: str | Path | None = No
     return resources.files(package).joinpath("prompts", name).read_text(encoding="utf-8")
 
 
+def read_template(
+    package: str | None,
+    name: str,
+    override: str | Path | None,
+    placeholders: set[str],
+    *,
+    allowed: set[str] | None = None,
+) -> str:
+    """Read a prompt template (`read_prompt`) and check it fills `placeholders`
+    (`check_placeholders`), its errors naming the file it came from."""
+    template = read_prompt(package, name, override)
+    check_placeholders(template, placeholders, allowed=allowed, source=str(override or name))
+    return template
+
+
 def check_placeholders(
     template: str, required: set[str], *, allowed: set[str] | None = None, source: str = "prompt"
 ) -> None:

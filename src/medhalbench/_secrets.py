@@ -1,21 +1,6 @@
-"""Keeping secrets out of everything medhalbench writes or prints: the one redactor.
-
-What counts as a secret (by its source, not its shape), the forms it is found in and the
-fragment rule are the README's "No key reaches anything" section; in the code: the sources
-are read by `_secret_values`, `model_argument_secrets` and `url_credentials`; a search reads
-text through each character's escapes (`_plain_view`) for every form (`encoded_forms`) of
-every run (`_runs`) of every secret at once (`_automaton`).
-
-Where it applies (each boundary calls this module, never a redactor of its own):
-
-- model calls (`guard_model`): a reply, the raw call record and any error are redacted as
-  they leave the provider, before inspect logs, caches or displays them;
-- files: inspect logs after a run or retry (`redact_file`), builders' outputs, reports,
-  error traces;
-- the terminal: the process's stdout and stderr (`redact_streams`) and logging handlers
-  (`redact_logging`), whatever `--display` is chosen; a help page, our own text, is printed
-  as it is (`help_output`).
-"""
+"""Keeping secrets out of everything medhalbench writes or prints: the one redactor that
+every boundary calls (model calls, files, the terminal, logging); what counts as a secret and
+the forms it is found in are the README's "No key reaches anything" section."""
 
 from __future__ import annotations
 
@@ -41,6 +26,8 @@ from typing import Any, TextIO, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import ahocorasick
+
+from medhalbench._terminal import terminal_text
 
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
@@ -666,24 +653,21 @@ _FILTER = RedactingFilter()
 
 
 def redact_logging() -> None:
-    """Redact every log record as it is made (its message and traceback), whichever logger
-    and handler it goes to (inspect's trace file, a handler added later, a library's own):
-    one record factory, installed once; and the fields a logger adds after it (`extra`) on
-    the root logger's handlers (idempotent)."""
-    for handler in logging.getLogger().handlers:
-        if _FILTER not in handler.filters:
-            handler.addFilter(_FILTER)
-    make = logging.getLogRecordFactory()
+    """Redact every log record as it is made, whichever logger and handler it goes to
+    (inspect's trace file, a handler added later, a library's own): its message, traceback
+    and the fields a logger adds (`extra`, set after the record factory runs, so the one
+    place that sees them all is `Logger.makeRecord`); installed once."""
+    make = logging.Logger.makeRecord
     if getattr(make, "_redacting", False):
         return
 
-    def redacted_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = make(*args, **kwargs)
+    def redacted_record(self: logging.Logger, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(self, *args, **kwargs)
         _FILTER.filter(record)
         return record
 
     redacted_record._redacting = True  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(redacted_record)
+    logging.Logger.makeRecord = redacted_record  # type: ignore[method-assign]
 
 
 _help_output: ContextVar[bool] = ContextVar("help_output", default=False)
@@ -701,8 +685,9 @@ def help_output() -> Iterator[None]:
 
 
 class RedactingStream(io.TextIOBase):
-    """A text stream that writes through to another with secrets removed (stdout and stderr:
-    whatever prints there, rich tracebacks of `--display full` included)."""
+    """A text stream that writes through to another with secrets removed and what would act
+    on a terminal escaped (`terminal_text`): stdout and stderr, whatever prints there (any
+    display of inspect's, rich tracebacks of `--display full`) included."""
 
     def __init__(self, stream: TextIO, *, help_page: bool = False) -> None:
         self.stream = stream
@@ -713,7 +698,7 @@ class RedactingStream(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         passes = self.help_page and _help_output.get()
-        self.stream.write(text if passes else redact(text))
+        self.stream.write(text if passes else terminal_text(redact(text)))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:  # type: ignore[override]

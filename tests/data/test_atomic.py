@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from medhalbench import DataError
-from medhalbench.data import atomic_text, write_text_atomically
+from medhalbench.data import _atomic, atomic_text, write_text_atomically
 
 
 class FullDisk:
@@ -74,7 +74,7 @@ def test_dahl_filter_on_a_full_disk_writes_no_half_file(
             for row in rows:  # type: ignore[attr-defined]
                 self.writerow(row)
 
-    monkeypatch.setattr(_filters.csv, "DictWriter", Filling)
+    monkeypatch.setattr(_atomic.csv, "DictWriter", Filling)
     with pytest.raises(DataError, match="No space left"):
         _filters.filter_questions(
             _filters.FilterRequest(questions=str(questions), out=str(tmp_path / "kept.csv"))

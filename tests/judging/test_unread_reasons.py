@@ -4,7 +4,9 @@ benchmark's score metadata (`unread_reason`; DAHL's per unit, `unit_unread_reaso
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -140,3 +142,36 @@ def test_every_reader_says_alike_why_a_reply_with_nothing_to_read_is_not_read(
     truth = read_truth_verdict(reply)
     assert (detection.label, factual.factual, truth.verdict) == (None, None, None)
     assert (detection.reason, factual.reason, truth.reason) == (reason, reason, reason)
+
+
+@pytest.mark.parametrize("words", [700, 400_000])
+@pytest.mark.parametrize(
+    ("parse", "verdict"),
+    [
+        (parse_detection_verdict, "label"),
+        (parse_factual_verdict, "factual"),
+        (read_truth_verdict, "verdict"),
+    ],
+    ids=["detection", "factual", "truth"],
+)
+def test_a_reply_past_the_reading_bound_is_unread_with_its_length(
+    parse: Callable[[str], Any], verdict: str, words: int
+) -> None:
+    """However long a reply (5 MB of verdict words among them), it is unread, with the
+    reason, rather than read for minutes: the reader's time grows with its verdict words."""
+    from medhalbench.judging._reply import MAX_READ_CHARS
+
+    reply = "0. Factual: YES. True. " + "hallucinated false " * words
+    assert len(reply) > MAX_READ_CHARS
+    reading = parse(reply)
+    assert getattr(reading, verdict) is None
+    assert reading.reason.startswith("too long to read")
+
+
+def test_a_clause_is_read_at_most_its_bound_before_a_verdict_word() -> None:
+    from medhalbench.judging._prose import MAX_CLAUSE_CHARS, clause_start
+
+    text = "word " * 1000 + "hallucinated"
+    position = text.index("hallucinated")
+    assert clause_start(text, position) == position - MAX_CLAUSE_CHARS
+    assert clause_start("It is wrong, hallucinated", 13) == 12

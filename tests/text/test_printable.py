@@ -63,3 +63,23 @@ def test_text_given_as_rich_text_is_escaped_too() -> None:
         for i in range(len(text))
         if text[i] == "\x1b"
     )
+
+
+def test_a_stream_escapes_content_controls_and_keeps_its_display_own() -> None:
+    """Whatever writes to stdout (inspect's conversation view among them): the display's own
+    styles, cursor moves and links pass; every other acting character (a cleared screen, a
+    title, a C1 CSI, reordered text) planted in content is shown as its escape; a carriage
+    return passes (progress bars redraw their line with it)."""
+    from medhalbench._secrets import RedactingStream
+
+    own = "\x1b[1;31mred\x1b[0m\r\x1b[2K\x1b[1A\x1b[?25l\x1b]8;id=1;https://x.org\x1b\\link\x1b]8;;\x1b\\"
+    sink = io.StringIO()
+    stream = RedactingStream(sink)
+    for c in [c for c in ACTING if c != "\r"]:
+        sink.seek(0), sink.truncate()
+        stream.write(f"{own}a{c}[2J{c}]0;title\x07b")
+        written = sink.getvalue()
+        assert written.startswith(own) and c not in written[len(own) :], repr(c)
+    sink.seek(0), sink.truncate()
+    stream.write("Q: \x1b[2J\x1b[Hwhy\x1b]0;pwned\x07")
+    assert sink.getvalue() == "Q: \\x1b[2J\\x1b[Hwhy\\x1b]0;pwned\\x07"

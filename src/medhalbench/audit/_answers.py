@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from medhalbench._secrets import redact
-from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.data import Record, read_records
 from medhalbench.registry import CANNOT_TELL, AuditItem
 from medhalbench.results import local_path
 
@@ -104,8 +104,7 @@ def read_answers(log: str | Path) -> list[AuditAnswer]:
     if not path.exists():
         return []
     latest: dict[tuple[str, str], AuditAnswer] = {}
-    for line, row in read_rows(path):
-        answer = validate_row(AuditAnswer, row, path=path, line=line)
+    for _, answer in read_records(AuditAnswer, path):
         latest[(answer.annotator, answer.key)] = answer
     return list(latest.values())
 

@@ -1,18 +1,8 @@
 """The audit page: a local web app (Starlette on uvicorn, as inspect's own viewer) showing
 one drawn item at a time; each answer is saved as it is given, so that a restart continues
-where the person stopped.
-
-It serves only the person who started it, and only its own page:
-
-- every address holds a random token made at each start (`/<token>/item/3`, as Jupyter
-  does): a request without it is refused;
-- the Host header must be `127.0.0.1:<port>` or `localhost:<port>`, so that a page on
-  another site that points its own name at 127.0.0.1 (DNS rebinding) is refused;
-- a POST must carry the page's own Origin and the item's form token (CSRF);
-- every template is autoescaped and each page is sent with a Content-Security-Policy that
-  runs only its own script; request bodies and notes are bounded (413), malformed
-  requests get 400 and a body that does not arrive in time 408.
-"""
+where the person stopped. It serves only the person who started it, and only its own page
+(the README's "The audit page serves only the person who started it": a token in every
+address, Host and Origin checked, CSRF tokens, autoescaped templates, bounded requests)."""
 
 from __future__ import annotations
 

@@ -6,15 +6,13 @@ a setting: the model validates what it is given. Light: every `--help` is built 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from medhalbench.registry import Role
 from medhalbench.settings import (
     DEFAULT_MODEL,
-    DEFAULT_RESAMPLES,
-    MAX_RESAMPLES,
     ModelOptions,
     Option,
     PlanSettings,
@@ -27,9 +25,6 @@ from medhalbench.settings import (
     parse_role_values,
     usage_examples,
 )
-
-FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
-"""What a click option decorates (as click's own decorators type it)."""
 
 
 class _Given(click.ParamType):
@@ -98,8 +93,10 @@ def click_param(option: Option) -> click.Parameter:
     default = None if option.required else option.default
     if option.kind is bool and not option.many:
         flag = option.flag
+        negated = "" if option.spelling.flag else f"/--no-{flag.removeprefix('--')}"
         return SettingOption(
-            [f"{flag}/--no-{flag.removeprefix('--')}", option.name],
+            [flag + negated, option.name],
+            is_flag=True,
             # Absent stays None where None is a value: its default is decided elsewhere (a
             # build protocol's), and neither flag given must not stand for one of them.
             default=None if default is None and option.optional else bool(default),
@@ -144,18 +141,6 @@ def checked_model_names(ctx: click.Context, param: click.Parameter, value: Any) 
 def flag(name: str, help: str) -> click.Option:
     """An on/off option, off unless given (`--dry-run`)."""
     return click.Option([name], is_flag=True, help=help)
-
-
-def bootstrap_option(*, least: int, help: str) -> Callable[[FC], FC]:
-    """`--bootstrap`: how many resamples make an interval (at least `least`, at most
-    `MAX_RESAMPLES`, as the bootstrap takes)."""
-    return click.option(
-        "--bootstrap",
-        type=click.IntRange(min=least, max=MAX_RESAMPLES),
-        default=DEFAULT_RESAMPLES,
-        show_default=True,
-        help=help,
-    )
 
 
 def display_param() -> click.Parameter:

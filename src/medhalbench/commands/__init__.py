@@ -3,6 +3,7 @@
 plays each role, evaluations and builds run through inspect with our progress display and
 one-line errors, and result tables printed."""
 
+from medhalbench import _lazy
 from medhalbench.commands._auditing import audit_from_command_line
 from medhalbench.commands._builds import run_build_command, run_tool_command
 from medhalbench.commands._demo import demo_from_command_line
@@ -18,26 +19,4 @@ from medhalbench.commands._serving import serve_from_command_line
 from medhalbench.commands._suite_commands import plan_from_command_line, run_from_command_line
 from medhalbench.commands._tables import print_table
 
-__all__ = [
-    "OptionError",
-    "audit_from_command_line",
-    "compare_from_command_line",
-    "demo_from_command_line",
-    "generate_config",
-    "index_from_command_line",
-    "keep_plan",
-    "made_for_output",
-    "plan_from_command_line",
-    "print_table",
-    "recall_from_command_line",
-    "report",
-    "report_from_command_line",
-    "retry_from_command_line",
-    "run_build_command",
-    "run_eval_command",
-    "run_from_command_line",
-    "run_tool_command",
-    "serve_from_command_line",
-    "task_plan_of",
-    "writable_folder",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,10 +19,12 @@ from medhalbench.audit import (
     audit_tables,
     audited_logs,
 )
+from medhalbench.commands._derive import settings_from
 from medhalbench.commands._folders import writable_folder
 from medhalbench.commands._models import OptionError
 from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
+from medhalbench.settings import AuditRequest
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -41,26 +44,20 @@ def _writable(path: Path) -> None:
         raise DataError(f"cannot save answers beside the log ({ex})", path=path) from None
 
 
-def audit_from_command_line(
-    logs: tuple[str, ...],
-    annotator: str,
-    items_per_log: int,
-    seed: int,
-    port: int,
-    summary: bool,
-    bootstrap: int,
-    unblind: bool,
-) -> None:
+def audit_from_command_line(annotator: str, **values: Any) -> None:
     """`medhalbench audit` from its options' values."""
-    found = audited_logs(logs)
-    if summary:
-        tables = audit_tables(found, resamples=bootstrap)
+    request = settings_from(AuditRequest, values)
+    found = audited_logs(request.logs)
+    if request.summary:
+        tables = audit_tables(found, resamples=request.bootstrap)
         if not tables:
             console.print("No answers yet: start the page without --summary to audit.")
         for table in tables:
             print_table(console, table)
         return
-    session = AuditSession(found, annotator, items_per_log, seed, blind=not unblind)
+    session = AuditSession(
+        found, annotator, request.items_per_log, request.seed, blind=not request.unblind
+    )
     if not session.drawn:
         raise click.BadParameter("these logs hold no judged item to audit", param_hint="LOGS")
     try:
@@ -69,7 +66,7 @@ def audit_from_command_line(
         raise DataError(f"{ex}; fix or remove that line, and start again") from None
     for log in session.logs:  # an answer that cannot be saved is found now, not at the first
         _writable(answers_path(log.path))
-    server = audit_server(session, port)
+    server = audit_server(session, request.port)
     # The signal only sets a flag: the server stops between requests, never inside one.
     stop, stopped_by = threading.Event(), []
 

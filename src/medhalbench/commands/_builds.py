@@ -36,10 +36,8 @@ T = TypeVar("T")
 def run_build(build: Awaitable[T], out_dir: str) -> T:
     """Run a builder; when a model call fails for good or the user stops it, say so in one
     line (the work finished so far is already on disk, and a rerun does only the rest)."""
-    stopped = (
-        f"stopped by the user; finished work is saved in {out_dir}; rerun the same command to "
-        "finish the rest"
-    )
+    rest = f"finished work is saved in {out_dir}; rerun the same command to finish the rest"
+    stopped = f"stopped by the user; {rest}"
     try:
         with interruptible(stopped, samples=False):
             return asyncio.run(build)  # type: ignore[arg-type]
@@ -53,7 +51,6 @@ def run_build(build: Awaitable[T], out_dir: str) -> T:
         # way), 1 with the traceback in a file for a bug of ours.
         cause = leaf(ex)
         kind, reason = classify_exception(cause, out_dir)
-        rest = f"finished work is saved in {out_dir}; rerun the same command to finish the rest"
         if kind == "bug":
             fail(
                 f"the build stopped: {reason} (full traceback: {traceback_file(cause)}); {rest}", 1

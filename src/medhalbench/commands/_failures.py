@@ -32,7 +32,7 @@ from medhalbench.commands._errors import (
     wind_down,
 )
 from medhalbench.commands._progress import retry_record
-from medhalbench.results import local_path
+from medhalbench.results import local_path, role_configs
 from medhalbench.text import printable
 
 
@@ -191,33 +191,20 @@ def _failed_call(log: EvalLog) -> tuple[str, str | None] | None:
     return None
 
 
-def _base_url(log: EvalLog, role: str | None) -> str | None:
-    if role is None:
-        return log.eval.model_base_url
-    config = (log.eval.model_roles or {}).get(role)
-    first = config[0] if isinstance(config, list) and config else config
-    return getattr(first, "base_url", None)
-
-
-def _role_model(log: EvalLog, role: str) -> str | None:
-    config = (log.eval.model_roles or {}).get(role)
-    first = config[0] if isinstance(config, list) and config else config
-    return getattr(first, "model", None)
-
-
 def read_failure(log: EvalLog) -> Failure:
     """Why a run did not finish, and whose call failed."""
     kind, reason = _classify(log)
     found = _failed_call(log)
-    if found is not None:
-        model, role = found
-        model = _role_model(log, role) or model if role else log.eval.model
-        return Failure(kind, reason, model, role, _base_url(log, role))
-    # No failed call in the samples: the role with retries, else the model under test.
-    for role, config in (log.eval.model_roles or {}).items():
-        for one in config if isinstance(config, list) else [config]:
-            if retry_record(one.model):
-                return Failure(kind, reason, one.model, role, one.base_url)
+    roles = role_configs(log.eval)
+    if found is not None and found[1]:  # a role's call: its (first) model's
+        config = next(iter(roles.get(found[1], [])), None)
+        model, base_url = (config.model, config.base_url) if config else (found[0], None)
+        return Failure(kind, reason, model, found[1], base_url)
+    if found is None:  # no failed call in the samples: the role with retries, if any
+        for role, configs in roles.items():
+            for config in configs:
+                if retry_record(config.model):
+                    return Failure(kind, reason, config.model, role, config.base_url)
     return Failure(kind, reason, log.eval.model, None, log.eval.model_base_url)
 
 

@@ -12,7 +12,7 @@ from inspect_ai import Task
 
 from medhalbench._errors import DataError
 from medhalbench.commands._models import Connection, OptionError
-from medhalbench.planning import MESSAGE_OVERHEAD, Plan, count_tokens
+from medhalbench.planning import Plan, input_tokens
 from medhalbench.results import MAIN_ROLE
 from medhalbench.settings import normalise_model_name
 
@@ -32,11 +32,7 @@ def _context(name: str, via: Connection) -> int | None:
 
 def longest_prompt(task: Task) -> int:
     """Tokens of the task's longest sample input (SmolLM2's tokenizer, the embedded one)."""
-    inputs = [s.input for s in task.dataset]
-    texts = [i if isinstance(i, str) else "\n".join(m.text for m in i) for i in inputs]
-    messages = [1 if isinstance(i, str) else len(i) for i in inputs]
-    counts = count_tokens(texts)
-    return max((c + MESSAGE_OVERHEAD * m for c, m in zip(counts, messages, strict=True)), default=0)
+    return max(input_tokens([s.input for s in task.dataset]), default=0)
 
 
 def _refuse(option: str, n_ctx: int, prompt: int, reply: int, what: str) -> None:

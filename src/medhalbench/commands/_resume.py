@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ChatMessage, ModelConfig
 
 from medhalbench._errors import DataError
@@ -20,7 +20,7 @@ from medhalbench._secrets import REDACTED, is_secret_name
 from medhalbench.commands._models import Connection, OptionError, resolve_model
 from medhalbench.models import writes_nothing
 from medhalbench.registry import benchmark_of
-from medhalbench.results import RunFacts, local_path, read_log
+from medhalbench.results import RunFacts, log_headers, read_log
 from medhalbench.settings import anchored, parse_model_args
 
 
@@ -235,16 +235,7 @@ def later_logs(path: str | Path, folder: str | Path) -> list[EvalLog]:
     """Logs in `folder` that resume the run of `path` (the same task, created after it),
     oldest first, headers only."""
     header = read_log(path, header_only=True)
-    found = []
-    for info in list_eval_logs(str(folder), recursive=False):
-        if Path(local_path(info.name)).resolve() == Path(path).resolve():
-            continue
-        try:
-            other = read_eval_log(info, header_only=True)
-        except Exception:  # a log being written, or no log
-            continue
-        if other.eval.task_id == header.eval.task_id and str(other.eval.created) > str(
-            header.eval.created
-        ):
-            found.append(other)
-    return sorted(found, key=lambda log: str(log.eval.created))
+    task, created = header.eval.task_id, str(header.eval.created)  # `path` itself is not later
+    same_task = [log for log in log_headers(folder, recursive=False) if log.eval.task_id == task]
+    later = [log for log in same_task if str(log.eval.created) > created]
+    return sorted(later, key=lambda log: str(log.eval.created))

@@ -28,22 +28,8 @@ from medhalbench.settings import (
     ConnectionSettings,
     Display,
     parse_model_args,
-    shown_argument_name,
+    parse_role_values,
 )
-
-
-def _role_args(values: Sequence[str]) -> dict[str, list[str]]:
-    """`ROLE:NAME=VALUE` values by role (the roles are the logs', checked when used)."""
-    by_role: dict[str, list[str]] = {}
-    for value in values:
-        role, _, rest = value.partition(":")
-        if not role or "=" not in rest:
-            raise DataError(
-                "--role-arg: expected ROLE:NAME=VALUE, got "
-                f"{shown_argument_name(value)} (the rest is not shown: it may hold a key)"
-            )
-        by_role.setdefault(role, []).append(rest)
-    return by_role
 
 
 def _destination(path: str | Path, log_dir: str | None) -> Path:
@@ -93,9 +79,11 @@ def retry_runs(
 
     with log_folder(log_dir, "--log-dir"):
         given = parse_model_args(model_args)
-        by_role = _role_args(role_args)
+        roles: set[str] = set()  # --role-arg names a role of one of the logs
         for path in logs:
-            task = read_log(path, header_only=True).eval.task
+            spec = read_log(path, header_only=True).eval
+            task = spec.task
+            roles.update(spec.model_roles or {})
             entry = find_benchmark(benchmark_name(task))
             if entry is None or entry.implementation.task_name != task:
                 # Before any work: inspect's own eval-retry resumes other tasks' logs.
@@ -105,6 +93,7 @@ def retry_runs(
                     "'inspect eval-retry'",
                     path=path,
                 )
+        by_role = parse_role_values(role_args, sorted(roles), "--role-arg")
         finished: list[EvalLog] = []
         targets: list[str] = []
         again = "stopped by the user"

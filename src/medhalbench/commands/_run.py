@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from inspect_ai import Task, eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import Model, get_model
 from rich.console import Console
 from rich.segment import Segment
@@ -33,6 +33,7 @@ from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
 from medhalbench.models import repeatability, writes_nothing
+from medhalbench.results import log_headers
 from medhalbench.settings import DEFAULT_MODEL, RunOptions, Settings
 from medhalbench.text import printable
 
@@ -199,9 +200,7 @@ def run_eval(
     except MedhalbenchError:
         raise
     except KeyboardInterrupt as ex:
-        headers = [
-            read_eval_log(info, header_only=True) for info in list_eval_logs(options.log_dir)
-        ]
+        headers = log_headers(options.log_dir)
         # A log the interrupt left before inspect could mark it cancelled still says
         # "started": it was stopped all the same, and retry finishes it.
         stopped = redacted_logs(

@@ -7,11 +7,13 @@ timeout against a local server names the likely cause."""
 from __future__ import annotations
 
 import json
-import urllib.request
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from inspect_ai.log import EvalSpec
+
+from medhalbench.data import read_url
+from medhalbench.results import role_configs
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 """Hosts of a server on this machine."""
@@ -45,8 +47,8 @@ def local_endpoints(spec: EvalSpec) -> list[Endpoint]:
     found: dict[str, Endpoint] = {}
     main = spec.model_generate_config.max_connections
     calls = [("model", spec.model_base_url, main)]
-    for role, configs in (spec.model_roles or {}).items():
-        for config in configs if isinstance(configs, list) else [configs]:
+    for role, configs in role_configs(spec).items():
+        for config in configs:
             connections = config.config.max_connections if config.config else None
             calls.append((role, config.base_url, connections or main))
     for role, url, connections in calls:
@@ -65,8 +67,8 @@ def server_slots(base_url: str) -> int | None:
     llama.cpp server's `/props`); None where it does not answer or say."""
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
-        with urllib.request.urlopen(f"{root}/props", timeout=PROBE_SECONDS) as response:
-            slots = json.loads(response.read()).get("total_slots")
+        props = read_url(f"{root}/props", seconds=PROBE_SECONDS, max_bytes=1024**2)
+        slots = json.loads(props).get("total_slots")
     except (OSError, ValueError, AttributeError):
         return None
     return slots if isinstance(slots, int) and slots > 0 else None

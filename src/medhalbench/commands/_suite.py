@@ -1,21 +1,8 @@
-"""Suites: a grid of models and benchmark runs in one YAML file, run through inspect's
-`eval_set` (a rerun finishes only what is missing), with one log folder and one report.
-
-```yaml
-log_dir: logs/my-suite            # default: logs/<file name>
-settings: {max_connections: 20}   # connection options of every model (as on the command line)
-models:
-  - name: openai/gpt-4o-mini
-    args: {}                      # provider arguments (-M)
-    roles: {splitter: openai/gpt-4o-mini, checker: openai/gpt-4o-mini}
-runs:
-  - benchmark: medhallu           # a registered benchmark
-    args: {knowledge: true}       # its task's arguments; `dataset: example` is its example
-```
-
-A setting, a task argument and a role pass the same checks as on the command line: they are
-validated by the same models (`SuiteSettings`, the benchmark's settings, the roles).
-"""
+"""Suites: a grid of models and benchmark runs in one YAML file (the README's "Suites"), run
+through inspect's `eval_set` (a rerun finishes only what is missing), with one log folder and
+one report. A setting, a task argument and a role pass the same checks as on the command
+line: they are validated by the same models (`SuiteSettings`, the benchmark's settings, the
+roles)."""
 
 from __future__ import annotations
 
@@ -26,7 +13,6 @@ from typing import Any
 
 import click
 from inspect_ai import Task, task_with
-from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import Model
 from pydantic import ValidationError
 
@@ -48,7 +34,7 @@ from medhalbench.data import located, read_settings_file
 from medhalbench.examples import illustrative
 from medhalbench.planning import Plan
 from medhalbench.registry import Benchmark, benchmark, benchmark_of
-from medhalbench.results import RunFacts, local_path
+from medhalbench.results import RunFacts, local_path, log_headers
 from medhalbench.settings import (
     SETTINGS_KEY,
     ModelOptions,
@@ -262,11 +248,7 @@ def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
     if not Path(suite.log_dir).is_dir():
         return []
     stale = []
-    for info in list_eval_logs(suite.log_dir):
-        try:
-            header = read_eval_log(info, header_only=True)
-        except Exception:  # a log being written, or no log
-            continue
+    for header in log_headers(suite.log_dir):
         entry = benchmark_of(header)
         kept = (header.eval.metadata or {}).get(SETTINGS_KEY)
         for run in tasks:
@@ -281,7 +263,7 @@ def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
                 RunFacts.of(header.eval.metadata), RunFacts.of(run.task.metadata), run.args
             )
             if changed:
-                stale.append(StaleLog(local_path(info.name), changed))
+                stale.append(StaleLog(local_path(header.location), changed))
             break
     return stale
 

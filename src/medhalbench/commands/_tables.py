@@ -13,8 +13,6 @@ from rich.text import Text
 
 from medhalbench.registry import benchmark
 from medhalbench.results import (
-    UNDEFINED,
-    Estimate,
     ResultTable,
     RunResult,
     benchmark_name,
@@ -51,10 +49,6 @@ BORDER = 3
 """Characters a column adds to its content: a border and a space each side."""
 
 
-def _numeric(table: ResultTable, i: int) -> bool:
-    return any(isinstance(row[i], float | Estimate) for row in table.rows)
-
-
 def _content_width(
     table: ResultTable, i: int, *, text_width: int = TEXT_WIDTH, whole_header: bool = False
 ) -> int:
@@ -64,7 +58,7 @@ def _content_width(
     longest = max([len(t) for t in texts] + [1])
     heading = table.columns[i].heading
     header = len(heading) if whole_header else max(len(w) for w in heading.split() or [""])
-    return max(header, longest if _numeric(table, i) else min(longest, text_width))
+    return max(header, longest if table.numeric(i) else min(longest, text_width))
 
 
 def _widths(table: ResultTable, width: int) -> list[int]:
@@ -108,7 +102,7 @@ def rich_table(table: ResultTable, widths: list[int] | None = None) -> Group:
     texts = [table.formatted(row) for row in table.rows]
     rendered = Table(expand=False)
     for i, column in enumerate(table.columns):
-        numeric = _numeric(table, i)
+        numeric = table.numeric(i)
         rendered.add_column(
             column.heading,
             justify="right" if numeric else "left",
@@ -120,12 +114,9 @@ def rich_table(table: ResultTable, widths: list[int] | None = None) -> Group:
         )
     for row_texts, source in zip(texts, table.published, strict=True):
         rendered.add_row(*row_texts, style="italic dim" if source else None)
-    notes = table.undefined_notes()
     parts: list[Table | Text] = [Text(table.title, style="bold")] if table.title else []
     parts.append(rendered)
-    if notes:
-        parts.append(Text(f"{UNDEFINED} undefined: " + "; ".join(notes) + ".", style="dim"))
-    parts += [Text(note, style="dim") for note in table.notes]
+    parts += [Text(note, style="dim") for note in table.note_lines()]
     return Group(*parts)
 
 

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench import _lazy
 from medhalbench.dahl._benchmark import dahl_benchmark
 from medhalbench.dahl._settings import (
     AgreementRequest,
@@ -52,15 +52,4 @@ if TYPE_CHECKING:
     )
     from medhalbench.dahl.builder._papers import Paper, load_papers
 
-__getattr__, _DEFERRED = exports(__name__, __file__)
-
-__all__ = [
-    "dahl_benchmark",
-    "AgreementRequest",
-    "CheckMode",
-    "DahlBuild",
-    "DahlPlanSettings",
-    "DahlSettings",
-    "FilterRequest",
-    *_DEFERRED,
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

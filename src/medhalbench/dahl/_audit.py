@@ -19,7 +19,7 @@ from medhalbench.dahl._metrics import DahlScoreMetadata
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._settings import AgreementRequest
 from medhalbench.dahl._task import dahl
-from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.data import Record, read_records
 from medhalbench.evidence import logged_passages_text
 from medhalbench.registry import (
     AuditFigure,
@@ -194,9 +194,7 @@ def run_agreement(request: AgreementRequest, models: RoleModels) -> Agreement:
 
 def human_judgements(path: str | Path) -> list[HumanJudgement]:
     """The rows of a human judgements file (CSV/JSONL)."""
-    return [
-        validate_row(HumanJudgement, row, path=path, line=line) for line, row in read_rows(path)
-    ]
+    return [judgement for _, judgement in read_records(HumanJudgement, path)]
 
 
 def audit_judgements(path: str | Path) -> list[HumanJudgement]:
@@ -206,8 +204,7 @@ def audit_judgements(path: str | Path) -> list[HumanJudgement]:
     audits had roles)."""
     tallies: dict[str, list[int]] = {}
     opposite = {"true": "false", "false": "true"}
-    for line, row in read_rows(path):
-        answer = validate_row(AuditAnswer, row, path=path, line=line)
+    for _, answer in read_records(AuditAnswer, path):
         if answer.legacy:
             held = {"agree": answer.verdict, "disagree": opposite.get(answer.verdict or "")}
             verdict = held.get(answer.answer or "")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import tempfile
-import urllib.request
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError, ResourceUnavailableError
-from medhalbench.data import LOWERED, TEXT_OR_NONE, Record, read_rows, validate_row
+from medhalbench.data import LOWERED, TEXT_OR_NONE, Record, read_records, read_rows, read_url
 from medhalbench.outputs import GIVEN_OUTPUT
 
 
@@ -80,8 +79,7 @@ DAHL_CATEGORIES = (
 
 def _download(url: str) -> Path:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            data = response.read()
+        data = read_url(url, seconds=120, max_bytes=256 * 1024**2)
     except OSError as ex:
         raise ResourceUnavailableError(
             f"Could not download DAHL's questions from {url} ({ex}). "
@@ -151,9 +149,7 @@ def load_dahl_questions(
         path = _download(DAHL_QUESTIONS_URL.format(commit=commit or DAHL_QUESTIONS_COMMIT))
     else:
         path = Path(source)
-    questions = [
-        validate_row(DahlQuestion, row, path=source, line=line) for line, row in read_rows(path)
-    ]
+    questions = [q for _, q in read_records(DahlQuestion, source, rows=read_rows(path))]
     if categories:
         wanted = {c.strip().lower() for c in categories}
         held = sorted({q.category for q in questions if q.category})

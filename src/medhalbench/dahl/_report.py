@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from medhalbench import results
+from medhalbench.dahl._metrics import EXCLUSIONS
 from medhalbench.dahl._settings import DahlSettings
 from medhalbench.registry import benchmark
 from medhalbench.report import OwnColumns, distinctions, published_of, run_names, runs_table
@@ -81,18 +81,17 @@ def dahl_settings(record: results.RunRecord) -> list[str]:
     ]
 
 
+def _score_table(title: str, slug: str, first: str, headings: Sequence[str]) -> results.ResultTable:
+    """A table of DAHL scores: a first column naming each row, then a column per heading."""
+    columns = [Column(h, undefined="no scored response", interval=True) for h in headings]
+    return results.ResultTable(title, slug, [Column(first), *columns])
+
+
 def dahl_category_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     """DAHL score per category (rows) and run (columns)."""
 
     names = run_names(runs, title=False)
-    table = results.ResultTable(
-        "DAHL score by category",
-        "dahl_categories",
-        [
-            Column("Category"),
-            *(Column(n, undefined="no scored response", interval=True) for n in names),
-        ],
-    )
+    table = _score_table("DAHL score by category", "dahl_categories", "Category", names)
     for category in sorted({c for r in runs for c in r.prefixed("category")}):
         table.add([category, *(r.figure(f"category/{category}") for r in runs)])
     return table
@@ -134,17 +133,8 @@ def dahl_sweep_table(runs: Sequence[results.RunResult]) -> results.ResultTable:
     `temperature_series`: a model on one dataset, ...), every run in one cell."""
     series = temperature_series(runs)
     temperatures = sorted({t for points in series.values() for t in points})
-    table = results.ResultTable(
-        "DAHL score by temperature",
-        "dahl_temperatures",
-        [
-            Column("Run"),
-            *(
-                Column(f"temperature {t:g}", undefined="no scored response", interval=True)
-                for t in temperatures
-            ),
-        ],
-    )
+    headings = [f"temperature {t:g}" for t in temperatures]
+    table = _score_table("DAHL score by temperature", "dahl_temperatures", "Run", headings)
     for name, points in series.items():
         table.add(
             [name, *(points[t].figure("dahl_score") if t in points else None for t in temperatures)]
@@ -185,19 +175,13 @@ def temperature_of(record: results.RunRecord) -> float:
 
 def dahl_summary(run: results.RunResult) -> results.ResultTable:
     """A DAHL run's headline figures as a narrow table titled with what distinguishes the run."""
-    table = figure_rows(run, _DAHL_ROWS)
     unknown = run.record.facts.questions_not_in_dataset
     excluded = ", ".join(
-        f"{k.removeprefix('excluded_').replace('_', ' ')} {run.metrics[k]:.0f}"
-        for k in (
-            "excluded_declined",
-            "excluded_no_units",
-            "excluded_unknown_unit",
-            "excluded_mismatch",
-        )
-        if run.metrics.get(k)
+        f"{kind.replace('_', ' ')} {run.metrics[f'excluded_{kind}']:.0f}"
+        for kind in EXCLUSIONS
+        if run.metrics.get(f"excluded_{kind}")
     )
-    table.title = run_title(
+    title = run_title(
         "DAHL",
         run,
         [
@@ -223,7 +207,7 @@ def dahl_summary(run: results.RunResult) -> results.ResultTable:
             ),
         ],
     )
-    return table
+    return figure_rows(run, _DAHL_ROWS, title)
 
 
 def dahl_tables(
@@ -260,10 +244,7 @@ def dahl_charts(runs: Sequence[results.RunResult]) -> list[str]:
         for curve, points in temperature_series(runs).items():
             for temperature, r in points.items():
                 row = published_of(published, r)
-                point = replace(
-                    bar_of(r, "dahl_score", n="scored", paper="paper_dahl_score"),
-                    published=row.metrics.get("paper_dahl_score") if row else None,
-                )
+                point = bar_of(r, "dahl_score", n="scored", paper="paper_dahl_score", row=row)
                 curves.setdefault(curve, []).append((temperature, point))
         svgs.append(
             line_chart(

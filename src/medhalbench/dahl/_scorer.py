@@ -24,7 +24,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_template
 from medhalbench.dahl._dataset import DahlSampleMetadata
 from medhalbench.dahl._metrics import (
     DahlScoreMetadata,
@@ -51,7 +51,7 @@ from medhalbench.evidence import (
     passages_metadata,
     passages_text,
 )
-from medhalbench.judging import TOP_LOGPROBS, extract_verdict, verdict_probability
+from medhalbench.judging import TOP_LOGPROBS, read_then_extract, verdict_probability
 from medhalbench.models import embedded_may_judge
 from medhalbench.outputs import reply_as_sent
 from medhalbench.planning import count_tokens
@@ -78,9 +78,8 @@ def grounded_template(grounding: Grounding, *, evidence_prompt: str | None) -> s
     """
     if grounding.evidence is None:
         return None
-    template = read_prompt(__package__, GROUNDED_PROMPT, evidence_prompt)
-    check_placeholders(
-        template, {"statement", "passages"}, source=evidence_prompt or "grounded check prompt"
+    template = read_template(
+        __package__, GROUNDED_PROMPT, evidence_prompt, {"statement", "passages"}
     )
     grounding_retriever(grounding, progress=True)
     return template
@@ -232,12 +231,7 @@ async def check_units(
             )
         )
         replies = [o.completion for o in outputs]
-        p_false = [
-            verdict_probability(
-                o.choices[0].logprobs if o.choices else None, _TRUTH_TOKENS, "false", "true"
-            )
-            for o in outputs
-        ]
+        p_false = [verdict_probability(o, _TRUTH_TOKENS, "false", "true") for o in outputs]
         return [read_truth_verdict(r).verdict for r in replies], replies, p_false
     numbered = "\n".join(f"{i}. {u}" for i, u in enumerate(units, start=1))
     output = await checker.generate(
@@ -326,18 +320,16 @@ def dahl_factuality(
     ) -> tuple[list[TruthVerdict], list[str | None]]:
         """The verdicts, those the strict reader could not read given to the extractor
         (per-unit replies only), and who read each (`strict`, `extractor`, or None)."""
-        read: list[TruthVerdict] = [v or "unknown" for v in verdicts]
-        read_by: list[str | None] = ["strict" if v is not None else None for v in verdicts]
-        if not extract_template or len(replies) != len(verdicts):
-            return read, read_by
-        for i, (verdict, reply) in enumerate(zip(verdicts, replies, strict=True)):
-            if verdict is None:
-                found = await extract_verdict(
-                    reply, _TRUTH_MEANINGS, question=_CHECK_QUESTION, template=extract_template
-                )
-                if found is not None:
-                    read[i], read_by[i] = TRUTH_VERDICTS[found], "extractor"
-        return read, read_by
+        # A batch's one reply is no unit's own: an empty one leaves the extractor nothing.
+        own = replies if len(replies) == len(verdicts) else [""] * len(verdicts)
+        read: list[tuple[TruthVerdict | None, str | None]] = [
+            await read_then_extract(
+                verdict, reply, _TRUTH_MEANINGS, question=_CHECK_QUESTION,
+                template=extract_template, verdict=lambda found: TRUTH_VERDICTS[found],
+            )
+            for verdict, reply in zip(verdicts, own, strict=True)
+        ]  # fmt: skip
+        return [verdict or "unknown" for verdict, _ in read], [by for _, by in read]
 
     theirs = PaperSettings.of(
         paper_prompts or {}, split=split_template, check_system=checks.system,

@@ -11,7 +11,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import system_message
 
 from medhalbench._errors import DataError
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_prompt, read_template
 from medhalbench._provenance import dataset_fingerprint, text_hash
 from medhalbench.dahl._dataset import (
     DahlQuestion,
@@ -28,7 +28,7 @@ from medhalbench.dahl._scorer import (
     grounded_template,
 )
 from medhalbench.dahl._settings import DahlSettings
-from medhalbench.data import read_rows, validate_row
+from medhalbench.data import read_records
 from medhalbench.judging import extractor_template
 from medhalbench.outputs import epoch_generate, given_output
 from medhalbench.registry import benchmark_task
@@ -77,8 +77,7 @@ def question_samples(questions: Sequence[DahlQuestion]) -> list[Sample]:
 def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
     """One sample per answer written elsewhere (CSV or JSONL with question and response)."""
     samples = []
-    for line, row in read_rows(path):
-        r = validate_row(DahlResponse, row, path=path, line=line)
+    for _, r in read_records(DahlResponse, path):
         category = r.category or categories.get(r.question.strip(), UNCATEGORISED)
         samples.append(
             Sample(
@@ -95,15 +94,12 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
 @benchmark_task(DahlSettings)
 def dahl(settings: DahlSettings) -> Task:
     """DAHL: long answers split into atomic facts, each judged true or false."""
-    split_template = read_prompt(__package__, "split_user.txt", settings.split_prompt)
-    check_placeholders(split_template, {"text"}, source=settings.split_prompt or "split prompt")
-    check_template = read_prompt(__package__, "check_user.txt", settings.check_prompt)
-    check_placeholders(
-        check_template, {"statement"}, source=settings.check_prompt or "check prompt"
+    split_template = read_template(__package__, "split_user.txt", settings.split_prompt, {"text"})
+    check_template = read_template(
+        __package__, "check_user.txt", settings.check_prompt, {"statement"}
     )
-    batch_template = read_prompt(__package__, "check_batch_user.txt", settings.check_batch_prompt)
-    check_placeholders(
-        batch_template, {"statements"}, source=settings.check_batch_prompt or "batch check prompt"
+    batch_template = read_template(
+        __package__, "check_batch_user.txt", settings.check_batch_prompt, {"statements"}
     )
     grounded = grounded_template(settings.grounding, evidence_prompt=settings.evidence_prompt)
     check_template = grounded if grounded is not None else check_template

@@ -49,17 +49,8 @@ def parse_truth_verdict(reply: str) -> TruthVerdict:
 
 def read_truth_verdict(reply: str) -> Reading[TruthVerdict]:
     """Read a checker's reply: true, false, `unknown` when the reply says it cannot tell or
-    hedges, or None when it cannot be read.
-
-    Rules, in order: reasoning blocks are removed and structured parts read as labelled
-    lines; after an explicit self-correction only the text after the last one is read;
-    standalone verdict lines that disagree ("True\\nFalse") are not read; a question that
-    restates the options ("True or false?") is no answer, but offering both ("True or
-    false", "True (or false, depending ...)") and hedges ("partly true", "cannot be
-    verified") are `unknown`; marked verdicts (a leading True/False, Correct/Incorrect,
-    Yes/No and their words in other languages; a label's value) must agree and the reply's
-    prose must not contradict them; without one, the reply's prose cues must agree.
-    """
+    hedges ("partly true", "cannot be verified", both offered), or None when it cannot be
+    read (the reader's rules: `judging/README.md`)."""
     return read_reply(reply, _read)
 
 

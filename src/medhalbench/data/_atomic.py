@@ -5,11 +5,12 @@ file, or none, never half of one, and says so in one line naming the path."""
 from __future__ import annotations
 
 import contextlib
+import csv
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from medhalbench._errors import DataError
 from medhalbench._secrets import redact
@@ -93,6 +94,16 @@ def atomic_text(path: str | Path, *, newline: str | None = None) -> Iterator[IO[
                 os.fsync(f.fileno())
         except OSError as ex:
             raise _unwritable(Path(path), ex) from None
+
+
+def write_csv(path: str | Path, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
+    """A CSV file (Python's csv module's dialect) of `columns`, one line per row (a column a
+    row lacks is left empty, and a key it holds beyond them left out), written whole or not
+    at all."""
+    with atomic_text(path, newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:

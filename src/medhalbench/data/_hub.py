@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import socket
+import time
+import urllib.request
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -24,6 +26,25 @@ def looks_like_hub_name(source: str) -> bool:
         and not Path(source).exists()
         and Path(source).suffix.lower() not in (".json", ".jsonl", ".csv", ".parquet", ".txt")
     )
+
+
+def read_url(url: str, *, seconds: float, max_bytes: int) -> bytes:
+    """The body at `url`, read within `seconds` in all and to at most `max_bytes`: a server
+    that trickles, streams without end or sends too much is cut off, as a model call is.
+
+    Raises:
+        OSError: No answer, an error status, or a body past either bound.
+    """
+    deadline = time.monotonic() + seconds
+    read: list[bytes] = []
+    with urllib.request.urlopen(url, timeout=seconds) as response:
+        while chunk := response.read1(64 * 1024):
+            read.append(chunk)
+            if sum(map(len, read)) > max_bytes:
+                raise OSError(f"{url}: a body of more than {max_bytes:,} bytes")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{url}: not read within {seconds:g} s")
+    return b"".join(read)
 
 
 @cache

@@ -7,17 +7,18 @@ from typing import Any
 
 from medhalbench.data._records import PubMedQARecord
 from medhalbench.data._sources import source_rows
-from medhalbench.data._validate import validate_row
+from medhalbench.data._validate import read_records
 
 PUBMEDQA_HUB = "qiaojin/PubMedQA"
 # The hub dataset is read at this commit unless the source names one (`qiaojin/PubMedQA@REV`).
 PUBMEDQA_REVISION = "9001f2853fb87cab8d220904e0de81ac6973b318"
 
 
-def _from_hub_layout(row: dict[str, Any]) -> dict[str, Any]:
-    """Map the hub's layout (`question`, `context{contexts,labels,meshes}`) to ori_pqal's."""
+def _ori_layout(row: dict[str, Any]) -> dict[str, Any]:
+    """A row in ori_pqal's layout: an entry of `ori_pqal.json` with its key as `pubid`, or
+    a row in the hub's layout (`question`, `context{contexts,labels,meshes}`) mapped."""
     if "QUESTION" in row or "question" not in row:
-        return row
+        return {"pubid": row.pop("__key__"), **row} if "__key__" in row else row
     context = row.get("context") or {}
     return {
         "pubid": row.get("pubid"),
@@ -51,17 +52,7 @@ def load_pubmedqa(
         DataError: Bad input, naming file, entry and field.
         ResourceUnavailableError: A hub id while the hub cannot be reached.
     """
-    records: list[PubMedQARecord] = []
-    for line, row in source_rows(
-        source,
-        config=config,
-        split=split,
-        revision=PUBMEDQA_REVISION if str(source) == PUBMEDQA_HUB else None,
-    ):
-        row = _from_hub_layout(row)
-        if "__key__" in row:
-            row = {"pubid": row.pop("__key__"), **row}
-        records.append(validate_row(PubMedQARecord, row, path=source, line=line))
-        if limit is not None and len(records) >= limit:
-            break
-    return records
+    revision = PUBMEDQA_REVISION if str(source) == PUBMEDQA_HUB else None
+    rows = source_rows(source, config=config, split=split, revision=revision)
+    ori_rows = ((line, _ori_layout(row)) for line, row in rows)
+    return [entry for _, entry in read_records(PubMedQARecord, source, rows=ori_rows, limit=limit)]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from medhalbench._errors import DataError
-from medhalbench.data._io import max_field_chars
+from medhalbench.data._io import Row, max_field_chars, read_rows
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -78,6 +79,26 @@ def validate_row(model: type[R], row: dict[str, Any], *, path: str | Path, line:
             line=line,
             field=_field_name(model, tuple(error["loc"])),
         ) from None
+
+
+def read_records(
+    model: type[R],
+    source: str | Path,
+    *,
+    rows: Iterable[Row] | None = None,
+    limit: int | None = None,
+) -> Iterator[tuple[int | str, R]]:
+    """The rows of `source` (or `rows`, its rows read otherwise: a hub dataset's, or put in
+    the model's layout first) as `model` records, each with its line; at most `limit` of
+    them (no row beyond is read).
+
+    Raises:
+        DataError: A bad file or row, naming `source`, the line and the field.
+    """
+    for count, (line, row) in enumerate(read_rows(source) if rows is None else rows, start=1):
+        yield line, validate_row(model, row, path=source, line=line)
+        if limit is not None and count >= limit:
+            return
 
 
 class DistinctKeys:

@@ -3,6 +3,7 @@ passage vectors, memory-mapped; hybrid retrieval fuses both by reciprocal rank; 
 dense re-ranking), behind a retriever interface that a search engine can also implement.
 DAHL's checker and MedHallu's retrieved knowledge draw on it."""
 
+from medhalbench import _lazy
 from medhalbench.evidence._build import build_index
 from medhalbench.evidence._chunks import chunk_document, passage_windows
 from medhalbench.evidence._corpus import (
@@ -47,41 +48,4 @@ from medhalbench.evidence._retriever import (
     register_retriever,
 )
 
-__all__ = [
-    "grounding_retriever",
-    "grounding_summary",
-    "MRR_DEPTH",
-    "BM25Retriever",
-    "DenseManifest",
-    "DenseReranker",
-    "DenseRetriever",
-    "DenseVectors",
-    "Document",
-    "HybridRetriever",
-    "IndexManifest",
-    "Passage",
-    "PassageIndex",
-    "RetrievedPassage",
-    "Retriever",
-    "build_index",
-    "chunk_document",
-    "corpus_kind",
-    "document_ids",
-    "evidence_summary",
-    "example_passages",
-    "gold_ranks",
-    "index_retriever",
-    "is_index",
-    "located_documents",
-    "logged_passages_text",
-    "open_retriever",
-    "passage_windows",
-    "passages_metadata",
-    "passages_text",
-    "read_documents",
-    "read_manifest",
-    "read_questions",
-    "recall_figures",
-    "reciprocal_rank_fusion",
-    "register_retriever",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

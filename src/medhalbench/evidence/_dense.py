@@ -41,6 +41,8 @@ one query); larger batches convert blocks of vectors to float32 once for all of 
 RESCORED = 64
 """Candidates beyond k scored again exactly after a half-float search (its scores are
 rounded to half floats, which can swap near ties)."""
+_REBUILD = "build them again with medhalbench index --dense --overwrite"
+"""What to do about damaged passage vectors."""
 
 Tick = Callable[[int], None]
 
@@ -195,19 +197,14 @@ class DenseVectors:
                 np.load(where / SCALES_FILE, mmap_mode="r") if dense.dtype == "int8" else None
             )
         except (OSError, ValueError) as ex:
-            raise DataError(
-                f"damaged passage vectors ({ex}); build them again with medhalbench index "
-                "--dense --overwrite",
-                path=folder,
-            ) from None
+            raise DataError(f"damaged passage vectors ({ex}); {_REBUILD}", path=folder) from None
         expected = np.int8 if dense.dtype == "int8" else np.float16
         if self.vectors.shape != (dense.passages, dense.dimensions) or (
             self.vectors.dtype != expected
         ):
             raise DataError(
                 f"damaged passage vectors ({self.vectors.dtype} {self.vectors.shape}, the "
-                f"manifest says {dense.dtype} ({dense.passages}, {dense.dimensions})); build "
-                "them again with medhalbench index --dense --overwrite",
+                f"manifest says {dense.dtype} ({dense.passages}, {dense.dimensions})); {_REBUILD}",
                 path=folder,
             )
         self._lock = threading.Lock()

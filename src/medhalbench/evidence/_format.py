@@ -18,12 +18,8 @@ def passages_text(found: Sequence[RetrievedPassage]) -> str:
     blocks = []
     for hit in found:
         p = hit.passage
-        heading = (
-            f"[{hit.rank}] {p.title} (source {p.source_id})"
-            if p.title
-            else (f"[{hit.rank}] (source {p.source_id})")
-        )
-        blocks.append(f"{heading}\n{p.text}")
+        title = f"{p.title} " if p.title else ""
+        blocks.append(f"[{hit.rank}] {title}(source {p.source_id})\n{p.text}")
     return "\n\n".join(blocks)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError
-from medhalbench.data import read_rows, validate_row
+from medhalbench.data import read_records
 from medhalbench.evidence._layout import PASSAGES_FILE
 from medhalbench.evidence._records import RetrievedPassage
 from medhalbench.statistics import (
@@ -103,8 +103,7 @@ def read_questions(
             id the index does not hold (naming the file, the line and the field).
     """
     questions = []
-    for line, row in read_rows(path):
-        read = validate_row(_QuestionRow, row, path=path, line=line)
+    for line, read in read_records(_QuestionRow, path):
         question, gold = read.question, read.gold
         if documents is not None and gold not in documents:
             raise DataError(

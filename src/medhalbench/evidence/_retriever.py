@@ -428,14 +428,12 @@ def open_retriever(
                     "(it needs a name and search(queries, k))",
                     path=source,
                 )
-        elif is_index(path):
-            base = index_retriever(
-                PassageIndex(path), retriever, embedder=embedder, rrf_k=rrf_k, depth=depth
-            )
         elif path.exists():
-            corpus_kind(path)  # a corpus of no known layout stops here, before indexing
-            vectors = DenseSettings() if retriever in ("dense", "hybrid") else None
-            index = _temporary_index(path, settings, progress, vectors)
+            index = PassageIndex(path) if is_index(path) else None
+            if index is None:  # a corpus, indexed for the run
+                corpus_kind(path)  # a corpus of no known layout stops here, before indexing
+                vectors = DenseSettings() if retriever in ("dense", "hybrid") else None
+                index = _temporary_index(path, settings, progress, vectors)
             base = index_retriever(index, retriever, embedder=embedder, rrf_k=rrf_k, depth=depth)
         else:
             schemes = retriever_schemes()

@@ -10,10 +10,12 @@ one data file, `verdict_words.yaml`; the contract and its measured precision are
 package's README.
 """
 
+from medhalbench import _lazy
 from medhalbench.judging._alternatives import offers_both, several_verdict_lines
 from medhalbench.judging._extract import (
     extract_verdict,
     extractor_template,
+    read_then_extract,
 )
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
 from medhalbench.judging._reader import Cues, decide, read_stance, read_with_cues
@@ -28,26 +30,4 @@ from medhalbench.judging._text import offers_alternatives
 from medhalbench.judging._vocabulary import Stance, WordKind, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no
 
-__all__ = [
-    "Cue",
-    "Cues",
-    "Reading",
-    "Stance",
-    "TOP_LOGPROBS",
-    "VerdictSchema",
-    "WordKind",
-    "decide",
-    "extract_verdict",
-    "extractor_template",
-    "offers_alternatives",
-    "offers_both",
-    "parse_yes_no",
-    "prepare_reply",
-    "read_reply",
-    "read_stance",
-    "read_with_cues",
-    "several_verdict_lines",
-    "strip_reasoning",
-    "verdict_probability",
-    "vocabulary",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -5,17 +5,19 @@ counted apart, and every figure is also given without it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from inspect_ai.model import CachePolicy, GenerateConfig, ResponseSchema, get_model, model_roles
 from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util import JSONSchema
 
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_template
 
 EXTRACTOR_ROLE = "extractor"
 NO_VERDICT = "none"
 EXTRACTOR_MAX_TOKENS = 32
+T = TypeVar("T")
 
 
 def extractor_named() -> bool:
@@ -25,11 +27,9 @@ def extractor_named() -> bool:
 
 def extractor_template(override: str | None = None) -> str:
     """The extractor's prompt template (packaged, or the user's file)."""
-    template = read_prompt(__package__, "extract_user.txt", override)
-    check_placeholders(
-        template, {"question", "choices", "reply"}, source=override or "extract prompt"
+    return read_template(
+        __package__, "extract_user.txt", override, {"question", "choices", "reply"}
     )
-    return template
 
 
 async def extract_verdict(
@@ -78,3 +78,17 @@ async def extract_verdict(
     value = str(verdict.get("verdict", "")).strip().lower() if isinstance(verdict, dict) else ""
     by_lower = {key.lower(): key for key in choices}
     return by_lower.get(value)
+
+
+async def read_then_extract(
+    strict: T | None, reply: str, choices: Mapping[str, str], *, question: str, template: str,
+    verdict: Callable[[str], T],
+) -> tuple[T | None, str | None]:  # fmt: skip
+    """A reply's verdict and who read it: the strict reader's verdict (`strict`; None where
+    it read none), else the extractor's where `template` is its prompt (`extractor`: the
+    `choices` it may read, each with its meaning, `verdict` turning the one read into a
+    verdict), else None (no one)."""
+    if strict is not None or not template:
+        return strict, "strict" if strict is not None else None
+    found = await extract_verdict(reply, choices, question=question, template=template)
+    return (None, None) if found is None else (verdict(found), "extractor")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from inspect_ai.model import Logprobs
+from inspect_ai.model import Logprobs, ModelOutput
 
 TOP_LOGPROBS = 10
 """Alternatives asked for at each token: enough to hold both answers of a binary verdict."""
@@ -24,13 +24,14 @@ def _answer(token: str, answers: Mapping[str, str]) -> str | None:
 
 
 def verdict_probability(
-    logprobs: Logprobs | None, answers: Mapping[str, str], positive: str, negative: str
+    reply: Logprobs | ModelOutput | None, answers: Mapping[str, str], positive: str, negative: str
 ) -> float | None:
     """P(positive) / (P(positive) + P(negative)) at the first token that states (or begins)
     an answer, from that token's top alternatives.
 
     Args:
-        logprobs: The reply's token log-probabilities (None when the provider gave none).
+        reply: The reply's token log-probabilities, or its model output (None, or an output
+            without them, when the provider gave none).
         answers: Token text (lower-cased, stripped) to answer, e.g. `{"1": "1", "0": "0"}`
             or `{"yes": "yes", "no": "no"}`.
         positive: The answer whose probability is wanted.
@@ -40,9 +41,11 @@ def verdict_probability(
         The probability, or None without log-probabilities, without a token that states
         an answer, or when neither answer is among that token's alternatives.
     """
-    if logprobs is None:
+    if isinstance(reply, ModelOutput):  # its log-probabilities are its first choice's
+        reply = reply.choices[0].logprobs if reply.choices else None
+    if reply is None:
         return None
-    for token in logprobs.content:
+    for token in reply.content:
         if _answer(token.token, answers) is None:
             continue
         mass = {positive: 0.0, negative: 0.0}

@@ -47,10 +47,17 @@ _HYPOTHETICAL = re.compile(
 )
 
 
+MAX_CLAUSE_CHARS = 400
+"""The most of a clause read before a verdict word: what bears on a verdict stands near it,
+and a bound keeps a reply's reading linear in its length (a clause without end, such as a
+word repeated thousands of times, would make it quadratic)."""
+
+
 def clause_start(text: str, position: int) -> int:
-    """Where the clause holding `position` starts."""
-    ends = [m.end() for m in _clause_end().finditer(text, 0, position)]
-    return ends[-1] if ends else 0
+    """Where the clause holding `position` starts (at most `MAX_CLAUSE_CHARS` before it)."""
+    low = max(0, position - MAX_CLAUSE_CHARS)
+    ends = [m.end() for m in _clause_end().finditer(text, low, position)]
+    return ends[-1] if ends else low
 
 
 def sentence(text: str, position: int) -> tuple[int, int]:

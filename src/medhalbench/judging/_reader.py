@@ -1,26 +1,7 @@
-"""The strict verdict reader every benchmark's reader is built on.
-
-Its first rule is never to read the wrong class. A reply is read only when it commits to one
-class in a verdict position and nothing after that position withdraws, hedges or contradicts
-it; its cues are read twice, independently, and the two readings must not disagree:
-
-- *marked* cues: a label and its value ("Factual: NO", "Hallucination: No", "Verdict: 1",
-  a JSON field, a tool call's arguments, a table row or the column a tick marks, a checked
-  box, a boxed answer), a verdict at the start of the reply ("False.", "1 - hallucinated"),
-  a verdict digit in verdict position ("the answer is 1", a final "0"), the answer to a
-  question the reply asks itself ("Does it agree with the knowledge? Yes.");
-- *prose* cues: what the reply says of the judged text as a whole ("the statement is
-  consistent with the context", "it is not hallucinated", "contains no errors", "there is
-  an error in the answer"), negations and double negations read by their meaning; a verdict
-  word about a part ("the dose is wrong") or in a condition or a question is no cue.
-
-A reply that offers both classes ("0 (if ...) / 1 (if ...)", "True (or false, depending
-...)"), whose marked cues disagree, whose label its own explanation contradicts (no prose
-cue agrees with the label and some oppose it), or that withdraws or leaves open its verdict
-after giving it ("I take that back", "although I may be wrong") is not read. A cue labelled
-final ("Final answer: 1") outweighs the marked cues before it. Words of every language come
-from `verdict_words.yaml`.
-"""
+"""The strict verdict reader every benchmark's reader is built on: a reply is read only when
+it commits to one class and nothing withdraws, hedges or contradicts it; its marked and prose
+cues are read independently and must not disagree (the rules: `README.md` here; the words of
+every language: `verdict_words.yaml`)."""
 
 from __future__ import annotations
 

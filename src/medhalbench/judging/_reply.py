@@ -214,13 +214,23 @@ def _after_weak(
     return None
 
 
+MAX_READ_CHARS = 8_000
+"""The longest reply (after its reasoning) the reader reads, about 2,000 tokens: a verdict
+takes far less, and reading costs time in the number of verdict words, so a longer reply is
+unread (counted, with this reason) rather than read for minutes."""
+
+
 def read_reply(reply: str, read: Callable[[str], Reading[T]]) -> Reading[T]:
     """Read a model's reply with a benchmark's reading of prepared text: the reply is
     prepared (`prepare_reply`) and read honouring its self-corrections (`read_last_verdict`);
-    one with nothing left to read (empty, or reasoning only) is not read, with that reason."""
-    text = prepare_reply(reply)
+    one with nothing left to read (empty, or reasoning only) or longer than `MAX_READ_CHARS`
+    is not read, with that reason."""
+    # A reply many times the bound is not even prepared (its reasoning may be long).
+    text = prepare_reply(reply) if len(reply) <= 16 * MAX_READ_CHARS else reply
     if not text:
         return Reading(None, "empty reply" if not reply.strip() else "reasoning only")
+    if len(text) > MAX_READ_CHARS:
+        return Reading(None, f"too long to read ({len(text):,} characters, reasoning aside)")
     return read_last_verdict(text, read)
 
 

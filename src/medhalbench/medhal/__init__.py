@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench import _lazy
 from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._settings import MedHalBuild, MedHalSettings
 
@@ -21,6 +21,4 @@ if TYPE_CHECKING:
     from medhalbench.medhal.builder._build import assign_splits, build_medhal
     from medhalbench.medhal.builder._convert import clean_explanation, read_statement
 
-__getattr__, _DEFERRED = exports(__name__, __file__)
-
-__all__ = ["medhal_benchmark", "MedHalBuild", "MedHalSettings", *_DEFERRED]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

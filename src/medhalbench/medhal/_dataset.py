@@ -17,8 +17,8 @@ from medhalbench.data import (
     Identifier,
     Record,
     is_saved_dataset,
+    read_records,
     source_rows,
-    validate_row,
 )
 
 
@@ -210,14 +210,12 @@ R = TypeVar("R", MedHalRecord, MedHalStatement)
 def _load(kind: type[R], source: str | Path, split: str, limit: int | None) -> list[R]:
     """Rows of a source as `kind`, each id once (a statement without one named by its line)."""
     path = _resolve(source, split)
+    rows = source_rows(path if path.exists() else str(source), config=None, split=split)
     records: list[R] = []
     ids = DistinctKeys("id", path=path)
-    for line, row in source_rows(path if path.exists() else str(source), config=None, split=split):
-        record = validate_row(kind, row, path=path, line=line)
+    for line, record in read_records(kind, path, rows=rows, limit=limit):
         if record.id is None:
             record.id = f"line-{line}"
         ids.add(record.id, line)
         records.append(record)
-        if limit is not None and len(records) >= limit:
-            break
     return records

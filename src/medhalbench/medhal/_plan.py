@@ -27,11 +27,6 @@ from medhalbench.registry import RoleModels
 from medhalbench.text import split_sentences
 
 
-def _text(prompt: str | list[ChatMessage]) -> str:
-    """A prompt or a chat as one text, for counting its tokens."""
-    return prompt if isinstance(prompt, str) else "\n".join(m.text for m in prompt)
-
-
 def medhal_build_plan(request: MedHalBuild, converter: str, nli_judge: str | None = None) -> Plan:
     """The converter's (and an LLM NLI judge's) calls and tokens over the sources' items
     that pass the build's filters (the items it counts); an item the converter fails on
@@ -44,7 +39,7 @@ def medhal_build_plan(request: MedHalBuild, converter: str, nli_judge: str | Non
     """
     protocol = request.protocol
     converter_prompts = ConverterPrompts.load(protocol)
-    prompts: list[str] = []
+    prompts: list[str | list[ChatMessage]] = []  # a chat's tokens are its texts'
     checks: list[str] = []
     items = 0
     for name, path in request.sources:
@@ -54,7 +49,7 @@ def medhal_build_plan(request: MedHalBuild, converter: str, nli_judge: str | Non
                 if isinstance(asked, str):
                     continue  # dropped before any call
                 right = item.options.get(item.answer, "")
-                prompts += [_text(converter_prompts.qa_input(name, asked[1], right))] * 2
+                prompts += [converter_prompts.qa_input(name, asked[1], right)] * 2
                 if protocol == "ours":  # only ours checks that a statement states its option
                     checks += [nli_prompt(f"{asked[1]} Answer: {right}", right)] * 2
             elif isinstance(item, NoteItem):

@@ -13,10 +13,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import JSONSchema
 
 from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
-from medhalbench.judging import (
-    extract_verdict,
-    verdict_probability,
-)
+from medhalbench.judging import read_then_extract, verdict_probability
 from medhalbench.medhal._dataset import MedHalSampleMetadata, MedHalStatementMetadata
 from medhalbench.medhal._metrics import medhal_metrics, prediction_counts
 from medhalbench.medhal._verdicts import (
@@ -106,7 +103,7 @@ def factuality_verdict(
                 explanation=verdict.explanation,
                 gold_explanation=gold,
                 explanation_similarity=similarity,
-                p_non_factual=_p_non_factual(state),
+                p_non_factual=verdict_probability(state.output, _YES_NO, "no", "yes"),
                 source=sample.source,
                 item=sample.item,
                 unread_reason=unread,
@@ -140,7 +137,7 @@ def factuality_prediction(extract_template: str = "") -> Scorer:
                 predicted=verdict.factual,
                 read_by=read_by,
                 explanation=verdict.explanation,
-                p_non_factual=_p_non_factual(state),
+                p_non_factual=verdict_probability(state.output, _YES_NO, "no", "yes"),
                 source=state.metadata_as(MedHalStatementMetadata).source,
                 unread_reason=unread,
             ).model_dump(),
@@ -155,21 +152,14 @@ async def read_factuality(
     """A reply's verdict, who read it (`strict`, `extractor`, or None when neither could),
     and why the strict reader read none (None where it read one)."""
     verdict = parse_factual_verdict(reply)
-    if verdict.factual is not None:
-        return verdict, "strict", None
-    if extract_template:
-        extracted = await extract_verdict(
-            reply, _MEANINGS, question=QUESTION, template=extract_template
-        )
-        if extracted is not None:
-            return (
-                FactualVerdict(
-                    extracted == "YES", None, f"read by the extractor ({verdict.reason})"
-                ),
-                "extractor",
-                verdict.reason,
-            )
-    return verdict, None, verdict.reason
+    factual, read_by = await read_then_extract(
+        verdict.factual, reply, _MEANINGS, question=QUESTION, template=extract_template,
+        verdict=lambda read: read == "YES",
+    )  # fmt: skip
+    unread = None if read_by == "strict" else verdict.reason
+    if read_by == "extractor":
+        verdict = FactualVerdict(factual, None, f"read by the extractor ({unread})")
+    return verdict, read_by, unread
 
 
 def _score_reason(verdict: FactualVerdict, read_by: str | None) -> str | None:
@@ -177,8 +167,3 @@ def _score_reason(verdict: FactualVerdict, read_by: str | None) -> str | None:
     if read_by == "strict":
         return None
     return verdict.reason if read_by == "extractor" else f"unparseable: {verdict.reason}"
-
-
-def _p_non_factual(state: TaskState) -> float | None:
-    logprobs = state.output.choices[0].logprobs if state.output and state.output.choices else None
-    return verdict_probability(logprobs, _YES_NO, "no", "yes")

@@ -16,9 +16,9 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from medhalbench._errors import DataError
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_prompt, read_template
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.data import read_rows, validate_row
+from medhalbench.data import read_records
 from medhalbench.judging import (
     TOP_LOGPROBS,
     extractor_template,
@@ -69,8 +69,7 @@ def judge_messages(
 def judge_prompts(prompt: str | None = None, template: str | None = None) -> tuple[str, str]:
     """The system prompt and user template (packaged or the user's files)."""
     system = read_prompt(__package__, "judge_system.txt", prompt)
-    user = read_prompt(__package__, "judge_user.txt", template)
-    check_placeholders(user, {"context_block", "statement"}, source=template or "judge template")
+    user = read_template(__package__, "judge_user.txt", template, {"context_block", "statement"})
     return system, user
 
 
@@ -106,8 +105,7 @@ def judge_outputs(samples: list[Sample], responses: str) -> tuple[list[Sample], 
     """
     outputs = [
         GivenOutput((output.id, text_key(output.statement)), output.reply, line)
-        for line, row in read_rows(responses)
-        for output in [validate_row(JudgeOutput, row, path=responses, line=line)]
+        for line, output in read_records(JudgeOutput, responses)
     ]
     return match_outputs(
         samples,

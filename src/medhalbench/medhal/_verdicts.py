@@ -111,16 +111,9 @@ def _read(text: str) -> Reading[tuple[bool, str | None]]:
 
 
 def parse_factual_verdict(reply: str) -> FactualVerdict:
-    """Read a MedHal judge's reply.
-
-    The verdict comes from labels ("Factual: YES/NO", "Verdict: not factual", a "###
-    Factual" heading, a JSON field such as `factual`, `is_factual` or `is_hallucinated`, a
-    table row), from a verdict at the start ("No, the statement is not factual.", "NO.",
-    "False."), and from what the reply says of the statement ("The statement is factual.");
-    all that are present must agree, and an echo such as "Factual: YES or NO" is no verdict.
-    The explanation is the text after an "Explanation" label (the label itself excluded),
-    else the text after the verdict.
-    """
+    """Read a MedHal judge's reply (the reader's rules: `judging/README.md`). The
+    explanation is the text after an "Explanation" label (the label itself excluded), else
+    the text after the verdict."""
     read = read_reply(reply, _read)
     if read.verdict is None:
         return FactualVerdict(None, None, read.reason)

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench import _lazy
 from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._settings import (
     MEDHALLU_HUB,
@@ -59,19 +59,4 @@ if TYPE_CHECKING:
         vote_step,
     )
 
-__getattr__, _DEFERRED = exports(__name__, __file__)
-
-__all__ = [
-    "medhallu_benchmark",
-    "MEDHALLU_HUB",
-    "BuildSettings",
-    "ClusterRequest",
-    "Difficulty",
-    "MedHalluBuild",
-    "MedHalluConfig",
-    "MedHalluSettings",
-    "Merge",
-    "Pairing",
-    "parse_shard",
-    *_DEFERRED,
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -23,8 +23,8 @@ from medhalbench.data import (
     DistinctKeys,
     Identifier,
     Record,
+    read_records,
     source_rows,
-    validate_row,
 )
 from medhalbench.evidence import (
     grounding_retriever,
@@ -179,15 +179,11 @@ def load_medhallu(
         raise DataError(
             f"unknown MedHallu config '{config}' (expected {', '.join(MEDHALLU_CONFIGS)})"
         )
+    revision = MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None
+    rows = source_rows(source, config=config, split=split, revision=revision)
     records: list[MedHalluRecord] = []
     pubids = DistinctKeys("pubid", path=source)
-    for line, row in source_rows(
-        source,
-        config=config,
-        split=split,
-        revision=MEDHALLU_REVISION if str(source) == MEDHALLU_HUB else None,
-    ):
-        record = validate_row(MedHalluRecord, row, path=source, line=line)
+    for line, record in read_records(MedHalluRecord, source, rows=rows, limit=limit):
         if with_knowledge and not record.knowledge_text.strip():
             raise DataError(
                 "no knowledge, which --knowledge gives the detector (or search an index: "
@@ -199,8 +195,6 @@ def load_medhallu(
         if record.pubid is not None:  # its two answers would share their sample ids
             pubids.add(record.pubid, line)
         records.append(record)
-        if limit is not None and len(records) >= limit:
-            break
     return records
 
 

@@ -170,9 +170,8 @@ def _summary_rows(run: results.RunResult) -> list[results.FigureRow]:
 
 def medhallu_summary(run: results.RunResult) -> results.ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
-    table = figure_rows(run, _summary_rows(run))
-    table.title = run_title("MedHallu", run, [*medhallu_settings(run.record), sample_counts(run)])
-    return table
+    details = [*medhallu_settings(run.record), sample_counts(run)]
+    return figure_rows(run, _summary_rows(run), run_title("MedHallu", run, details))
 
 
 def medhallu_tables(
@@ -192,10 +191,7 @@ def medhallu_charts(runs: Sequence[results.RunResult]) -> list[str]:
     for name, run in zip(run_names(runs, title=False), runs, strict=True):
         row = published_of(published, run)
         series[name] = [
-            replace(
-                bar_of(run, f"{d}_f1", n=f"{d}_samples", paper=f"paper_{d}_f1"),
-                published=row.metrics.get(f"paper_{d}_f1") if row else None,
-            )
+            bar_of(run, f"{d}_f1", n=f"{d}_samples", paper=f"paper_{d}_f1", row=row)
             for d in DIFFICULTIES
         ]
     return [grouped_bars("MedHallu F1 by difficulty", list(DIFFICULTIES), series, y_label="F1")]

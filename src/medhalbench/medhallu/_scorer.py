@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from medhalbench.judging import extract_verdict, verdict_probability
+from medhalbench.judging import read_then_extract, verdict_probability
 from medhalbench.medhallu._metrics import PREDICTION_NAMES, detection_metrics
 from medhalbench.medhallu._verdicts import (
     UNPARSEABLE,
@@ -47,18 +47,14 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
         verdict = parse_detection_verdict(reply, allow_not_sure=not_sure)
-        label, read_by, reason = verdict.label, "strict" if verdict.parsed else None, verdict.reason
-        if label is None and extract_template:
-            choices = {k: v for k, v in _MEANINGS.items() if not_sure or k != "2"}
-            extracted = await extract_verdict(
-                reply, choices, question=QUESTION, template=extract_template
-            )
-            if extracted is not None:
-                label, read_by = DetectionLabel(int(extracted)), "extractor"
-                reason = f"read by the extractor ({verdict.reason})"
-        logprobs = (
-            state.output.choices[0].logprobs if state.output and state.output.choices else None
-        )
+        choices = {k: v for k, v in _MEANINGS.items() if not_sure or k != "2"}
+        label, read_by = await read_then_extract(
+            verdict.label, reply, choices, question=QUESTION, template=extract_template,
+            verdict=lambda read: DetectionLabel(int(read)),
+        )  # fmt: skip
+        reason = verdict.reason
+        if read_by == "extractor":
+            reason = f"read by the extractor ({reason})"
         return Score(
             value=int(label is not None and int(label) == int(target.text)),
             answer=str(int(label)) if label is not None else None,
@@ -68,7 +64,7 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
                 prediction=PREDICTION_NAMES[label] if label is not None else UNPARSEABLE,
                 read_by=read_by,
                 paper_prediction=int(paper_detection_reading(reply_as_sent(state.output))),
-                p_hallucinated=verdict_probability(logprobs, _DIGITS, "1", "0"),
+                p_hallucinated=verdict_probability(state.output, _DIGITS, "1", "0"),
                 unread_reason=None if verdict.parsed else verdict.reason,
             ).model_dump(),
         )

@@ -8,9 +8,9 @@ from inspect_ai.model import GenerateConfig, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._errors import DataError
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_prompt, read_template
 from medhalbench._provenance import dataset_fingerprint, text_hash
-from medhalbench.data import read_rows, validate_row
+from medhalbench.data import read_records
 from medhalbench.evidence import grounding_summary
 from medhalbench.judging import TOP_LOGPROBS, extractor_template
 from medhalbench.medhallu._dataset import (
@@ -71,8 +71,7 @@ def detector_outputs(
             matching the dataset.
     """
     outputs = []
-    for line, row in read_rows(responses):
-        output = validate_row(DetectorOutput, row, path=responses, line=line)
+    for line, output in read_records(DetectorOutput, responses):
         if output.verdict == DetectionLabel.NOT_SURE and not not_sure:
             raise DataError(
                 "verdict 2 (not sure) needs the not-sure option (--not-sure)",
@@ -104,7 +103,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
         "detect_system_not_sure.txt" if settings.not_sure else "detect_system.txt",
         settings.prompt,
     )
-    user_template = read_prompt(
+    user_template = read_template(
         __package__,
         RETRIEVED_TEMPLATE
         if settings.evidence is not None
@@ -112,12 +111,8 @@ def medhallu(settings: MedHalluSettings) -> Task:
         if settings.knowledge
         else "detect_user.txt",
         settings.template,
-    )
-    check_placeholders(
-        user_template,
         {"question", "answer", "knowledge"} if settings.knowledge else {"question", "answer"},
         allowed={"question", "answer", "knowledge"},
-        source=settings.template or "detection template",
     )
     if not settings.knowledge and "{knowledge}" in user_template:
         raise DataError(

@@ -150,24 +150,7 @@ def _read(text: str) -> Reading[Stance]:
 
 
 def parse_detection_verdict(reply: str, *, allow_not_sure: bool = False) -> DetectionVerdict:
-    """Read a detector's reply.
-
-    Rules, in order:
-    1. Reasoning blocks (`<think>...</think>` and the like) are removed; structured parts
-       (JSON with any verdict key, such as `{"is_hallucinated": false}`; tables; tags; boxed
-       answers) are read as labelled lines.
-    2. After an explicit self-correction ("wait", "on second thought", "re-reading ...";
-       "actually," when a verdict follows) only the text after the last one is read.
-    3. An echo of the prompt's options (`0 if ... factual` / `1 if ... hallucinated`) is set
-       aside, a numbered list or a restated hallucination type is no verdict, and so are
-       standalone verdict lines that disagree ("1\\n0").
-    4. A reply offering both classes ("0 or 1", "0 (if ...) / 1 (if ...)") is no verdict.
-    5. Marked verdicts (a label and its value, "Hallucination: No" meaning factual; a digit
-       at the start, after "the answer is", or at the end; a leading "Hallucinated") must
-       agree, a final answer outweighing earlier ones, and the reply's prose must not
-       contradict them; without marked verdicts, prose cues ("the answer is not
-       hallucinated", "contradicts the abstract") must agree. Digits inside numbers, words
-       or hyphenated terms ("1-Year") are no verdicts.
+    """Read a detector's reply (the reader's rules: `judging/README.md`).
 
     Args:
         reply: The model's completion.

@@ -1,5 +1,6 @@
 """Model layer: inspect's providers plus our in-process embedded provider."""
 
+from medhalbench import _lazy
 from medhalbench.models._default import embedded_may_judge, is_embedded
 from medhalbench.models._embedded import EmbeddedModelAPI, embedded_settings
 from medhalbench.models._engine import Engine, EngineError, EnginePool, EngineSettings, engine
@@ -9,22 +10,4 @@ from medhalbench.models._gguf_export import export_gguf
 from medhalbench.models._repeatability import repeatability
 from medhalbench.models._system import SYSTEM_PROVIDER, SystemModelAPI, writes_nothing
 
-__all__ = [
-    "embedded_may_judge",
-    "is_embedded",
-    "repeatability",
-    "SYSTEM_PROVIDER",
-    "SystemModelAPI",
-    "writes_nothing",
-    "EmbeddedModelAPI",
-    "Engine",
-    "EngineError",
-    "EnginePool",
-    "EngineSettings",
-    "serve_front",
-    "engine",
-    "embedded_settings",
-    "export_gguf",
-    "resolve_gguf",
-    "smollm2_gguf_path",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -7,16 +7,21 @@ from collections.abc import Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_template
 from medhalbench.judging import parse_yes_no
 
 LLM_NLI_MAX_TOKENS = 8
 
 
+def _template(prompt: str | None) -> str:
+    return read_template(
+        "medhalbench.nli", "entailment_user.txt", prompt, {"premise", "hypothesis"}
+    )
+
+
 def nli_prompt(premise: str, hypothesis: str, prompt: str | None = None) -> str:
     """The LLM judge's prompt for one pair (`prompt`: a file replacing the packaged one)."""
-    template = read_prompt("medhalbench.nli", "entailment_user.txt", prompt)
-    return template.format(premise=premise, hypothesis=hypothesis)
+    return _template(prompt).format(premise=premise, hypothesis=hypothesis)
 
 
 class LLMNLI:
@@ -36,8 +41,7 @@ class LLMNLI:
     ) -> None:
         self.model = get_model(model) if isinstance(model, str) else model
         self.name = f"llm:{self.model}"
-        self.template = read_prompt("medhalbench.nli", "entailment_user.txt", prompt)
-        check_placeholders(self.template, {"premise", "hypothesis"}, source=prompt or "NLI prompt")
+        self.template = _template(prompt)
         self.config = GenerateConfig(temperature=0.0, max_tokens=LLM_NLI_MAX_TOKENS, cache=cache)
         self.unreadable = 0
 

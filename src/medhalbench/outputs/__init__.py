@@ -1,6 +1,7 @@
 """How the reply under test is had: generated with a seed per epoch, or written elsewhere
 (`--responses`) and scored as given, with nothing generated."""
 
+from medhalbench import _lazy
 from medhalbench.outputs._given import (
     GIVEN_OUTPUT,
     GivenOutput,
@@ -12,15 +13,4 @@ from medhalbench.outputs._given import (
 from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
 from medhalbench.outputs._sent import reply_as_sent
 
-__all__ = [
-    "GIVEN_OUTPUT",
-    "GivenOutput",
-    "epoch_generate",
-    "epoch_seed",
-    "generate_for_epoch",
-    "given_output",
-    "match_outputs",
-    "reply_as_sent",
-    "system_model",
-    "text_key",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

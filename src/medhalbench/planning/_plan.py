@@ -4,13 +4,14 @@ user gives prices. Output tokens are counted at the max-token settings (an upper
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 from annotated_types import Ge
 from inspect_ai import Task
+from inspect_ai.model import ChatMessage
 
 from medhalbench._errors import DataError
 from medhalbench.data import located, read_settings_file
@@ -71,15 +72,18 @@ class Plan:
         )
 
 
+def input_tokens(inputs: Sequence[str | list[ChatMessage]]) -> list[int]:
+    """The tokens of each sample input: its text's, and each of its messages' formatting."""
+    messages = [1 if isinstance(i, str) else len(i) for i in inputs]
+    return [c + MESSAGE_OVERHEAD * m for c, m in zip(count_tokens(inputs), messages, strict=True)]
+
+
 def task_plan(task: Task, model: str | None = None) -> RoleEstimate:
     """The model under test's calls and tokens for a task whose solver makes one call per
     sample and epoch: each sample's input tokenised, output at the task's max tokens."""
     samples = list(task.dataset)
     epochs = task.epochs or 1
-    inputs = [s.input for s in samples]
-    texts = [i if isinstance(i, str) else "\n".join(m.text for m in i) for i in inputs]
-    messages = [1 if isinstance(i, str) else len(i) for i in inputs]
-    tokens = sum(count_tokens(texts)) + MESSAGE_OVERHEAD * sum(messages)
+    tokens = sum(input_tokens([s.input for s in samples]))
     max_tokens = task.config.max_tokens or 0
     return RoleEstimate(
         MAIN_ROLE, len(samples) * epochs, tokens * epochs, max_tokens * len(samples) * epochs,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+from inspect_ai.model import ChatMessage
 from tokenizers import Tokenizer
 
 from medhalbench.models import smollm2_gguf_path
@@ -43,9 +44,10 @@ def convert_tokenizer() -> Tokenizer:
     return converted.backend_tokenizer
 
 
-def count_tokens(texts: Sequence[str]) -> list[int]:
-    """The token count of each text."""
+def count_tokens(texts: Sequence[str | Sequence[ChatMessage]]) -> list[int]:
+    """The token count of each text (of a chat: its messages' texts, one a line)."""
     if not texts:
         return []
-    encoded = tokenizer().encode_batch(list(texts), add_special_tokens=False)
+    joined = [t if isinstance(t, str) else "\n".join(m.text for m in t) for t in texts]
+    encoded = tokenizer().encode_batch(joined, add_special_tokens=False)
     return [len(e.ids) for e in encoded]

@@ -5,7 +5,7 @@ loop over it. The implementation's names are imported on first use: `--help` loa
 
 from typing import TYPE_CHECKING
 
-from medhalbench._lazy import exports
+from medhalbench import _lazy
 from medhalbench.registry._declaration import (
     DATASET,
     EXTRACTOR,
@@ -53,25 +53,4 @@ if TYPE_CHECKING:
     )
     from medhalbench.registry._task import benchmark_task
 
-__getattr__, _DEFERRED = exports(__name__, __file__)
-
-__all__ = [
-    "DATASET",
-    "EXTRACTOR",
-    "NLI_JUDGE",
-    "Benchmark",
-    "Builder",
-    "KeyFigure",
-    "Role",
-    "Sweep",
-    "Tool",
-    "benchmark",
-    "benchmark_of",
-    "benchmarks",
-    "demo_roles",
-    "find_benchmark",
-    "register_benchmark",
-    "unregister_benchmark",
-    "EXAMPLE_DATASET",
-    *_DEFERRED,
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

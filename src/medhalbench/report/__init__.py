@@ -1,6 +1,7 @@
 """Reports: a summary of every model on every benchmark beside the papers' figures, each
 benchmark's tables, charts and paired comparisons, from inspect logs of any of our tasks."""
 
+from medhalbench import _lazy
 from medhalbench.report._collect import CollectedResults, collect
 from medhalbench.report._compare import (
     Comparison,
@@ -28,36 +29,4 @@ from medhalbench.report._tidy import FIGURE_COLUMNS, figures_frame
 from medhalbench.report._write import tables, write_report
 from medhalbench.settings import SUFFIXES, ComparisonFormat, ReportFormat
 
-__all__ = [
-    "BenchmarkSummary",
-    "CollectedResults",
-    "Comparison",
-    "ComparisonFormat",
-    "FIGURE_COLUMNS",
-    "OwnColumns",
-    "Page",
-    "ReportFormat",
-    "RunSettings",
-    "SUFFIXES",
-    "build_page",
-    "collect",
-    "compare_logs",
-    "comparison_table",
-    "comparison_text",
-    "contrasts",
-    "differences",
-    "distinctions",
-    "mark_distinctions",
-    "figures_frame",
-    "holm",
-    "latex",
-    "place",
-    "published_of",
-    "render_html",
-    "run_names",
-    "runs_table",
-    "settings_of",
-    "summary_tables",
-    "tables",
-    "write_report",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

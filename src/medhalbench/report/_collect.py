@@ -11,7 +11,7 @@ from inspect_ai.log import EvalLog
 
 from medhalbench._errors import DataError
 from medhalbench.registry import DATASET, benchmark_of, benchmarks
-from medhalbench.report._settings import reply_settings
+from medhalbench.report._settings import phrase, reply_settings
 from medhalbench.results import (
     RunResult,
     benchmark_name,
@@ -44,9 +44,7 @@ class Provenance:
     def settings_text(self) -> str:
         """The task's settings given a value, as "name value" phrases."""
         return " · ".join(
-            f"{k.replace('_', ' ')} {setting_text(v)}"
-            for k, v in self.settings.items()
-            if v is not None and v != []
+            phrase(k, setting_text(v)) for k, v in self.settings.items() if v not in (None, [])
         )
 
 

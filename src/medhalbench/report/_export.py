@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from medhalbench.results import UNDEFINED, Estimate, ResultTable
+from medhalbench.results import Estimate, ResultTable
 
 
 def _number(value: float, digits: int) -> str:
@@ -38,14 +38,12 @@ def json_table(table: ResultTable) -> dict[str, object]:
         if source:
             record["published"] = source
         rows.append(record)
-    undefined = table.undefined_notes()
-    notes = [f"{UNDEFINED} undefined: " + "; ".join(undefined) + "."] if undefined else []
     return {
         "title": table.title,
         "slug": table.slug,
         "columns": header if any(table.published) else header[:-1],
         "rows": rows,
-        "notes": notes + list(table.notes),
+        "notes": table.note_lines(),
     }
 
 
@@ -155,8 +153,5 @@ def markdown(tables: Sequence[ResultTable]) -> str:
         )
         table = frame.to_markdown(index=False, disable_numparse=True)
         parts.append(f"### {markdown_text(t.title)}\n\n{table}")
-        notes = t.undefined_notes()
-        if notes:
-            parts.append(markdown_text(f"{UNDEFINED} undefined: " + "; ".join(notes) + "."))
-        parts += [markdown_text(note) for note in t.notes]
+        parts += [markdown_text(note) for note in t.note_lines()]
     return "\n\n".join(parts) + "\n"

@@ -64,10 +64,7 @@ def _cell(value: object, text: str, name: str, numeric: bool, reason: str) -> Ce
 def table_view(table: ResultTable) -> TableView:
     """The view of a result table: each undefined cell titled with its reason, each long
     word shortened with the whole text as its title, intervals under their figures."""
-    numeric = [
-        any(isinstance(row[i], float | Estimate) for row in table.rows)
-        for i in range(len(table.columns))
-    ]
+    numeric = [table.numeric(i) for i in range(len(table.columns))]
     rows = []
     for row, source in zip(table.rows, table.published, strict=True):
         cells = [

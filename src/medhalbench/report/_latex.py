@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from medhalbench._version import VERSION
 from medhalbench.report._summary import BenchmarkSummary
-from medhalbench.results import UNDEFINED, Cell, Estimate, ResultTable
+from medhalbench.results import UNDEFINED, Cell, Estimate, ResultTable, format_cell
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -53,12 +53,7 @@ def _figure(cell: Cell, digits: int) -> str:
         return ""
     if not isinstance(cell, Estimate):
         return latex_text(str(cell))
-    if math.isnan(cell.value):
-        text = "--"
-    else:
-        text = f"{cell.value:.{digits}f}"
-    if cell.mark:
-        text += " " + latex_text(cell.mark)
+    text = latex_text(format_cell(cell, digits))  # "–" (undefined) becomes "--"
     if cell.has_interval and math.isfinite(cell.value):
         text += rf" {{\footnotesize [{cell.low:.{digits}f}, {cell.high:.{digits}f}]}}"
     return text

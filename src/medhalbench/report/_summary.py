@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -111,13 +111,20 @@ def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
     ordered = sorted(dict.fromkeys(keys), key=lambda k: _condition_order(columns[keys.index(k)]))
     rank = {k: i for i, k in enumerate(ordered)}
     # A run identical to an earlier one in the same column: numbered, not merged.
-    repeated, seen = Counter(zip(rows, keys, strict=True)), Counter[tuple[str, str]]()
-    placed = []
-    for run, row, key in zip(runs, rows, keys, strict=True):
-        seen[row, key] += 1
-        numbered = f"{row} (run {seen[row, key]})" if repeated[row, key] > 1 else row
-        placed.append(Placed(run, numbered, key, rank[key]))
-    return placed
+    rows = _numbered(rows, list(zip(rows, keys, strict=True)))
+    return [
+        Placed(run, row, key, rank[key]) for run, row, key in zip(runs, rows, keys, strict=True)
+    ]
+
+
+def _numbered(texts: Sequence[str], identities: Sequence[Hashable]) -> list[str]:
+    """Each text, numbered ("... (run 2)") where its identity recurs: no two read the same."""
+    repeated, seen = Counter(identities), Counter[Hashable]()
+    found = []
+    for text, identity in zip(texts, identities, strict=True):
+        seen[identity] += 1
+        found.append(f"{text} (run {seen[identity]})" if repeated[identity] > 1 else text)
+    return found
 
 
 def _condition_order(phrases: Sequence[str]) -> list[tuple[int, float, str]]:
@@ -171,16 +178,20 @@ def _notes(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
 
 
 def _table(
-    title: str, slug: str, label: str, placed: Sequence[Placed], cells: Sequence[Cell]
+    entry: Benchmark, placed: Sequence[Placed], *, paper: bool, part: str, slug: str
 ) -> ResultTable:
-    """A table of one cell per placed run: its row, its column."""
+    """A table of each placed run's key figure (ours, or the paper protocol's) in its row and
+    its column (`part`: which part of the summary it is, if it has several)."""
+    label = f"{entry.title} {entry.key_figure.label}"
     columns = list(dict.fromkeys(p.column for p in placed))
     table = ResultTable(
-        title, slug, [Column("Run"), *(Column(c or label, interval=True) for c in columns)]
+        f"{label}{', paper protocol' if paper else ''}{part}",
+        f"{slug}_paper" if paper else slug,
+        [Column("Run"), *(Column(c or label, interval=True) for c in columns)],
     )
     rows: dict[str, list[Cell]] = {p.row: [p.row] + [None] * len(columns) for p in placed}
-    for p, cell in zip(placed, cells, strict=True):
-        rows[p.row][1 + columns.index(p.column)] = cell
+    for p in placed:
+        rows[p.row][1 + columns.index(p.column)] = _headline(entry, p.run, paper)
     for row in rows.values():
         table.add(row)
     return table
@@ -232,7 +243,6 @@ def benchmark_summary(
     """A benchmark's summary (see `BenchmarkSummary`)."""
     placed = sorted(place(entry, runs), key=lambda p: p.order)
     columns = list(dict.fromkeys(p.column for p in placed))
-    key = entry.key_figure
     parts = math.ceil(len(columns) / MAX_CONDITIONS)
     summary = BenchmarkSummary(entry, [], [])
     for part, start in enumerate(range(0, len(columns), MAX_CONDITIONS), start=1):
@@ -240,16 +250,9 @@ def benchmark_summary(
         of_part = [p for p in placed if p.column in shown]
         suffix = f" (part {part} of {parts})" if parts > 1 else ""
         slug = f"summary_{entry.name}" + (f"_{part}" if parts > 1 else "")
-        ours = _table(
-            f"{entry.title} {key.label}{suffix}", slug, f"{entry.title} {key.label}", of_part,
-            [_headline(entry, p.run, paper=False) for p in of_part],
-        )  # fmt: skip
+        ours = _table(entry, of_part, paper=False, part=suffix, slug=slug)
         ours.notes = _notes(entry, runs)
-        paper = _table(
-            f"{entry.title} {key.label}, paper protocol{suffix}", f"{slug}_paper",
-            f"{entry.title} {key.label}",
-            of_part, [_headline(entry, p.run, paper=True) for p in of_part],
-        )  # fmt: skip
+        paper = _table(entry, of_part, paper=True, part=suffix, slug=slug)
         if published:
             lowest, highest, counts = _published_rows(entry, of_part, shown)
             if any(counts):
@@ -340,10 +343,4 @@ def distinctions(
         (run.model, tuple(listed.items()), tuple(s.judges.items()), s.written_elsewhere)
         for run, listed, s in zip(runs, items, settings, strict=True)
     ]
-    repeated, seen = Counter(identities), Counter[object]()
-    numbered = []
-    for text, identity in zip(texts, identities, strict=True):
-        seen[identity] += 1
-        run = f" (run {seen[identity]})" if repeated[identity] > 1 else ""
-        numbered.append(f"{text}{run}".strip())
-    return numbered
+    return [text.strip() for text in _numbered(texts, identities)]

@@ -101,14 +101,13 @@ def _redacted(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportFormat, *,
            published: bool) -> list[Path]:  # fmt: skip
-    if fmt == "html":
-        write_text_atomically(target, render_html(page))
-        return [target]
-    if fmt == "markdown":
-        write_text_atomically(target, markdown(page.tables()))
-        return [target]
-    if fmt == "latex":
-        write_text_atomically(target, latex(page.summary))
+    texts: dict[str, Callable[[], str]] = {  # one text file, rendered only when asked for
+        "html": lambda: render_html(page),
+        "markdown": lambda: markdown(page.tables()),
+        "latex": lambda: latex(page.summary),
+    }
+    if fmt in texts:
+        write_text_atomically(target, texts[fmt]())
         return [target]
     figures = _redacted(figures_frame(runs, published=published))
     if fmt == "parquet":

@@ -1,6 +1,7 @@
 """Results of benchmark runs: figures read from inspect logs, tables of them with the papers'
 published rows, and small SVG charts. Shared by every benchmark and the report."""
 
+from medhalbench import _lazy
 from medhalbench.results._charts import (
     Bar,
     bar_of,
@@ -8,7 +9,7 @@ from medhalbench.results._charts import (
     horizontal_bars,
     line_chart,
 )
-from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_paths, read_log
+from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_headers, log_paths, read_log
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._record import (
     PlannedRole,
@@ -24,6 +25,7 @@ from medhalbench.results._runs import (
     benchmark_name,
     log_metrics,
     log_roles,
+    role_configs,
     run_record,
     run_result,
     sample_score,
@@ -54,53 +56,4 @@ from medhalbench.results._tables import (
     yes_no,
 )
 
-__all__ = [
-    "PlannedRole",
-    "RunFacts",
-    "RunRecord",
-    "Sent",
-    "TokenEstimate",
-    "run_record",
-    "local_path",
-    "log_paths",
-    "read_log",
-    "MAX_LOG_BYTES",
-    "AUROC_UNDEFINED",
-    "MAIN_ROLE",
-    "EXPLANATION_UNDEFINED",
-    "F1_UNDEFINED",
-    "PRECISION_UNDEFINED",
-    "RECALL_UNDEFINED",
-    "UNDEFINED",
-    "Bar",
-    "Cell",
-    "Column",
-    "Estimate",
-    "FigureRow",
-    "PublishedRow",
-    "ResultTable",
-    "RunResult",
-    "benchmark_name",
-    "bar_of",
-    "calibration_table",
-    "figure_names",
-    "figure_rows",
-    "format_cell",
-    "grouped_bars",
-    "horizontal_bars",
-    "line_chart",
-    "log_metrics",
-    "log_roles",
-    "prompt_files",
-    "published_figure",
-    "read_published",
-    "results_table",
-    "run_result",
-    "sample_score",
-    "run_title",
-    "sample_counts",
-    "setting_text",
-    "token_table",
-    "undefined_reason",
-    "yes_no",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

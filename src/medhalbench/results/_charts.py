@@ -3,14 +3,16 @@ page stays searchable and a test can read the categories and series a chart show
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from medhalbench.results._published import PublishedRow
 from medhalbench.results._runs import RunResult
 
 if TYPE_CHECKING:
@@ -41,11 +43,16 @@ def defined_metric(run: RunResult, name: str) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def _figure(height: float) -> Figure:
+@contextlib.contextmanager
+def _plot(height: float) -> Iterator[tuple[Figure, Any]]:
+    """A figure of the charts' width with one plot in it, drawn in their style."""
+    import matplotlib
     from matplotlib.figure import Figure
 
-    # A Figure of its own (not pyplot's global state): safe in threads, nothing left open.
-    return Figure(figsize=(WIDTH_INCHES, height), layout="constrained")
+    with matplotlib.rc_context(STYLE):
+        # A Figure of its own (not pyplot's global state): safe in threads, nothing left open.
+        figure = Figure(figsize=(WIDTH_INCHES, height), layout="constrained")
+        yield figure, figure.add_subplot()
 
 
 def _svg(figure: Figure, title: str) -> str:
@@ -104,9 +111,12 @@ class Bar:
         return max(0.0, self.value - self.low), max(0.0, self.high - self.value)
 
 
-def bar_of(run: RunResult, name: str, *, n: str | None = None, paper: str | None = None) -> Bar:
+def bar_of(
+    run: RunResult, name: str, *, n: str = "", paper: str = "", row: PublishedRow | None = None
+) -> Bar:
     """A run's figure as a bar: value and interval (None where undefined), the count metric
-    `n`, and the paper protocol's figure `paper`."""
+    `n`, the paper protocol's figure `paper`, and `paper` as published for the same model and
+    setting (`row`: the paper's published row, where it has one)."""
     value = defined_metric(run, name)
     count = run.metrics.get(n) if n else None
     return Bar(
@@ -115,6 +125,7 @@ def bar_of(run: RunResult, name: str, *, n: str | None = None, paper: str | None
         run.metrics.get(f"{name}_ci_high"),
         int(count) if count is not None and math.isfinite(count) else None,
         defined_metric(run, paper) if paper else None,
+        row.metrics.get(paper) if row and paper else None,
     )
 
 
@@ -180,11 +191,7 @@ def grouped_bars(
     """Vertical grouped bars: one group per label, one bar per series in each, each with its
     95% interval, its n over it, and the paper's figures as markers (a bar without a value
     is left out, its n still shown)."""
-    import matplotlib
-
-    with matplotlib.rc_context(STYLE):
-        figure = _figure(2.4 + legend_height(list(series)))
-        axes = figure.add_subplot()
+    with _plot(2.4 + legend_height(list(series))) as (figure, axes):
         width = 0.8 / max(1, len(series))
         every: list[Bar] = []
         for s, (name, bars) in enumerate(series.items()):
@@ -220,11 +227,7 @@ def horizontal_bars(
 ) -> str:
     """Horizontal bars, one per label, each with its value, 95% interval, n and the paper's
     figures as markers (e.g. DAHL score per category)."""
-    import matplotlib
-
-    with matplotlib.rc_context(STYLE):
-        figure = _figure(1.0 + 0.28 * len(labels))
-        axes = figure.add_subplot()
+    with _plot(1.0 + 0.28 * len(labels)) as (figure, axes):
         errors = [b.error or (0.0, 0.0) for b in bars]
         axes.barh(
             range(len(labels)), [b.value or 0.0 for b in bars], 0.7,
@@ -253,11 +256,7 @@ def line_chart(
 ) -> str:
     """Lines of (x, figure) points with their 95% intervals, one per series (e.g. DAHL
     score by temperature per model)."""
-    import matplotlib
-
-    with matplotlib.rc_context(STYLE):
-        figure = _figure(2.8 + legend_height(list(series)))
-        axes = figure.add_subplot()
+    with _plot(2.8 + legend_height(list(series))) as (figure, axes):
         every: list[Bar] = []
         for name, points in series.items():
             ordered = sorted(((x, b) for x, b in points if b.value is not None), key=lambda p: p[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlparse
@@ -29,6 +30,16 @@ def read_log(path: str | Path, *, header_only: bool = False) -> EvalLog:
         raise DataError(
             "not an inspect log (.eval or .json), or a cut-off one", path=path
         ) from None
+
+
+def log_headers(folder: str | Path, *, recursive: bool = True) -> list[EvalLog]:
+    """The headers of the logs in a folder (its subfolders too unless not `recursive`),
+    each with its location; a file that cannot be read (a log being written) left out."""
+    headers = []
+    for info in list_eval_logs(str(folder), recursive=recursive):
+        with contextlib.suppress(Exception):  # a log being written, or no log
+            headers.append(read_eval_log(info, header_only=True))
+    return headers
 
 
 def log_paths(paths: Sequence[str | Path]) -> list[str]:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog, EvalSample, EvalSpec
+from inspect_ai.model import ModelConfig
 from inspect_ai.scorer import Score
 
 from medhalbench.results._record import RunRecord
@@ -158,12 +159,16 @@ def run_result(log: EvalLog) -> RunResult:
     )
 
 
+def role_configs(spec: EvalSpec) -> dict[str, list[ModelConfig]]:
+    """The model configurations of each role of a run (a role of one model: one)."""
+    roles = spec.model_roles or {}
+    return {name: role if isinstance(role, list) else [role] for name, role in roles.items()}
+
+
 def log_roles(log: EvalLog) -> dict[str, str]:
     """The model of each role a log's run used (several models of one role joined)."""
-    return {
-        name: ", ".join(r.model for r in role) if isinstance(role, list) else role.model
-        for name, role in (log.eval.model_roles or {}).items()
-    }
+    roles = role_configs(log.eval).items()
+    return {name: ", ".join(config.model for config in role) for name, role in roles}
 
 
 MAIN_ROLE = "model"

@@ -82,6 +82,10 @@ class ResultTable:
             for c, v in zip(self.columns, row, strict=True)
         ]
 
+    def numeric(self, column: int) -> bool:
+        """Whether a column holds figures (a number or an estimate in some row)."""
+        return any(isinstance(row[column], float | Estimate) for row in self.rows)
+
     def undefined_notes(self) -> list[str]:
         """Why the "–" cells of this table are undefined: one note per column that has
         them, or per row in a table whose rows are figures (a row's reason is given only
@@ -101,6 +105,12 @@ class ResultTable:
         notes += [f"{name}: {'; or '.join(reasons)}" for name, reasons in by_row.items()]
         marks = {c.mark for r in self.rows for c in r if isinstance(c, Estimate) and c.mark}
         return notes + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
+
+    def note_lines(self) -> list[str]:
+        """The lines under the table: why its "–" cells are undefined (one line), then its notes."""
+        undefined = self.undefined_notes()
+        line = [f"{UNDEFINED} undefined: " + "; ".join(undefined) + "."] if undefined else []
+        return line + list(self.notes)
 
     def subset(
         self, columns: Sequence[int] | None = None, rows: Sequence[int] | None = None
@@ -263,10 +273,10 @@ def sample_counts(run: RunResult) -> str:
     )
 
 
-def figure_rows(run: RunResult, spec: list[FigureRow]) -> ResultTable:
-    """A run's headline figures as rows: ours and the paper protocol's side by side."""
+def figure_rows(run: RunResult, spec: list[FigureRow], title: str = "") -> ResultTable:
+    """A run's headline figures as rows under `title`, ours beside the paper protocol's."""
     table = ResultTable(
-        "",
+        title,
         run.system,
         [Column("Figure"), Column("Ours", interval=True), Column("Paper protocol", interval=True)],
     )

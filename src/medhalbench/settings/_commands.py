@@ -30,6 +30,7 @@ from medhalbench.settings._shared import (
     MAX_RESAMPLES,
     Cache,
     ReplySeed,
+    Resamples,
 )
 
 DEFAULT_MODEL = "embedded/smollm2"
@@ -274,6 +275,38 @@ class CompareRequest(Settings):
     def chosen(self) -> ComparisonFormat:
         """The format written: the one given, else the one --out's suffix names, else text."""
         return self.format or _format_named(self.out, _FILE_COMPARISONS) or "text"
+
+
+class AuditRequest(Settings):
+    """Check the judges of runs by hand, blind: a local page shows one judged item at a time
+    and asks you what the judge was asked, before showing its answer and the dataset's label.
+    Each role is audited: the reader of verdicts (which verdict does a reply state? unread
+    replies included), the extractor, DAHL's splitter (is the unit stated in the answer? one
+    fact? a repeat?) and checker (is the unit true?), and the model under test as a detector
+    (is the answer hallucinated? is the statement factual?). Keys 1-9 answer, Enter sends,
+    arrows move. Answers are saved as given, beside each log (<log>.audit.jsonl); starting
+    again continues where you stopped; --summary prints each role's agreement.
+
+    Examples:
+        medhalbench audit logs/ --items 50
+        medhalbench audit logs/run.eval --summary
+    """
+
+    logs: Annotated[list[str], Spelling(positional=True)]
+    """The logs, files or folders."""
+    items_per_log: Annotated[int, Ge(1), Spelling(flag="--items")] = 40
+    """Items drawn from each log, stratified by the judge's verdict."""
+    seed: int = 0
+    """Seed of the draw (the same seed and logs draw the same items)."""
+    port: Annotated[int, Ge(0), Le(65535)] = 8765
+    """Port of the page on 127.0.0.1 (0: any free port)."""
+    summary: Annotated[bool, Spelling(flag="--summary")] = False
+    """Print the agreement of the answers given so far with the judge, and exit."""
+    bootstrap: Resamples = DEFAULT_RESAMPLES
+    """Bootstrap resamples (over items) of the summary's 95% intervals."""
+    unblind: Annotated[bool, Spelling(flag="--unblind")] = False
+    """Show the judge's reading beside each item before you answer (the answers are marked
+    as not blind); by default it is shown only after."""
 
 
 _FILE_COMPARISONS: Mapping[ComparisonFormat, str] = {

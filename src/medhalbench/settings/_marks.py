@@ -79,7 +79,8 @@ class Spelling:
     """How the command line spells a setting, where its name alone does not say.
 
     Attributes:
-        flag: The option's flag (default `--name-with-dashes`).
+        flag: The option's flag (default `--name-with-dashes`); an on/off setting's own
+            flag is the only one, off unless given (no `--no-` form).
         positional: A command-line argument rather than an option.
         metavar: What the help shows for the value.
     """

@@ -4,6 +4,7 @@ Statistical procedures come from scipy (bootstrap, permutation test, binomial te
 scikit-learn (ranking and calibration figures); figures that are undefined are NaN.
 """
 
+from medhalbench import _lazy
 from medhalbench.settings import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, MAX_RESAMPLES, Resamples
 from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
@@ -27,27 +28,4 @@ from medhalbench.statistics._classification import (
 )
 from medhalbench.statistics._ranking import probability_scores
 
-__all__ = [
-    "binary_f1",
-    "kappa_figure",
-    "BOOTSTRAP_SEED",
-    "DEFAULT_RESAMPLES",
-    "MAX_RESAMPLES",
-    "Resamples",
-    "Figure",
-    "McNemar",
-    "PairedDifference",
-    "bootstrap_intervals",
-    "SCRIPT_FAILS",
-    "ZERO_FOR_UNDEFINED",
-    "classification_figures",
-    "zero_division",
-    "cluster_sums",
-    "estimate",
-    "mcnemar_exact",
-    "mean_figure",
-    "paired_difference",
-    "probability_scores",
-    "ratio",
-    "share_figure",
-]
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections import Counter
@@ -15,13 +14,13 @@ from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from medhalbench._progress import progress_bar
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_template
 from medhalbench.dahl._dataset import DAHL_CATEGORIES
 from medhalbench.dahl._settings import DahlBuild
 from medhalbench.dahl.builder import PROMPTS
 from medhalbench.dahl.builder._filters import check_question
 from medhalbench.dahl.builder._papers import Paper, load_papers
-from medhalbench.data import ResumableJsonl, ResumedCounts, atomic_text, run_resumable
+from medhalbench.data import ResumableJsonl, ResumedCounts, run_resumable, write_csv
 from medhalbench.registry import RoleModels
 from medhalbench.settings import BuildProtocol
 
@@ -46,11 +45,9 @@ def build_prompt(prompt_file: str | None = None) -> str:
     Raises:
         DataError: A placeholder missing or unknown, or literal braces not doubled.
     """
-    template = read_prompt(PROMPTS, "build_questions.txt", prompt_file)
-    check_placeholders(
-        template, {"count", "categories", "paper"}, source=prompt_file or "builder prompt"
+    return read_template(
+        PROMPTS, "build_questions.txt", prompt_file, {"count", "categories", "paper"}
     )
-    return template
 
 
 def question_schema() -> ResponseSchema:
@@ -250,28 +247,16 @@ async def _build_one(
     }
 
 
-def _write_matches(path: Path, records: list[dict[str, Any]], key: str) -> None:
-    with atomic_text(path, newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["question", "category", "paper_id", "rule", "matched"])
-        for r in records:
-            for d in r.get(key, []):
-                writer.writerow(
-                    [d["question"], r["category"], r["paper_id"], d["rule"], d["matched"]]
-                )
-
-
 def write_outputs(records: list[dict[str, Any]], out_dir: Path) -> None:
     """Rewrite the CSVs from the finished records (paper order of the progress file):
     `questions.csv`, `dropped.csv` (ours) and `review.csv` (what the paper's families flag)."""
-    with atomic_text(out_dir / QUESTIONS_FILE, newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["question", "category", "paper_id"])
-        for r in records:
-            for q in r["questions"]:
-                writer.writerow([q, r["category"], r["paper_id"]])
-    _write_matches(out_dir / DROPPED_FILE, records, "dropped")
-    _write_matches(out_dir / REVIEW_FILE, records, "flagged")
+    columns = ["question", "category", "paper_id"]
+    papers = [(r, {"category": r["category"], "paper_id": r["paper_id"]}) for r in records]
+    questions = ({"question": q, **paper} for r, paper in papers for q in r["questions"])
+    write_csv(out_dir / QUESTIONS_FILE, columns, questions)
+    for name, key in ((DROPPED_FILE, "dropped"), (REVIEW_FILE, "flagged")):
+        matches = ({**match, **paper} for r, paper in papers for match in r.get(key, []))
+        write_csv(out_dir / name, [*columns, "rule", "matched"], matches)
 
 
 async def build_dahl_questions(

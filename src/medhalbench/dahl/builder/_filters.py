@@ -7,7 +7,6 @@ the same checks to any question set."""
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -20,7 +19,7 @@ import numpy as np
 from medhalbench._errors import DataError
 from medhalbench.dahl._settings import FilterRequest
 from medhalbench.dahl.builder._learned import learned_stage
-from medhalbench.data import atomic_text, read_rows
+from medhalbench.data import read_rows, write_csv
 from medhalbench.registry import RoleModels
 from medhalbench.results import Column, ResultTable
 from medhalbench.settings import BuildProtocol
@@ -189,10 +188,9 @@ _OUR = re.compile(
     re.IGNORECASE,
 )
 # "The current studies" are the literature; "the current results" are the paper's.
-_LITERATURE = re.compile(
-    r"studies|trials|reviews|meta-analyses|investigations|surveys|programmes|programs|cohorts"
-    r"|interviews|questionnaires",
-    re.IGNORECASE,
+_LITERATURE = frozenset(
+    "studies trials reviews meta-analyses investigations surveys programmes programs cohorts "
+    "interviews questionnaires".split()
 )
 _CASE_DEMONSTRATIVE = re.compile(
     rf"\b(?:this|these|the\s+present|our)\s+(?:{_MODIFIER}\s+){{0,2}}?(case\s+reports?|case\s+series"
@@ -536,8 +534,8 @@ def _unresolved(pattern: re.Pattern[str], question: str) -> re.Match[str] | None
     """A demonstrative whose noun the question has not named before it ("A trial of X ...
     this trial" is resolved; "in this cohort" alone is not)."""
     for match in pattern.finditer(question):
-        if match.group(0).lower().startswith("the current") and _LITERATURE.fullmatch(
-            match.group(1)
+        if match.group(0).lower().startswith("the current") and (
+            match.group(1).lower() in _LITERATURE
         ):
             continue  # "the current studies": the literature, not the paper
         noun = _stem(match.group(1))
@@ -849,16 +847,9 @@ def filter_questions(request: FilterRequest) -> FilterResult:
         else:
             result.dropped.append({**row, "rule": match.rule, "matched": match.matched})
     result.total, result.kept = len(rows), len(kept)
-    _write(Path(out), columns, kept)
-    _write(dropped_path(out), [*columns, "rule", "matched"], result.dropped)
+    write_csv(out, columns, kept)
+    write_csv(dropped_path(out), [*columns, "rule", "matched"], result.dropped)
     return result
-
-
-def _write(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
-    with atomic_text(path, newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def run_filter(request: FilterRequest, models: RoleModels) -> FilterResult:

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field
 
 from medhalbench._errors import DataError
-from medhalbench.data import Record, read_rows, validate_row
+from medhalbench.data import AS_TEXT, Record, read_records
 
 
 class Paper(Record):
     """A full-text paper."""
 
-    id: str = Field(min_length=1)
+    id: Annotated[str, AS_TEXT] = Field(min_length=1)  # a JSONL id may be a number
     text: str = Field(min_length=1)
     title: str | None = None
 
@@ -61,10 +62,4 @@ def load_papers(
         if not papers:
             raise DataError("no paper there is UTF-8 text", path=path)
         return papers
-    for line, row in read_rows(path):
-        if row.get("id") is not None:
-            row = {**row, "id": str(row["id"])}
-        papers.append(validate_row(Paper, row, path=path, line=line))
-        if limit is not None and len(papers) >= limit:
-            break
-    return papers
+    return [paper for _, paper in read_records(Paper, path, limit=limit)]

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
 
 from medhalbench._errors import MedhalbenchError
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_prompt, read_template
 from medhalbench.data import PubMedQARecord
 from medhalbench.medhallu._settings import PAPER_ATTEMPTS
 from medhalbench.medhallu.builder import PROMPTS
@@ -78,20 +78,17 @@ class PaperPrompts:
 
     @classmethod
     def load(cls) -> PaperPrompts:
-        user = read_prompt(PROMPTS, "paper_discriminate_user.txt")
-        check_placeholders(
-            user, {"question", "option_1", "option_2", "justification"}, source="paper prompt"
-        )
-        critique = read_prompt(PROMPTS, "paper_critique.txt")
-        check_placeholders(critique, {"question", "text"}, source="paper critique prompt")
-        rewrite = read_prompt(PROMPTS, "paper_rewrite.txt")
-        check_placeholders(rewrite, {"feedback", "text"}, source="paper rewrite prompt")
         return cls(
             read_prompt(PROMPTS, "paper_generate_system.txt"),
             read_prompt(PROMPTS, "paper_discriminate_system.txt"),
-            user,
-            critique,
-            rewrite,
+            read_template(
+                PROMPTS,
+                "paper_discriminate_user.txt",
+                None,
+                {"question", "option_1", "option_2", "justification"},
+            ),
+            read_template(PROMPTS, "paper_critique.txt", None, {"question", "text"}),
+            read_template(PROMPTS, "paper_rewrite.txt", None, {"feedback", "text"}),
             read_prompt(PROMPTS, "paper_critique_system.txt"),
             read_prompt(PROMPTS, "paper_rewrite_system.txt"),
         )

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema
 from inspect_ai.util import JSONSchema
 
-from medhalbench._prompts import check_placeholders, read_prompt
+from medhalbench._prompts import read_template
 from medhalbench.data import PubMedQARecord
 from medhalbench.embeddings import Embedder
 from medhalbench.judging import offers_alternatives
@@ -165,25 +165,26 @@ class BuildPrompts:
 
     @classmethod
     def load(cls, settings: BuildSettings) -> BuildPrompts:
-        generate = read_prompt(PROMPTS, "generate_user.txt", settings.generate_prompt)
-        check_placeholders(
-            generate,
-            {"types", "words", "feedback", "question", "knowledge", "ground_truth"},
-            source=settings.generate_prompt or "generate prompt",
+        return cls(
+            read_template(
+                PROMPTS,
+                "generate_user.txt",
+                settings.generate_prompt,
+                {"types", "words", "feedback", "question", "knowledge", "ground_truth"},
+            ),
+            read_template(
+                PROMPTS,
+                "discriminate_user.txt",
+                settings.discriminate_prompt,
+                {"question", "answer_1", "answer_2"},
+            ),
+            read_template(
+                PROMPTS,
+                "refine_user.txt",
+                settings.refine_prompt,
+                {"question", "ground_truth", "candidate", "reasons"},
+            ),
         )
-        discriminate = read_prompt(PROMPTS, "discriminate_user.txt", settings.discriminate_prompt)
-        check_placeholders(
-            discriminate,
-            {"question", "answer_1", "answer_2"},
-            source=settings.discriminate_prompt or "discriminate prompt",
-        )
-        refine = read_prompt(PROMPTS, "refine_user.txt", settings.refine_prompt)
-        check_placeholders(
-            refine,
-            {"question", "ground_truth", "candidate", "reasons"},
-            source=settings.refine_prompt or "refine prompt",
-        )
-        return cls(generate, discriminate, refine)
 
 
 def generation_schema() -> ResponseSchema:
