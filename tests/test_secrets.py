@@ -41,7 +41,6 @@ from medhalbench import _secrets
 from medhalbench._secrets import (
     FRAGMENT_LENGTH,
     REDACTED,
-    RedactingFilter,
     RedactingStream,
     address_secrets,
     guard_model,
@@ -50,6 +49,7 @@ from medhalbench._secrets import (
     redact_bytes,
     redact_file,
     redact_object,
+    redact_record,
     register_secret,
     secrets,
     short_secrets,
@@ -431,7 +431,7 @@ def test_the_stream_behaves_as_the_stream_it_wraps(capfd: pytest.CaptureFixture[
 def test_logging_records_are_redacted_with_their_traceback() -> None:
     target = io.StringIO()
     handler = logging.StreamHandler(target)
-    handler.addFilter(RedactingFilter())
+    handler.addFilter(redact_record)
     logger = logging.getLogger("medhalbench.test_secrets")
     logger.addHandler(handler)
     try:

@@ -632,24 +632,20 @@ def redact_files(paths: Iterable[str | Path]) -> None:
         redact_file(path)
 
 
-class RedactingFilter(logging.Filter):
-    """Removes secrets from a log record (its message, its traceback and every text field a
-    handler writes beside them); `redact_logging` runs it on every record as it is made."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = redact(record.getMessage())
-        record.args = None
-        if record.exc_info:
-            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
-            record.exc_info = None
-        # Fields a handler writes beside the message (inspect's trace: error, stacktrace).
-        for name, value in list(vars(record).items()):
-            if isinstance(value, str) and name not in ("msg", "name", "levelname", "pathname"):
-                setattr(record, name, redact(value))
-        return True
-
-
-_FILTER = RedactingFilter()
+def redact_record(record: logging.LogRecord) -> bool:
+    """Remove secrets from a log record: its message, its traceback and every text field a
+    handler writes beside them (a logging filter; `redact_logging` runs it on every record
+    as it is made)."""
+    record.msg = redact(record.getMessage())
+    record.args = None
+    if record.exc_info:
+        record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+        record.exc_info = None
+    # Fields a handler writes beside the message (inspect's trace: error, stacktrace).
+    for name, value in list(vars(record).items()):
+        if isinstance(value, str) and name not in ("msg", "name", "levelname", "pathname"):
+            setattr(record, name, redact(value))
+    return True
 
 
 def redact_logging() -> None:
@@ -663,7 +659,7 @@ def redact_logging() -> None:
 
     def redacted_record(self: logging.Logger, *args: Any, **kwargs: Any) -> logging.LogRecord:
         record = make(self, *args, **kwargs)
-        _FILTER.filter(record)
+        redact_record(record)
         return record
 
     redacted_record._redacting = True  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ _ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u206
 _DISPLAY_OWN = re.compile(
     r"\x1b\[[0-9;]*[mABCDGK]|\x1b\[\?25[hl]|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)|\r"
 )
+_SHOWN = re.compile(f"({_DISPLAY_OWN.pattern})|{_ACTING.pattern}")
 
 
 def printable(text: str) -> str:
@@ -27,9 +28,4 @@ def terminal_text(text: str) -> str:
     (`_DISPLAY_OWN`) pass and every other acting character is escaped (`printable`), so
     that a question or a reply shown by any display (inspect's conversation view among them)
     cannot clear the screen, set a title or reorder text."""
-    kept = [m.span() for m in _DISPLAY_OWN.finditer(text)]
-    parts, at = [], 0
-    for start, end in kept:
-        parts += [printable(text[at:start]), text[start:end]]
-        at = end
-    return "".join([*parts, printable(text[at:])])
+    return _SHOWN.sub(lambda m: m.group() if m.group(1) else ascii(m.group())[1:-1], text)

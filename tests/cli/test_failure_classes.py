@@ -6,6 +6,7 @@ conflicting options, builders' prompts and sources."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from medhalbench.examples import illustrative
 
 MEDHALLU = illustrative("medhallu_illustrative.jsonl")
 DAHL = illustrative("dahl_illustrative.csv")
+EXTRACT_PROMPT = str(resources.files("medhalbench.judging").joinpath("prompts", "extract_user.txt"))
 MEDHAL = illustrative("medhal_illustrative.jsonl")
 
 
@@ -122,6 +124,10 @@ def test_folders_and_files_that_cannot_be_written(tmp_path: Path) -> None:
         ('{temperature: "hot"}', "runs[1].args.temperature"),
         ("{pairing: sometimes}", "runs[1].args.pairing"),
         ("{difficulty: [easy, extreme]}", "runs[1].args.difficulty"),
+        (
+            f"{{extract_prompt: '{EXTRACT_PROMPT}'}}",
+            "runs[1].args.extract_prompt': applies only with a model for the extractor role",
+        ),
     ],
 )
 def test_a_suite_entry_passes_the_checks_of_its_command_line_twin(
@@ -218,11 +224,28 @@ def test_a_plan_does_not_need_an_api_key() -> None:
             ["--dataset", DAHL, "--categories", "cardiologyy"],
             "--categories cardiologyy: no question",
         ),
+        (
+            ["--extract-prompt", EXTRACT_PROMPT],
+            "--extract-prompt: applies only with a model for the extractor role (--extractor)",
+        ),
     ],
 )
 def test_options_that_would_be_ignored_are_refused(args: list[str], culprit: str) -> None:
     code, _, err = run(["eval", "dahl", "--dataset", DAHL, "--dry-run", *args])
     assert code == 2 and culprit in one_line(err)
+
+
+def test_a_role_setting_applies_once_its_role_names_a_model() -> None:
+    """`--extract-prompt` sets the extractor's calls: taken with `--extractor`, refused
+    without (above), and not checked where the roles are not known (the Python API)."""
+    code, _, err = run(
+        ["eval", "dahl", "--dataset", DAHL, "--dry-run", "--extract-prompt", EXTRACT_PROMPT,
+         "--extractor", "embedded/smollm2"]
+    )  # fmt: skip
+    assert code == 0, err
+    from medhalbench.medhallu import MedHalluSettings
+
+    assert MedHalluSettings.of(extract_prompt=EXTRACT_PROMPT).extract_prompt == EXTRACT_PROMPT
 
 
 def test_builders_check_their_prompts_and_sources(tmp_path: Path) -> None:

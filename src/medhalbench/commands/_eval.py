@@ -27,6 +27,7 @@ from medhalbench.settings import (
     Spelling,
     TableOptions,
     parse_model_args,
+    roles_named,
     task_options,
 )
 
@@ -106,7 +107,8 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         for o in arguments
     ]
     try:
-        tasks = [entry.implementation.make_task({**task_values, **o}) for o in overrides]
+        with roles_named(roles):
+            tasks = [entry.implementation.make_task({**task_values, **o}) for o in overrides]
     except SettingsError as ex:
         raise refusal(spelt, ex) from None
     logs = run_eval(

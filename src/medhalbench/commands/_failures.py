@@ -241,15 +241,12 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
             f"{done} of {total} samples done. "
             f"Finish it with: medhalbench retry {_shortest(log_path(log))}"
         )
-        extra = ""
+        head, extra = f"{log.eval.task}: {reason}", ""
         if failure.kind == "bug":
             logged = log.error.traceback if log.error else ""
-            head, extra = (
-                f"{log.eval.task}: {reason}",
-                f"(full traceback: {traceback_file(logged)})",
-            )
+            extra = f"(full traceback: {traceback_file(logged)})"
         elif failure.kind == "input":
-            head, finish = f"{log.eval.task}: {reason}", f"{done} of {total} samples done"
+            finish = f"{done} of {total} samples done"
         elif failure.kind == "disk":
             head = reason
         elif failure.kind == "stopped":

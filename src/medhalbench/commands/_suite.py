@@ -45,6 +45,7 @@ from medhalbench.settings import (
     SuiteRun,
     SuiteSettings,
     anchored,
+    roles_named,
     suite_problems,
 )
 
@@ -185,8 +186,10 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
         entry = benchmark(run.benchmark)
         for model in suite.models:
             args = _task_args(run, suite)
+            roles = _roles(suite, entry, model)
             try:
-                task = entry.implementation.make_task(args)
+                with roles_named(roles):
+                    task = entry.implementation.make_task(args)
             except SettingsError as ex:
                 raise _refusal(ex.problems, suite.path, f"runs[{i}].args.") from None
             except DataError as ex:  # a file a run names: said where the suite names it
@@ -196,7 +199,6 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
                 raise located(
                     DataError(str(ex), path=suite.path, field=f"runs[{i}].args.{named}")
                 ) from None
-            roles = _roles(suite, entry, model)
             main = _model(suite, model, None, model.name, resolve)
             role_models = {
                 role: _model(suite, model, role, n, resolve) for role, n in roles.items()

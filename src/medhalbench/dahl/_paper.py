@@ -1,23 +1,9 @@
 """The authors' own DAHL pipeline, applied to the same answers with the same splitter and
-checker models: their cleaning, units, prompts and settings, reading and score (seemdog/DAHL,
-`evaluate/`), for the paper-protocol column.
-
-- `to_atomic_units.py`: the answer as read back from their CSV (an empty answer, or one that
-  pandas reads as missing such as "None", becomes the text "nan"), with the answering
-  instruction and the question removed (`str.replace`, then `strip`): no repeat removal, no
-  dropped truncated sentence, declines kept; the splitter is called even when nothing is
-  left (`TEXT: ` empty), at temperature 0 with no token limit, under the system message
-  "You are a helpful assistant."; its reply split on newlines (`atomic.split("\\n")`):
-  blank lines and list markers are units; a reply pandas reads back as missing has none.
-- `evaluate_with_pplai.py`: each unit checked with no token limit and no temperature sent
-  (the provider's default); a reply is read by substring tests (`paper_truth_reading`);
-  a response's score is true units over units (0 with none); it is "good" when every unit
-  was read true or false.
-- `score.py`: the DAHL score is the mean score of the good responses.
-
-Their prompts can be given as files (`--paper-prompts DIR`, see `PAPER_PROMPT_FILES`);
-without them the paper column uses our prompts with their settings.
-"""
+checker models: their cleaning, units, prompts and settings, reading and score (seemdog/DAHL
+`evaluate/`: `to_atomic_units.py`, `evaluate_with_pplai.py`, `score.py`), for the
+paper-protocol column; each rule beside ours is in the DAHL README's table. Their prompts can
+be given as files (`--paper-prompts DIR`, see `PAPER_PROMPT_FILES`); without them the paper
+column uses our prompts with their settings."""
 
 from __future__ import annotations
 

@@ -73,6 +73,7 @@ from medhalbench.settings._model import (
     keep_settings,
     kept_settings,
     resolved,
+    roles_named,
 )
 from medhalbench.settings._models import (
     UNSENDABLE,

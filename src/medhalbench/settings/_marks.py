@@ -147,6 +147,18 @@ class Qualifies:
 
 
 @dataclass(frozen=True)
+class ForRole:
+    """A setting of one role's calls (the extractor's prompt): refused where the roles of a
+    run are known (the command line, a suite) and none names a model for it.
+
+    Attributes:
+        role: The role.
+    """
+
+    role: str
+
+
+@dataclass(frozen=True)
 class PartOf:
     """A setting that picks a part of a source with parts (a hub dataset's config or split,
     a folder's split file): refused where the source is one local file, which has none.

@@ -5,7 +5,9 @@ and passed as that object from there on; a log keeps it (`stored`) and gives it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
@@ -89,6 +91,21 @@ def problems_of(error: Any, model: type[pydantic.BaseModel]) -> list[Problem]:
     return [Problem(setting, f"{message[:1].lower()}{message[1:]} (got {given!r})")]
 
 
+_NAMED_ROLES: ContextVar[frozenset[str] | None] = ContextVar("named_roles", default=None)
+
+
+@contextlib.contextmanager
+def roles_named(roles: Mapping[str, Any]) -> Iterator[None]:
+    """While settings are validated in the block, the run's roles that name a model are
+    these: a setting of another role's calls (`ForRole`) is refused. Outside such a block
+    (the Python API, `inspect eval -T`) the roles are not known and it is not."""
+    token = _NAMED_ROLES.set(frozenset(role for role, model in roles.items() if model))
+    try:
+        yield
+    finally:
+        _NAMED_ROLES.reset(token)
+
+
 _NOTHING_GENERATED = "has no effect on outputs written elsewhere (responses): nothing is generated"
 _OWN = frozenset({"not_taken", "path_missing", "path_kind", "path_control"})
 """Error kinds of our own marks, whose message names the value already."""
@@ -133,11 +150,13 @@ class Settings(pydantic.BaseModel):
     @pydantic.model_validator(mode="after")
     def _given_in_vain(self) -> Self:
         """Refuse a setting that would change nothing: one that qualifies another left unset
-        (`Qualifies`: `evidence_k` without `evidence`), or one of how replies are made
+        (`Qualifies`: `evidence_k` without `evidence`), one of a role no model is named for
+        (`ForRole`, where the roles are known: `roles_named`), or one of how replies are made
         (`Means("replies")`) where outputs written elsewhere are scored instead."""
         options = options_of(type(self))
         written = any(o.means == "outputs" and getattr(self, o.name) for o in options)
         flags = {o.name: o.flag for o in options}
+        named = _NAMED_ROLES.get()
         found = []
         for o in options:
             if getattr(self, o.name) == o.default:
@@ -150,6 +169,10 @@ class Settings(pydantic.BaseModel):
                     Problem(
                         o.name, f"picks a part of a hub dataset or a folder; {source} is a file"
                     )
+                )
+            elif o.role is not None and named is not None and o.role not in named:
+                found.append(
+                    Problem(o.name, f"applies only with a model for the {o.role} role (--{o.role})")
                 )
             elif written and o.means == "replies":
                 found.append(Problem(o.name, _NOTHING_GENERATED))

@@ -20,6 +20,7 @@ from pydantic_core import PydanticUndefined
 from medhalbench.settings._marks import (
     COMMA_SEPARATED,
     ByProtocol,
+    ForRole,
     Internal,
     LocalPath,
     Meaning,
@@ -58,6 +59,7 @@ class Option:
         means: What it means when runs are set side by side.
         qualifies: The setting it qualifies, where it means nothing without it.
         part_of: The source setting it picks a part of (`PartOf`).
+        role: The role whose calls it sets (`ForRole`).
         annotation: Its declared type, marks included.
     """
 
@@ -75,6 +77,7 @@ class Option:
     means: Meaning | None = None
     qualifies: str | None = None
     part_of: str | None = None
+    role: str | None = None
     annotation: Any = None
 
     @property
@@ -158,6 +161,7 @@ def _option(name: str, annotation: Any, default: Any, help: str) -> Option | Non
         means=next((m.meaning for m in marks if isinstance(m, Means)), None),
         qualifies=next((m.setting for m in marks if isinstance(m, Qualifies)), None),
         part_of=next((m.setting for m in marks if isinstance(m, PartOf)), None),
+        role=next((m.role for m in marks if isinstance(m, ForRole)), None),
         annotation=annotation,
     )
 

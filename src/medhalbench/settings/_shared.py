@@ -11,6 +11,7 @@ from pydantic import Field
 
 from medhalbench.settings._marks import (
     Count,
+    ForRole,
     InputFile,
     Means,
     OutputFolder,
@@ -50,6 +51,7 @@ SampleSeed = Annotated[
 ExtractPrompt = Annotated[
     InputFile | None,
     Means("judging"),
+    ForRole("extractor"),
     Field(
         description="File replacing the extractor's prompt ({question}, {choices}, {reply}); "
         "the extractor reads the replies the strict reader cannot, when the extractor role "

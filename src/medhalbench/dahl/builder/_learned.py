@@ -1,16 +1,8 @@
 """The learned stage of `ours`: a logistic regression on a question's sentence embedding (and
-binary flags the rules compute, `_filters.learned_flags`) that catches what the word rules
-miss (a study's own things named with no marker: "the patient flow", "the mean reduction
-achieved by the community health worker intervention").
-
-Weights: `paper_dependence_weights.jsonl` beside this module (one JSON record, so that the
-package's data patterns ship it): the embedding model's name and fingerprint, the flags'
-names, the threshold, the coefficients and intercept, and the figures they were chosen by. They are made by
-`bench/dahl_filter_train.py`; vectors of another model mean nothing to them, so a loaded
-embedder whose fingerprint differs is refused.
-
-The embedder and weights load on first use, once per process; questions are embedded in
-batches (`LearnedStage.probabilities`)."""
+the flags the rules compute, `_filters.learned_flags`) that catches what the word rules miss
+(the DAHL README's "The learned stage": its training, threshold and figures). The weights ship
+beside this module with the embedder's name and fingerprint (another embedder is refused);
+they and the embedder load on first use, once per process."""
 
 from __future__ import annotations
 

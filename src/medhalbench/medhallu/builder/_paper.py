@@ -1,15 +1,8 @@
 """MedHallu's builder as the authors' code runs it (MedHallu `Dataset Generation/generation.py`
-and `Detection/bidirectional_checking.py`), rule by rule, over inspect models.
-
-Per question, up to five attempts, each: a fresh candidate, voted on by three discriminators;
-when none is fooled, the candidate is rewritten TextGrad-style (three critique-and-rewrite
-steps by the `refiner`, their backward engine) and the generator writes again from the
-rewrite, voted on again; the first candidate that fools any discriminator ends the question.
-Votes: the ground truth is Option 1, the candidate with its justification Option 2, and a
-reply containing "2" is fooled. Difficulty: all fooled hard, more than one medium, else easy.
-When no attempt fooled any, the recorded answer most similar to the truth (embedding cosine)
-is kept as easy. Bidirectional entailment (min of both directions) of the kept answer and
-the truth at or above 0.5 labels it "same", else "different"; it labels, it does not drop."""
+and `Detection/bidirectional_checking.py`), rule by rule, over inspect models: attempts voted
+on by three discriminators, TextGrad-style rewrites by the `refiner`, difficulty from the
+votes, the most similar recorded answer as fallback, bidirectional entailment as a label (the
+MedHallu README's table of their rules beside ours)."""
 
 from __future__ import annotations
 
