@@ -28,4 +28,4 @@ def terminal_text(text: str) -> str:
     (`_DISPLAY_OWN`) pass and every other acting character is escaped (`printable`), so
     that a question or a reply shown by any display (inspect's conversation view among them)
     cannot clear the screen, set a title or reorder text."""
-    return _SHOWN.sub(lambda m: m.group() if m.group(1) else ascii(m.group())[1:-1], text)
+    return _SHOWN.sub(lambda m: m.group() if m.group(1) else printable(m.group()), text)

@@ -36,15 +36,15 @@ def read_url(url: str, *, seconds: float, max_bytes: int) -> bytes:
         OSError: No answer, an error status, or a body past either bound.
     """
     deadline = time.monotonic() + seconds
-    read: list[bytes] = []
+    read = bytearray()
     with urllib.request.urlopen(url, timeout=seconds) as response:
         while chunk := response.read1(64 * 1024):
-            read.append(chunk)
-            if sum(map(len, read)) > max_bytes:
+            read += chunk
+            if len(read) > max_bytes:
                 raise OSError(f"{url}: a body of more than {max_bytes:,} bytes")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{url}: not read within {seconds:g} s")
-    return b"".join(read)
+    return bytes(read)
 
 
 @cache
