@@ -64,7 +64,8 @@ Fault = str
 """What the server does with one request: "ok", "400" (a refused request, with the server's
 reason), "429" (with Retry-After: 1), "500",
 "timeout" (answers after `hang` seconds, 30 by default), "drop" (closes the connection without a reply),
-"truncated" (a cut-off JSON body, the connection closed early), "cutjson" (a cut-off JSON
+"truncated" (a cut-off JSON body, the connection closed early), "redirect" (a 307 to the
+same path), "cutjson" (a cut-off JSON
 body sent whole), "nonjson" (a 200 with an HTML body), "nonutf8" (a 200 whose JSON body is
 not UTF-8), "nochoices" (a 200
 with JSON that is no chat completion), "emptychoices" (a chat completion whose `choices` is
@@ -298,6 +299,8 @@ class StubHandler(BaseHTTPRequestHandler):
             self._send_bytes(200, b'{"id":"x","choices":[')
         elif kind == "nochoices":
             self._send(200, {"id": "x", "object": "chat.completion", "model": "stub"})
+        elif kind == "redirect":  # to itself, again and again
+            self._send_bytes(307, b"", headers={"Location": self.path})
         elif kind == "emptychoices":
             self._send(
                 200,

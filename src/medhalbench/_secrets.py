@@ -531,7 +531,8 @@ def _redact_exception(ex: BaseException, seen: set[int]) -> None:
 def guard_model(model: Any) -> Any:
     """Redact what a model's provider hands back, before inspect logs, caches or shows it:
     the reply, the raw call record, an error returned or raised (idempotent). A key that a
-    server quotes in an error or a reply then reaches no log, cache or screen.
+    server quotes in an error or a reply then reaches no log, cache or screen. Each call is
+    counted against its sample's ceiling (`_call_ceiling`).
 
     Args:
         model: An inspect `Model`.
@@ -539,6 +540,8 @@ def guard_model(model: Any) -> Any:
     Returns:
         The same model.
     """
+    from medhalbench._call_ceiling import CallCeilingReached, count_call  # inspect: not at help
+
     api = model.api
     if isinstance(getattr(api, "api_key", None), str):
         register_secret(api.api_key)  # the key the provider was made with, whatever its source
@@ -555,6 +558,7 @@ def guard_model(model: Any) -> Any:
         return model
 
     async def redacting_generate(*args: Any, **kwargs: Any) -> Any:
+        count_call()  # each attempt, against the sample's ceiling
         try:
             result = await generate(*args, **kwargs)
         except BaseException as ex:
@@ -564,6 +568,10 @@ def guard_model(model: Any) -> Any:
 
     redacting_generate._redacting = True  # type: ignore[attr-defined]
     api.generate = redacting_generate
+    if (provider_decision := getattr(api, "should_retry", None)) is not None:
+        api.should_retry = lambda ex: (
+            not isinstance(ex, CallCeilingReached) and provider_decision(ex)
+        )
     return model
 
 

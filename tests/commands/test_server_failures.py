@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import free_port
+from medhalbench.data import MAX_REDIRECTS
 from medhalbench.examples import illustrative
 from stub_server import StubHandler, serve
 
@@ -119,6 +120,19 @@ def test_a_chat_completion_without_a_choice_is_named_in_one_line(
     assert result.returncode == 2, result.stderr
     assert len(lines) == 1 and "holds no choice" in lines[0] and stub.base_url in lines[0], lines
     assert "IndexError" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_server_that_redirects_again_and_again_is_named_not_retried(
+    medhalbench: Medhalbench, stubs: list[Stub], tmp_path: Path
+) -> None:
+    stubs.append(stub := Stub(lambda n: "redirect"))
+    args = eval_args(stub.base_url, "--max-retries", "3", "--max-connections", "1")
+    result = medhalbench(*args, cwd=tmp_path)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert "redirects the request again and again" in lines[0] and stub.base_url in lines[0]
+    # One attempt (not retried) of the first sample: the request and its redirects.
+    assert stub.seen == MAX_REDIRECTS + 1, stub.seen
 
 
 @pytest.mark.parametrize("retries", [0, 1])

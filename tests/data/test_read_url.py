@@ -1,5 +1,6 @@
 """Every HTTP read of ours (a local server's properties, a dataset download) is bounded in
-time and size: a server that trickles, streams without end or sends too much is cut off."""
+time, size and redirects: a server that trickles, streams without end, sends too much or
+redirects again and again is cut off."""
 
 from __future__ import annotations
 
@@ -10,14 +11,23 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from medhalbench.data import read_url
+from medhalbench.data import MAX_REDIRECTS, read_url
 
 
 class _Misbehaving(BaseHTTPRequestHandler):
+    redirects: list[str] = []
+
     def log_message(self, *args: object) -> None:
         pass
 
     def do_GET(self) -> None:
+        if self.path.startswith("/hop"):  # /hop/N redirects to /hop/N+1
+            _Misbehaving.redirects.append(self.path)
+            self.send_response(302)
+            self.send_header("Location", f"/hop/{len(_Misbehaving.redirects)}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_response(200)
         self.send_header("Connection", "close")
         self.end_headers()
@@ -57,3 +67,10 @@ def test_a_trickled_body_is_cut_off_at_its_time(server: str) -> None:
 def test_an_endless_body_is_cut_off_at_its_size(server: str) -> None:
     with pytest.raises(OSError, match="more than 100,000 bytes"):
         read_url(f"{server}/endless", seconds=30, max_bytes=100_000)
+
+
+def test_redirects_are_followed_only_so_far(server: str) -> None:
+    _Misbehaving.redirects.clear()
+    with pytest.raises(OSError, match="redirect"):
+        read_url(f"{server}/hop/0", seconds=5, max_bytes=1024)
+    assert len(_Misbehaving.redirects) == MAX_REDIRECTS + 1

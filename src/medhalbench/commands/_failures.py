@@ -51,6 +51,7 @@ _MISBEHAVING = [
      "fields of the wrong type)"),
     ("ValidationError", "the server's JSON is not a chat completion (fields of the wrong type)"),
     ("self.choices[0]", "the server's chat completion holds no choice (an empty 'choices')"),
+    ("TooManyRedirects", "the server redirects the request again and again"),
     ("404", "the server has no such endpoint (404)"),
 ]  # fmt: skip
 # A 4xx other than those with a failure of their own (401, 403, 408, 429), as the
@@ -79,9 +80,10 @@ _FAILURES = [
 ]
 
 # Errors of ours raised on purpose while a run goes (bad input met mid-run): their message
-# is the line, exit code 2.
+# is the line, exit code 2 (a sample past its call ceiling too).
 _OURS = ("medhalbench._errors.", "medhalbench.settings._model.SettingsError",
-         "medhalbench.commands._models.OptionError")  # fmt: skip
+         "medhalbench.commands._models.OptionError",
+         "medhalbench._call_ceiling.CallCeilingReached")  # fmt: skip
 
 Kind = str
 """How a run failed: 'stopped', 'server' (a model call failed: a retry may finish it),

@@ -1,7 +1,8 @@
 """One retry policy for model calls: inspect's retries with our settings, counted once. The
-provider SDKs' own retries are switched off where the SDK takes `max_retries`, and a reply
-that is not what the API promises (a cut-off or non-JSON body, JSON that is no completion) is
-retried like a dropped connection, then reported as what it is."""
+provider SDKs' own retries are switched off where the SDK takes `max_retries`, a reply that
+is not what the API promises (a cut-off or non-JSON body, JSON that is no completion) is
+retried like a dropped connection, then reported as what it is, and a server that redirects
+again and again is not retried (each attempt follows at most `MAX_REDIRECTS`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import json
 from typing import Any
 
 from inspect_ai.model import Model
+
+from medhalbench.data import MAX_REDIRECTS
 
 SDK_RETRYING_PROVIDERS = frozenset(
     {
@@ -45,8 +48,14 @@ def retry_malformed_replies(model: Model) -> None:
     """Make a model's calls retry a malformed reply as they retry a dropped connection (the
     provider's own decision stands for every other error)."""
     provider_decision = model.api.should_retry
+    # The SDK's own HTTP client (httpx's, or the fork the openai SDK ships: by its attribute).
+    client: Any = getattr(getattr(model.api, "client", None), "_client", None)
+    if hasattr(client, "max_redirects"):
+        client.max_redirects = MAX_REDIRECTS
 
     def should_retry(ex: BaseException) -> Any:
+        if type(ex.__cause__ or ex).__name__ == "TooManyRedirects":
+            return False  # the server's redirects: the next attempt would follow the same
         return True if malformed_reply(ex) else provider_decision(ex)  # type: ignore[arg-type]
 
     model.api.should_retry = should_retry  # type: ignore[method-assign]

@@ -11,7 +11,13 @@ from medhalbench.data._atomic import (
     write_csv,
     write_text_atomically,
 )
-from medhalbench.data._hub import hub_reachable, looks_like_hub_name, read_hub_rows, read_url
+from medhalbench.data._hub import (
+    MAX_REDIRECTS,
+    hub_reachable,
+    looks_like_hub_name,
+    read_hub_rows,
+    read_url,
+)
 from medhalbench.data._io import (
     MAX_PROMPT_BYTES,
     Row,

@@ -28,16 +28,30 @@ def looks_like_hub_name(source: str) -> bool:
     )
 
 
+MAX_REDIRECTS = 3
+"""Redirects one request follows, ours and the model SDKs' (httpx's 20 let a server that
+redirects to itself take 21 requests an attempt)."""
+
+
+class _FewRedirects(urllib.request.HTTPRedirectHandler):
+    max_repeats = 1
+    max_redirections = MAX_REDIRECTS
+
+
+_OPENER = urllib.request.build_opener(_FewRedirects)
+
+
 def read_url(url: str, *, seconds: float, max_bytes: int) -> bytes:
-    """The body at `url`, read within `seconds` in all and to at most `max_bytes`: a server
-    that trickles, streams without end or sends too much is cut off, as a model call is.
+    """The body at `url`, read within `seconds` in all and to at most `max_bytes`, following
+    at most `MAX_REDIRECTS`: a server that trickles, streams without end, sends too much or
+    redirects again and again is cut off, as a model call is.
 
     Raises:
         OSError: No answer, an error status, or a body past either bound.
     """
     deadline = time.monotonic() + seconds
     read = bytearray()
-    with urllib.request.urlopen(url, timeout=seconds) as response:
+    with _OPENER.open(url, timeout=seconds) as response:
         while chunk := response.read1(64 * 1024):
             read += chunk
             if len(read) > max_bytes:

@@ -10,6 +10,7 @@ config (`log.plan.config`), read back in one place (see `results.RunRecord`)."""
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 from inspect_ai import Task, task
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 
+from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
 from medhalbench.registry._model_args_guard import guard_model_arguments
@@ -26,13 +28,20 @@ S = TypeVar("S", bound=Settings)
 
 
 @solver
-def guarded_models() -> Solver:
+def guarded_models(planned_calls: float = 1.0, max_calls: int | None = None) -> Solver:
     """Redact what the run's models hand back (`guard_active_models`) before inspect logs or
-    caches it, on every route into a task: `inspect eval medhalbench/...`, `eval_set`, the
-    Python API, not only our command line (which guards them when it makes them)."""
+    caches it, and count each sample's calls against its ceiling (`call_ceiling`), on every
+    route into a task: `inspect eval medhalbench/...`, `eval_set`, the Python API, not only
+    our command line (which guards the models when it makes them).
+
+    Args:
+        planned_calls: The calls per sample of the benchmark's plan.
+        max_calls: The ceiling the task's settings give (None: derived from the plan).
+    """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         guard_active_models()  # idempotent: the models are patched once
+        limit_sample_calls(call_ceiling(planned_calls, max_calls), state.sample_id)
         return state
 
     return solve
@@ -56,13 +65,17 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
             guard_model_arguments()
             record = settings.of(values)
             made = body(record)
-            made.solver = chain(guarded_models(), made.solver)
             made.metadata = {SETTINGS_KEY: record.stored(), **(made.metadata or {})}
             # What the run read, so that a retry can tell whether it changed (and find it
             # from another folder).
             inputs = input_record(record.model_dump(), paths)
             made.metadata[INPUTS] = inputs.model_dump(mode="json")
             keep_settings(made, record)
+            planned = _planned_calls(body.__name__, made)
+            made.solver = chain(
+                guarded_models(planned, getattr(record, "max_calls_per_sample", None)),
+                made.solver,
+            )
             return made
 
         # inspect reads a task's options from its signature (`-T`, logs' task_args).
@@ -86,3 +99,17 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
         return task(from_arguments)
 
     return register
+
+
+def _planned_calls(name: str, made: Task) -> float:
+    """The calls per sample of the benchmark's plan (the same for every sample: planned on
+    the first, so that no other sample is read)."""
+    from medhalbench.registry._registry import find_benchmark
+
+    entry = find_benchmark(name)
+    if entry is None or not len(made.dataset):
+        return 1.0
+    first = copy.copy(made)
+    first.dataset = made.dataset[:1]
+    estimates = entry.implementation.plan(first, {}, None)
+    return sum(e.upper[0] for e in estimates) / (made.epochs or 1)

@@ -134,6 +134,9 @@ class BenchmarkSettings(Settings):
     average precision and calibration."""
     extract_prompt: ExtractPrompt = None
     bootstrap: Bootstrap = DEFAULT_RESAMPLES
+    max_calls_per_sample: Annotated[Count | None, Means("run")] = None
+    """Model calls one sample may make, every attempt and role counted, before it stops with
+    a reason (default: 4 x its plan's calls per sample x the tries of a call)."""
 
 
 class BuilderSettings(ProtocolSettings):
