@@ -24,7 +24,7 @@ QUESTION = "What does insulin do"
 
 def endless_units(prompt: str) -> str:
     if "one fact" in prompt:
-        return "\n".join(f"Insulin fact number {i} holds." for i in range(2_000))
+        return "\n".join(f"Insulin fact number {i} holds." for i in range(100))
     return dahl_replies({QUESTION: "Insulin lowers blood glucose."}, lambda _: "True")(prompt)
 
 

@@ -10,6 +10,7 @@ sample, times the tries each call may take (`--max-retries` + 1); a task's
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util import LimitExceededError, store
@@ -41,6 +42,20 @@ def limit_sample_calls(ceiling: int, sample: str | int) -> None:
     """Start counting the active sample's model calls against `ceiling` (at its start)."""
     store().set(_CEILING, (ceiling, sample))
     store().set(_CALLS, 0)
+
+
+def count_calls(api: Any) -> None:
+    """Count each call of a model's API (each attempt) against its sample's ceiling, and
+    never retry a call refused for it."""
+    generate = api.generate
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        count_call()
+        return await generate(*args, **kwargs)
+
+    api.generate = counted
+    if (decide := getattr(api, "should_retry", None)) is not None:
+        api.should_retry = lambda ex: not isinstance(ex, CallCeilingReached) and decide(ex)
 
 
 def count_call() -> None:

@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import ahocorasick
 
+from medhalbench import _lazy
 from medhalbench._terminal import terminal_text
 
 REDACTED = "[redacted]"
@@ -540,8 +541,6 @@ def guard_model(model: Any) -> Any:
     Returns:
         The same model.
     """
-    from medhalbench._call_ceiling import CallCeilingReached, count_call  # inspect: not at help
-
     api = model.api
     if isinstance(getattr(api, "api_key", None), str):
         register_secret(api.api_key)  # the key the provider was made with, whatever its source
@@ -557,8 +556,10 @@ def guard_model(model: Any) -> Any:
     if getattr(generate, "_redacting", False):
         return model
 
+    _lazy.load("medhalbench._call_ceiling:count_calls")(api)  # imports inspect: not at help
+    generate = api.generate
+
     async def redacting_generate(*args: Any, **kwargs: Any) -> Any:
-        count_call()  # each attempt, against the sample's ceiling
         try:
             result = await generate(*args, **kwargs)
         except BaseException as ex:
@@ -568,10 +569,6 @@ def guard_model(model: Any) -> Any:
 
     redacting_generate._redacting = True  # type: ignore[attr-defined]
     api.generate = redacting_generate
-    if (provider_decision := getattr(api, "should_retry", None)) is not None:
-        api.should_retry = lambda ex: (
-            not isinstance(ex, CallCeilingReached) and provider_decision(ex)
-        )
     return model
 
 

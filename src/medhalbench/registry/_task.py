@@ -22,6 +22,7 @@ from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
 from medhalbench.registry._model_args_guard import guard_model_arguments
+from medhalbench.registry._registry import find_benchmark
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
 
 S = TypeVar("S", bound=Settings)
@@ -104,8 +105,6 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
 def _planned_calls(name: str, made: Task) -> float:
     """The calls per sample of the benchmark's plan (the same for every sample: planned on
     the first, so that no other sample is read)."""
-    from medhalbench.registry._registry import find_benchmark
-
     entry = find_benchmark(name)
     if entry is None or not len(made.dataset):
         return 1.0
