@@ -314,7 +314,9 @@ def readings(text: str) -> list[str]:
             unquote(html.unescape(layer)),
         )
         found.append(layer)
-    for run in re.findall(r"[0-9a-fA-F]{16,}", flat):
+    # Hex bytes apart (a dump's spaces, colons or hyphens) read as if run together.
+    together = re.sub(r"\b([0-9a-fA-F]{2})[ :-](?=[0-9a-fA-F]{2}\b)", r"\1", flat)
+    for run in re.findall(r"[0-9a-fA-F]{16,}", f"{flat} {together}"):
         for start in (0, 1):
             cut = run[start:][: (len(run) - start) // 2 * 2]
             found.append(bytes.fromhex(cut).decode("latin-1"))

@@ -656,6 +656,7 @@ ENCODINGS: dict[str, Any] = {
     )[1:-1],
     "hex": lambda k: k.encode().hex(),
     "HEX": lambda k: k.encode().hex().upper(),
+    **{f"hex bytes apart by {s!r}": (lambda k, s=s: k.encode().hex(s)) for s in " :-"},
     **{f"base64 at {o}": (lambda k, o=o: _b64(k, o, False)) for o in range(3)},
     **{f"url-safe base64 at {o}": (lambda k, o=o: _b64(k, o, True)) for o in range(3)},
 }

@@ -287,9 +287,11 @@ def encoded_forms(text: str) -> set[str]:
     """Text in the forms a server or library may write it that are not a character's own
     escape (those are undone before a search: `_plain_view`), lower-cased (found whatever
     the case): as is, with `+` for spaces (URL form encoding), base64 at any alignment
-    (standard and URL-safe), and hex."""
+    (standard and URL-safe), and hex (its bytes run together, or apart: a dump's spaces,
+    colons or hyphens)."""
     data = text.encode("utf-8", errors="surrogatepass")
-    forms = {text, text.replace(" ", "+"), data.hex(), *_base64_forms(data)}
+    hexes = {data.hex(), *(data.hex(separator) for separator in " :-")}
+    forms = {text, text.replace(" ", "+"), *hexes, *_base64_forms(data)}
     return {form.lower() for form in forms if form}
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from medhalbench import DataError
-from medhalbench.data import _atomic, atomic_text, write_text_atomically
+from medhalbench.data import _atomic, atomic_paths, atomic_text, write_csv, write_text_atomically
 
 
 class FullDisk:
@@ -83,14 +84,31 @@ def test_dahl_filter_on_a_full_disk_writes_no_half_file(
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
-def test_text_written_holds_no_known_secret(tmp_path: Path) -> None:
-    """Every text file we write passes the redactor: an export whose names a server echoed
-    a key into (a comparison, a report, a summary) is written without it."""
-    from medhalbench._secrets import register_secret
-    from medhalbench.data import write_text_atomically
+KEY = "sk-ATOMICq8Zx41vN0cKe3xWm7"
 
-    key = "sk-ATOMICq8Zx41vN0cKe3xWm7"
-    register_secret(key)
-    target = tmp_path / "comparison.json"
-    write_text_atomically(target, f'{{"model_a": "openai-api/{key}/m"}}')
-    assert key not in target.read_text() and "[redacted]" in target.read_text()
+
+def _written_by(writer: str, target: Path) -> None:
+    text = f'{{"model_a": "openai-api/{KEY}/m"}}'
+    if writer == "write_text_atomically":
+        write_text_atomically(target, text)
+    elif writer == "write_csv":
+        write_csv(target, ["question"], [{"question": f"Which {KEY} is it?"}])
+    elif writer == "atomic_text":
+        with atomic_text(target) as f:
+            f.write(text[:20])
+            f.write(text[20:])  # the key cut across two writes
+    else:  # any writer of its own (pandas here) given a path
+        with atomic_paths([target]) as [part]:
+            pd.DataFrame({"name": [KEY]}).to_csv(part, index=False)
+
+
+@pytest.mark.parametrize("writer", ["write_text_atomically", "write_csv", "atomic_text", "pandas"])
+def test_text_written_holds_no_known_secret(
+    writer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every text file we write passes the redactor, whoever writes it: an export whose
+    names a server echoed a key into, a question that quotes one (a filter's kept file)."""
+    monkeypatch.setenv("ATOMIC_API_KEY", KEY)  # known by its source
+    target = tmp_path / "out.csv"
+    _written_by(writer, target)
+    assert KEY[3:15] not in target.read_text() and "[redacted]" in target.read_text()

@@ -165,7 +165,7 @@ def test_pubmedqa_ori_layout(tmp_path: Path) -> None:
     path.write_text(json.dumps({"123": entry, "456": {**entry, "final_decision": "perhaps"}}))
     with pytest.raises(DataError) as info:
         load_pubmedqa(path)
-    assert info.value.line == "entry '456'" and info.value.field == "final_decision"
+    assert info.value.line == "line 1 (entry '456')" and info.value.field == "final_decision"
     path.write_text(json.dumps({"123": entry}))
     record = load_pubmedqa(path)[0]
     assert (record.pubid, record.context_text) == ("123", "c1\nc2")

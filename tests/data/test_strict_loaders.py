@@ -267,3 +267,32 @@ def test_a_misspelt_field_is_named_for_what_it_is(tmp_path: Path, field: str) ->
     # A column that is no misspelling is kept (a note beside the fields).
     path.write_text(json.dumps({**MEDHALLU_ROW, "note": "x"}) + "\n")
     assert len(load_medhallu(path)) == 1
+
+
+@pytest.mark.parametrize("layout", ["array", "object"])
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (None, "given twice"),  # a key given twice: JSON text json.dumps cannot write
+        (lambda r: {k: v for k, v in r.items() if k != "Ground Truth"}, "field 'Ground Truth'"),
+        (lambda r: {**r, "pubid": ""}, "field 'pubid'"),
+        (lambda r: {_misspelt(k) if k == "Question" else k: v for k, v in r.items()}, "Qeustion"),
+    ],
+)
+def test_an_item_of_a_json_file_is_named_by_its_line(
+    tmp_path: Path, layout: str, change: object, named: str
+) -> None:
+    """A refusal names the line where the item starts, in an array or an object of items
+    (written as people and json.dump(indent=2) write them), as for JSONL and CSV."""
+    rows = [MEDHALLU_ROW, change(MEDHALLU_ROW) if change else MEDHALLU_ROW]  # type: ignore[operator]
+    items = [json.dumps(r, indent=2) for r in rows]
+    if change is None:
+        items[1] = items[1].replace('"Question"', '"Question": "x",\n  "Question"', 1)
+    if layout == "array":
+        text = "[\n" + ",\n".join(items) + "\n]\n"
+    else:
+        text = "{\n" + ",\n".join(f'"p{i}": {item}' for i, item in enumerate(items)) + "\n}\n"
+    line = 2 + items[0].count("\n") + 1  # the second item's first line
+    with pytest.raises(DataError, match=named) as raised:
+        load_medhallu(write(tmp_path, "rows.json", text))
+    assert f"line {line}" in str(raised.value) and "rows.json" in str(raised.value)

@@ -3,6 +3,7 @@ scores are bm25s's own; a build that fails leaves nothing behind."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -189,3 +190,22 @@ def test_documents_without_text_are_counted_not_indexed(tmp_path: Path) -> None:
     manifest = build_index([corpus], tmp_path / "index", progress=False)
     assert manifest.documents == 4
     assert manifest.notes == [f"{corpus}: 1 document(s) without text left out"]
+
+
+def test_a_corpus_that_quotes_a_known_key_is_indexed_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of an index (passages, vocabulary, scores: some written by bm25s) is
+    made from the corpus as read without a known secret, in any of its forms."""
+    key = "sk-CORPUSq8Zx41vN0cKe3xWm7"
+    monkeypatch.setenv("CORPUS_API_KEY", key)
+    corpus = tmp_path / "c.jsonl"
+    rows = [
+        {"id": "d1", "title": base64.b64encode(key.encode()).decode(), "text": f"key {key} here"},
+        {"id": "d2", "text": "Insulin lowers blood glucose."},
+    ]
+    corpus.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    build_index([corpus], tmp_path / "index", progress=False)
+    written = b"".join(p.read_bytes() for p in (tmp_path / "index").rglob("*") if p.is_file())
+    assert key[3:15].lower().encode() not in written.lower()
+    assert base64.b64encode(key.encode())[4:16] not in written

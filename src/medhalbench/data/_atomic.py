@@ -1,6 +1,7 @@
 """Writing an output whole or not at all: into a temporary file beside it, renamed over it
 once complete. A write that fails (a full disk, a read-only folder, a stop) leaves the old
-file, or none, never half of one, and says so in one line naming the path."""
+file, or none, never half of one, and says so in one line naming the path. A file of text
+passes the redactor before it is renamed, whoever wrote it (the write boundary)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from medhalbench._errors import DataError
-from medhalbench._secrets import redact
+from medhalbench._secrets import redact_file
 
 
 def _unwritable(path: Path, ex: OSError, *, written: bool = True) -> DataError:
@@ -23,22 +24,24 @@ def _unwritable(path: Path, ex: OSError, *, written: bool = True) -> DataError:
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, binary: bool = False) -> Iterator[Path]:
     """A temporary path beside `path` to write to (by any writer: pandas, pyarrow, ...);
-    it replaces `path` when the block ends without error, and is removed otherwise.
+    it replaces `path` (redacted, unless `binary`) when the block ends without error, and
+    is removed otherwise.
 
     Raises:
         DataError: The folder cannot be written, or the disk is full, naming `path`.
     """
-    with atomic_paths([path]) as [temporary]:
+    with atomic_paths([path], binary=binary) as [temporary]:
         yield temporary
 
 
 @contextlib.contextmanager
-def atomic_paths(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
+def atomic_paths(paths: Sequence[str | Path], *, binary: bool = False) -> Iterator[list[Path]]:
     """Temporary paths beside each of `paths` to write to: they replace all of `paths`
-    when the block ends without error, and are all removed otherwise (a set of files,
-    such as a report's CSV tables, is written whole or not at all).
+    (each redacted, unless `binary`) when the block ends without error, and are all
+    removed otherwise (a set of files, such as a report's CSV tables, is written whole or
+    not at all).
 
     Raises:
         DataError: A folder cannot be written, or the disk is full, naming the file (or,
@@ -53,6 +56,9 @@ def atomic_paths(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
             raise _unwritable(_culprit(ex, targets, temporaries), ex, written=False) from None
         try:
             yield list(temporaries)
+            if not binary:
+                for temporary in temporaries:
+                    redact_file(temporary)
             # Every file is whole before the first is renamed: a failure above leaves none.
             for temporary, target in zip(temporaries, targets, strict=True):
                 os.replace(temporary, target)
@@ -107,7 +113,7 @@ def write_csv(path: str | Path, columns: Sequence[str], rows: Iterable[Mapping[s
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
-    """`Path.write_text`, whole or not at all, and without a known secret (the write
-    boundary: a name or a note a server echoed a key into is written redacted)."""
+    """`Path.write_text`, whole or not at all, and without a known secret (a name or a
+    note a server echoed a key into is written redacted)."""
     with atomic_text(path) as f:
-        f.write(redact(text))
+        f.write(text)

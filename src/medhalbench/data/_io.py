@@ -448,6 +448,42 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
         raise DataError("file holds no records", path=path)
 
 
+def _item_lines(text: str) -> list[tuple[int, str]]:
+    """Each item of a top-level JSON array or object (an object's value), with the line it
+    starts on; none where the text is no such array or object."""
+    decoder, blank = json.JSONDecoder(), re.compile(r"[ \t\n\r]*")
+    at = blank.match(text).end()  # type: ignore[union-attr]
+    if text[at : at + 1] not in ("[", "{"):
+        return []
+    keyed, found, line, counted = text[at] == "{", [], 1, 0
+    at += 1
+    try:
+        while True:
+            at = blank.match(text, at).end()  # type: ignore[union-attr]
+            if text[at : at + 1] in ("]", "}", ""):
+                return found
+            if keyed:  # "key" : value
+                _, at = decoder.raw_decode(text, at)
+                at = blank.match(text, at).end() + 1  # type: ignore[union-attr]
+                at = blank.match(text, at).end()  # type: ignore[union-attr]
+            _, end = decoder.raw_decode(text, at)
+            line, counted = line + text.count("\n", counted, at), at
+            found.append((line, text[at:end]))
+            at = blank.match(text, end).end() + 1  # type: ignore[union-attr]
+    except (json.JSONDecodeError, RecursionError):
+        return found  # the whole document's parse names the error
+
+
+def _repeats_a_key(text: str) -> bool:
+    try:
+        json.loads(text, object_pairs_hook=_unique_keys)
+    except _RepeatedKey:
+        return True
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    return False
+
+
 def _json_kind(value: Any) -> str:
     return {dict: "an object", list: "an array", str: "a string", bool: "true/false"}.get(
         type(value), "null" if value is None else "a number"
@@ -460,16 +496,25 @@ def _read_json(path: Path) -> Iterator[Row]:
     except UnicodeDecodeError as ex:
         line, _ = line_and_column(bytes(ex.object), ex.start)
         raise DataError(_not_utf8(ex), path=path, line=line) from None
-    value = _parse_json(text, path=path, line=None)
+    starts = _item_lines(text)
+    try:
+        value = _parse_json(text, path=path, line=None)
+    except DataError as ex:
+        repeats = next((line for line, item in starts if _repeats_a_key(item)), None)
+        if ex.line is None and repeats is not None:  # a key given twice: in its item
+            raise DataError(ex.reason, path=path, line=repeats) from None
+        raise
+
+    def place(index: int, name: str) -> str:
+        return f"line {starts[index][0]} ({name})" if index < len(starts) else name
+
     if isinstance(value, dict):
         items: list[tuple[int | str, Any]] = [
-            (f"entry '{k[:60]}'", {"__key__": k, **v})
-            if isinstance(v, dict)
-            else (f"entry '{k[:60]}'", v)
-            for k, v in value.items()
+            (place(i, f"entry '{k[:60]}'"), {"__key__": k, **v} if isinstance(v, dict) else v)
+            for i, (k, v) in enumerate(value.items())
         ]
     elif isinstance(value, list):
-        items = [(f"item {i}", v) for i, v in enumerate(value, start=1)]
+        items = [(place(i, f"item {i + 1}"), v) for i, v in enumerate(value)]
     else:
         raise DataError("expected a JSON object or array at top level", path=path)
     if not items:

@@ -26,6 +26,7 @@ import numpy as np
 from medhalbench._errors import DataError
 from medhalbench._progress import progress_bar
 from medhalbench._provenance import dataset_fingerprint
+from medhalbench._secrets import redact_object
 from medhalbench._version import VERSION
 from medhalbench.embeddings import Embedder
 from medhalbench.evidence._chunks import chunk_document
@@ -164,7 +165,9 @@ def _passages(
     for source in sources:
         empty = 0
         for found in located_documents(source):
-            document = found.document
+            # Without a known secret as read: the passages, the vocabulary and the scores
+            # are written from it, some by libraries that write their own files.
+            document = redact_object(found.document)
             if document.id in seen:
                 raise DataError(
                     f"document id {document.id!r} is used twice (first at {seen[document.id]})",

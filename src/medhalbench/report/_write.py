@@ -111,7 +111,7 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
         return [target]
     figures = _redacted(figures_frame(runs, published=published))
     if fmt == "parquet":
-        with atomic_path(target) as parquet:
+        with atomic_path(target, binary=True) as parquet:
             figures.to_parquet(parquet, index=False)
         return [target]
     if fmt == "json":

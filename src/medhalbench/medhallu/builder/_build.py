@@ -310,7 +310,7 @@ def write_dataset(records: Sequence[MedHalluBuildRow], out_dir: Path) -> MedHall
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     flat = [{**r, "provenance": json.dumps(r["provenance"], ensure_ascii=False)} for r in rows]
-    with atomic_path(out_dir / DATASET_PARQUET) as parquet:
+    with atomic_path(out_dir / DATASET_PARQUET, binary=True) as parquet:
         pq.write_table(pa.Table.from_pylist(flat), parquet)
     summary = summarise(records)
     summary.out = str(out_dir)
