@@ -228,6 +228,15 @@ def test_a_plan_does_not_need_an_api_key() -> None:
             ["--extract-prompt", EXTRACT_PROMPT],
             "--extract-prompt: applies only with a model for the extractor role (--extractor)",
         ),
+        # A setting of one value of another (the batch checker's prompt in unit mode).
+        (
+            ["--check-batch-prompt", EXTRACT_PROMPT],
+            "--check-batch-prompt: needs --check-mode batch",
+        ),
+        (
+            ["--paper-prompts", ".", "--no-paper-protocol"],
+            "--paper-prompts: needs --paper-protocol",
+        ),
     ],
 )
 def test_options_that_would_be_ignored_are_refused(args: list[str], culprit: str) -> None:

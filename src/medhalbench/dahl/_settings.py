@@ -87,7 +87,9 @@ class DahlSettings(BenchmarkSettings, Grounding):
     """File replacing the splitter prompt ({text})."""
     check_prompt: Annotated[InputFile | None, Means("judging")] = None
     """File replacing the checker prompt ({statement})."""
-    check_batch_prompt: Annotated[InputFile | None, Means("judging")] = None
+    check_batch_prompt: Annotated[
+        InputFile | None, Means("judging"), Qualifies("check_mode", "batch")
+    ] = None
     """File replacing the batch checker prompt ({statements})."""
     raw_units: Annotated[bool, Means("judging")] = False
     """Check the splitter's units as written (no markdown stripping, no splitting of
@@ -109,7 +111,9 @@ class DahlSettings(BenchmarkSettings, Grounding):
     """Ask the checker for log-probabilities and keep P(false) per unit."""
     evidence_prompt: Annotated[InputFile | None, Means("judging"), Qualifies("evidence")] = None
     """File replacing the grounded checker prompt ({statement}, {passages})."""
-    paper_prompts: Annotated[PromptFolder | None, Means("judging")] = None
+    paper_prompts: Annotated[
+        PromptFolder | None, Means("judging"), Qualifies("paper_protocol")
+    ] = None
     """A folder of the authors' prompts for the paper column (answer_instruction.txt,
     split_system.txt, split_user.txt with {text}, check_system.txt, check_user.txt with
     {statement}; each optional, ours where absent; the DAHL README says where theirs

@@ -455,7 +455,8 @@ def _item_lines(text: str) -> list[tuple[int, str]]:
     at = blank.match(text).end()  # type: ignore[union-attr]
     if text[at : at + 1] not in ("[", "{"):
         return []
-    keyed, found, line, counted = text[at] == "{", [], 1, 0
+    found: list[tuple[int, str]] = []
+    keyed, line, counted = text[at] == "{", 1, 0
     at += 1
     try:
         while True:

@@ -51,7 +51,7 @@ def meaning(system: str, name: str) -> Meaning:
 def qualified(system: str, name: str) -> str | None:
     """The setting a benchmark's setting qualifies, where it means nothing without it."""
     found = declared(system).get(name)
-    return found.qualifies if found else None
+    return found.qualifies.setting if found and found.qualifies else None
 
 
 def reply_settings(system: str) -> frozenset[str]:

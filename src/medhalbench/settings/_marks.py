@@ -136,14 +136,16 @@ class Means:
 @dataclass(frozen=True)
 class Qualifies:
     """A setting that qualifies another and means nothing without it (a closed-book run's
-    `evidence_k`, `--published` without `--wide`): refused where the other is unset (None,
-    or a flag left off).
+    `evidence_k`, `--published` without `--wide`, the batch checker's prompt in unit mode):
+    refused where the other is unset (None, or a flag left off), or is not `value`.
 
     Attributes:
         setting: The setting it qualifies.
+        value: The value it qualifies (None: any that is set).
     """
 
     setting: str
+    value: Any = None
 
 
 @dataclass(frozen=True)

@@ -162,8 +162,11 @@ class Settings(pydantic.BaseModel):
             if getattr(self, o.name) == o.default:
                 continue
             source = getattr(self, o.part_of) if o.part_of is not None else None
-            if o.qualifies is not None and getattr(self, o.qualifies) in (None, False):
-                found.append(Problem(o.name, f"needs {flags[o.qualifies]}"))
+            wanted = o.qualifies.value if o.qualifies else None
+            qualified = getattr(self, o.qualifies.setting) if o.qualifies else None
+            if o.qualifies and (qualified in (None, False) or wanted not in (None, qualified)):
+                value = "" if wanted is None else f" {wanted}"
+                found.append(Problem(o.name, f"needs {flags[o.qualifies.setting]}{value}"))
             elif isinstance(source, str) and local_path(source).is_file():
                 found.append(
                     Problem(

@@ -57,7 +57,8 @@ class Option:
         path: May name a local file or folder.
         spelling: How the command line spells it.
         means: What it means when runs are set side by side.
-        qualifies: The setting it qualifies, where it means nothing without it.
+        qualifies: The setting it qualifies, where it means nothing without it (and the
+            value it qualifies, where it qualifies one).
         part_of: The source setting it picks a part of (`PartOf`).
         role: The role whose calls it sets (`ForRole`).
         annotation: Its declared type, marks included.
@@ -75,7 +76,7 @@ class Option:
     path: LocalPath | None = None
     spelling: Spelling = Spelling()
     means: Meaning | None = None
-    qualifies: str | None = None
+    qualifies: Qualifies | None = None
     part_of: str | None = None
     role: str | None = None
     annotation: Any = None
@@ -159,7 +160,7 @@ def _option(name: str, annotation: Any, default: Any, help: str) -> Option | Non
         path=next((m for m in marks if isinstance(m, LocalPath)), None),
         spelling=next((m for m in marks if isinstance(m, Spelling)), Spelling()),
         means=next((m.meaning for m in marks if isinstance(m, Means)), None),
-        qualifies=next((m.setting for m in marks if isinstance(m, Qualifies)), None),
+        qualifies=next((m for m in marks if isinstance(m, Qualifies)), None),
         part_of=next((m.setting for m in marks if isinstance(m, PartOf)), None),
         role=next((m.role for m in marks if isinstance(m, ForRole)), None),
         annotation=annotation,
