@@ -402,6 +402,9 @@ def _outputs_over_inputs(folder: Path) -> list[list[str]]:
         ["dahl", "filter", str(questions), "--out", str(questions)],
         ["index", str(corpus), "--out", str(corpus)],
         ["report", str(log), "--out", str(log)],
+        # A log folder's kind of file, inside the folder: read as a log (or one already).
+        ["report", str(folder), "--out", str(log), "--format", "json"],
+        ["report", str(folder), "--out", str(folder / "new.json")],
         ["compare", str(log), str(log), "--out", str(log), "--format", "json"],
         ["build", "dahl", "--papers", str(corpus), "--out", str(corpus), "--dry-run"],
     ]
@@ -411,7 +414,7 @@ def test_no_command_writes_over_its_own_input(tmp_path: Path) -> None:
     for args in _outputs_over_inputs(tmp_path):
         before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
         code, _, err = run(args)
-        assert code == 2 and "it would write over it" in one_line(err), (args, err)
+        assert code == 2 and "it would write over" in one_line(err), (args, err)
         assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 

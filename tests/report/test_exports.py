@@ -127,3 +127,29 @@ def test_text_cells_of_an_export_are_redacted(monkeypatch: pytest.MonkeyPatch) -
     shown = _redacted(frame)
     assert key not in shown.to_csv() and "[redacted]" in shown.loc[0, "model"]
     assert shown["f1"].dtype == frame["f1"].dtype and shown.loc[0, "f1"] == 0.5
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown", "latex"])
+def test_a_page_acts_on_no_control_character_a_name_holds(tmp_path: Path, fmt: str) -> None:
+    """Names from the data (a MedHal source here) reach a page escaped, as a terminal shows
+    them: shown with `cat`, a report clears no screen and reorders no text."""
+    from inspect_ai import eval as inspect_eval
+
+    from helpers import scripted_model
+    from medhalbench.medhal import medhal
+
+    statements = tmp_path / "s.jsonl"
+    rows = [
+        {"id": f"x{i}", "statement": f"Scurvy is caused by vitamin {v}.", "label": v == "C",
+         "explanation": None, "source": "med\x1b[2J\x1b[H\u202eqa"}
+        for i, v in enumerate("CKCA")
+    ]  # fmt: skip
+    statements.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    inspect_eval(
+        medhal(dataset=str(statements)), model=scripted_model(lambda _: "1"),
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    [written] = write_report([tmp_path / "logs"], tmp_path / f"r{SUFFIXES[fmt]}", fmt)  # type: ignore[arg-type]
+    text = written.read_text()
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "\\x1b" in text or fmt == "latex"  # shown as what it is (the summary holds no source)

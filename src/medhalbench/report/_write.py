@@ -22,6 +22,7 @@ from medhalbench.report._page import Page, build_page
 from medhalbench.report._tidy import figures_frame
 from medhalbench.results import ResultTable, RunResult
 from medhalbench.settings import ReportFormat
+from medhalbench.text import printable
 
 """Each format's file suffix (the default output is `report` with it)."""
 
@@ -107,12 +108,14 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
         "latex": lambda: latex(page.summary),
     }
     if fmt in texts:
-        write_text_atomically(target, texts[fmt]())
+        # Names and text a user or a model gave, escaped as a terminal shows them: a page
+        # shown with `cat` acts on no control character.
+        write_text_atomically(target, printable(texts[fmt]()))
         return [target]
-    figures = _redacted(figures_frame(runs, published=published))
-    if fmt == "parquet":
+    figures = figures_frame(runs, published=published)
+    if fmt == "parquet":  # binary: its text cells redacted here, not as it is written
         with atomic_path(target, binary=True) as parquet:
-            figures.to_parquet(parquet, index=False)
+            _redacted(figures).to_parquet(parquet, index=False)
         return [target]
     if fmt == "json":
         document = {
@@ -127,7 +130,7 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
         return [target]
     # One CSV per table and the figures, all written or none (a partial set misleads).
     frames = {
-        target.with_name(f"{target.stem}_{table.slug}.csv"): _redacted(csv_frame(table))
+        target.with_name(f"{target.stem}_{table.slug}.csv"): csv_frame(table)
         for table in page.tables()
     }
     frames[target.with_name(f"{target.stem}_figures.csv")] = figures

@@ -43,6 +43,8 @@ DEMO_ROWS = 8
 rows make 48 samples (each row's two answers, without and with knowledge), a third of the
 demo's time more than 8 rows, which still hold every difficulty. DAHL's (4) and MedHal's (8)
 are used whole."""
+LOG_SUFFIXES = (".eval", ".json")
+"""The files inspect reads as logs in a folder."""
 DEFAULT_LOG_DIR = "logs"
 """Where inspect writes a command's logs unless told."""
 DEFAULT_MAX_RETRIES = 6
@@ -212,7 +214,10 @@ class ReportRequest(Settings):
         medhalbench report logs/ --format latex --out summary.tex
     """
 
-    logs: Annotated[list[Annotated[str, LocalPath(must_exist=True)]], Spelling(positional=True)]
+    logs: Annotated[
+        list[Annotated[str, LocalPath(must_exist=True, reads=LOG_SUFFIXES)]],
+        Spelling(positional=True),
+    ]
     """The logs, files or folders."""
     out: OutputFile | None = None
     """Output file (for csv: the stem of one file per table). Left out, `report` with the

@@ -39,12 +39,15 @@ class LocalPath:
         file_okay: A file is accepted.
         must_exist: The path must exist.
         writes: The command writes there (an output): it may not be one of its inputs.
+        reads: In a folder given, the kinds of file the command reads (suffixes): an output
+            of such a kind may not lie inside it.
     """
 
     dir_okay: bool = True
     file_okay: bool = True
     must_exist: bool = False
     writes: bool = False
+    reads: tuple[str, ...] = ()
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler

@@ -186,16 +186,33 @@ class Settings(pydantic.BaseModel):
     @pydantic.model_validator(mode="after")
     def _writes_apart(self, info: pydantic.ValidationInfo) -> Self:
         """Refuse an output (`LocalPath(writes=True)`) that is one of the command's own
-        inputs: it would write over what it reads."""
+        inputs, or of a kind it reads inside a folder it reads (`LocalPath.reads`): it would
+        write over what it reads."""
         if (info.context or {}).get(STORED):
             return self
         marked = [(o, o.path) for o in options_of(type(self)) if o.path is not None]
-        read = {path: o for o, mark in marked if not mark.writes for path in self._paths(o.name)}
+        read = {path: (o, m) for o, m in marked if not m.writes for path in self._paths(o.name)}
         for o, mark in marked:
             for path in self._paths(o.name) if mark.writes else ():
+                inside = next(
+                    (
+                        (folder, given)
+                        for folder, given in read.items()
+                        if path.suffix in given[1].reads and path.is_relative_to(folder)
+                    ),
+                    None,
+                )
                 if path in read:
+                    flag = read[path][0].flag
                     raise SettingProblem(
-                        o.name, f"{path} is also its {read[path].flag}: it would write over it"
+                        o.name, f"{path} is also its {flag}: it would write over it"
+                    )
+                if inside:
+                    folder, (other, _) = inside
+                    raise SettingProblem(
+                        o.name,
+                        f"{path} lies in {folder}, whose {path.suffix} files are read as its "
+                        f"{other.flag}: it would write over what it reads",
                     )
         return self
 
