@@ -14,6 +14,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from helpers import free_port
 
 SERVE = [sys.executable, "-m", "medhalbench.cli", "serve"]
@@ -34,13 +36,21 @@ def test_sigterm_stops_it_within_seconds_as_a_stop(tiny_model: str, tmp_path: Pa
     assert time.monotonic() - sent < 15 and "Traceback" not in err
 
 
-def test_a_bad_engine_option_is_refused_in_one_line(tiny_model: str) -> None:
-    done = subprocess.run(
-        [*SERVE, "--model", tiny_model, "-M", "n_ctx=lots"], capture_output=True, text=True
-    )
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["-M", "n_ctx=lots"], "n_ctx"),
+        (["-M", "n_ctx=99999999999999999999"], "n_ctx"),  # past what the engine takes
+        (["-M", "n_ctx=100000", "-M", "parallel=40000"], "n_ctx x parallel"),
+        (["--allow-host", "box.local:port"], "--allow-host"),
+        (["--allow-host", "box.local:99999"], "--allow-host"),
+    ],
+)
+def test_a_bad_option_is_refused_in_one_line(tiny_model: str, args: list[str], named: str) -> None:
+    done = subprocess.run([*SERVE, "--model", tiny_model, *args], capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.strip().splitlines()
-    assert "-M" in line and "n_ctx" in line
+    assert named in line and "Traceback" not in done.stderr
 
 
 def _serve(tiny_model: str, tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -9,6 +10,16 @@ import click
 from medhalbench._lazy import by_name
 from medhalbench.cli._options import NAME, examples_epilog
 from medhalbench.settings import DEFAULT_MODEL
+
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|\w(?:[\w.-]*\w)?)(?::(\d+))?", re.ASCII)
+
+
+def _host(value: str) -> str:
+    """A Host header's value (a name or an address, and a port), as given or refused."""
+    found = _HOST.fullmatch(value)
+    if found is None or (found[2] is not None and not 1 <= int(found[2]) <= 65535):
+        raise click.BadParameter(f"{ascii(value)[1:-1]}: expected HOST or HOST:PORT (1-65535)")
+    return value
 
 
 @click.command(
@@ -56,6 +67,7 @@ from medhalbench.settings import DEFAULT_MODEL
     metavar="HOST[:PORT]",
     help="Also answer requests sent under this Host name (a container's, a forwarded "
     "port's); by default only 127.0.0.1:PORT and localhost:PORT are answered.",
+    callback=lambda ctx, param, values: tuple(_host(value) for value in values),
 )
 def serve_command(**values: Any) -> None:
     """Serve a GGUF model (llama.cpp's own server, no compiler needed) at

@@ -111,9 +111,9 @@ class DahlSettings(BenchmarkSettings, Grounding):
     """Ask the checker for log-probabilities and keep P(false) per unit."""
     evidence_prompt: Annotated[InputFile | None, Means("judging"), Qualifies("evidence")] = None
     """File replacing the grounded checker prompt ({statement}, {passages})."""
-    paper_prompts: Annotated[
-        PromptFolder | None, Means("judging"), Qualifies("paper_protocol")
-    ] = None
+    paper_prompts: Annotated[PromptFolder | None, Means("judging"), Qualifies("paper_protocol")] = (
+        None
+    )
     """A folder of the authors' prompts for the paper column (answer_instruction.txt,
     split_system.txt, split_user.txt with {text}, check_system.txt, check_user.txt with
     {statement}; each optional, ours where absent; the DAHL README says where theirs

@@ -82,6 +82,10 @@ def _logprobs(choice: dict[str, Any]) -> Logprobs | None:
     )
 
 
+C_INT = 2**31 - 1
+"""The largest number the engine takes (a C int)."""
+
+
 def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[EngineSettings, int]:
     """Engine settings and default seed from an embedded model name and its `-M` options.
 
@@ -103,8 +107,11 @@ def embedded_settings(model_name: str, model_args: dict[str, Any]) -> tuple[Engi
             raise ValueError(
                 f"{name}={raw!r}: expected a whole number for the embedded model"
             ) from None
-        if values[name] < (1 if name in ("n_ctx", "parallel", "n_threads") else 0):
+        if not (1 if name in ("n_ctx", "parallel", "n_threads") else 0) <= values[name] <= C_INT:
             raise ValueError(f"{name}={raw!r}: out of range for the embedded model")
+    if values.get("n_ctx", DEFAULT_N_CTX) * values.get("parallel", 1) > C_INT:
+        raise ValueError("n_ctx x parallel: out of range for the embedded model (the engine's "
+                         "context holds every slot's)")  # fmt: skip
     settings = EngineSettings(
         path=str(resolve_gguf(model_name).resolve()),
         n_ctx=values.get("n_ctx", DEFAULT_N_CTX),
