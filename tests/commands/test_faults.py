@@ -200,3 +200,31 @@ def test_report_never_holds_the_key(tmp_path: Path) -> None:
         )
         assert result.exit_code == 0 and list(tmp_path.glob(f"{Path(name).stem}*")), fmt
     assert_no_secret(tmp_path)
+
+
+def test_a_retried_run_writes_what_its_benchmark_writes_beside_a_log(tmp_path: Path) -> None:
+    """MedHal's predictions file is written when a predict-only run finishes, by whichever
+    route finishes it: here a retry after the server failed mid-run."""
+    port = free_port()
+    first = ScheduledStub(lambda n: "500" if n >= 3 else "ok", port=port)
+    try:
+        [log] = eval(
+            medhal(dataset=medhal_statements(tmp_path), predict=True), model=MODEL,
+            model_base_url=first.base_url, log_dir=str(tmp_path), display="none",
+            max_retries=0, max_connections=1,
+        )  # fmt: skip
+    finally:
+        first.stop()
+    assert log.status == "error"
+    second = ScheduledStub(lambda n: "ok", port=port)
+    try:
+        result = CliRunner().invoke(
+            cli, ["retry", log.location, "--log-dir", str(tmp_path / "retried")]
+        )
+    finally:
+        second.stop()
+    assert result.exit_code == 0, result.output
+    [retried] = (tmp_path / "retried").glob("*.eval")
+    written = retried.with_suffix(".predictions.jsonl")
+    assert written.is_file() and str(written) in " ".join(result.output.split())
+    assert len(written.read_text().splitlines()) == 4  # one line a statement

@@ -17,6 +17,7 @@ from medhalbench.commands._run import (
     print_log_locations,
     run_eval,
     split_models,
+    write_outputs,
 )
 from medhalbench.commands._tables import print_table, show_results
 from medhalbench.outputs import system_model
@@ -119,10 +120,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         plan_settings=plan_settings,
     )
     results = show_results(console, logs, wide=tables.wide, published=tables.published)
-    for log in logs:
-        if log.status == "success":
-            for path in entry.implementation.outputs(log):
-                console.print(f"Written: {path}")
+    write_outputs(logs)
     table = entry.implementation.sweep_table
     if swept and table and results and not tables.wide:
         print_table(console, table(results))

@@ -20,7 +20,7 @@ from medhalbench.commands._locks import locked
 from medhalbench.commands._models import generate_config
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry
-from medhalbench.commands._run import console, redacted_logs
+from medhalbench.commands._run import console, redacted_logs, write_outputs
 from medhalbench.commands._tables import show_results
 from medhalbench.registry import benchmarks, find_benchmark
 from medhalbench.results import benchmark_name, read_log
@@ -152,6 +152,7 @@ def retry_runs(
             fail(f"{again}{hint}", stop_code(ex))
             raise
         show_results(console, finished)  # the finished runs' tables, as eval prints them
+        write_outputs(finished)
         for log in finished:
             console.print(f"Log ({log.status}): {log_path(log)}")
         fail_on_unfinished(finished)

@@ -33,6 +33,7 @@ from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
 from medhalbench.models import repeatability, writes_nothing
+from medhalbench.registry import benchmark_of
 from medhalbench.results import log_headers
 from medhalbench.settings import DEFAULT_MODEL, RunOptions, Settings
 from medhalbench.text import printable
@@ -240,6 +241,15 @@ def redacted_logs(logs: list[EvalLog]) -> list[EvalLog]:
 def _created_after(log: EvalLog, moment: float) -> bool:
     created = datetime.datetime.fromisoformat(str(log.eval.created))
     return created.timestamp() >= moment - 1
+
+
+def write_outputs(logs: Sequence[EvalLog]) -> None:
+    """Write the files each finished log's benchmark writes beside it (MedHal's predictions),
+    and say where: after an eval, a retry or a suite alike."""
+    for log in logs:
+        entry = benchmark_of(log) if log.status == "success" else None
+        for path in entry.implementation.outputs(log) if entry else []:
+            console.print(f"Written: {path}")
 
 
 def print_log_locations(logs: Sequence[EvalLog], log_dir: str) -> None:

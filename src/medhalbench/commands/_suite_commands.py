@@ -17,7 +17,13 @@ from medhalbench.commands._locks import locked
 from medhalbench.commands._models import batchless
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
-from medhalbench.commands._run import BATCH_SAMPLE_RETRIES, console, realtime_logging, redacted_logs
+from medhalbench.commands._run import (
+    BATCH_SAMPLE_RETRIES,
+    console,
+    realtime_logging,
+    redacted_logs,
+    write_outputs,
+)
 from medhalbench.commands._suite import (
     Suite,
     check_suite_contexts,
@@ -120,6 +126,7 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
         raise
     logs = redacted_logs(list(logs))
     show_results(console, logs)
+    write_outputs(logs)
     finished = [log.location for log in logs if log.status == "success"]
     if finished:
         [report] = write_report(finished, str(Path(loaded.log_dir) / "report.html"))

