@@ -200,6 +200,14 @@ def test_a_plan_checks_model_names(model: str, culprit: str) -> None:
     assert code == 2 and culprit in one_line(err)
 
 
+@pytest.mark.parametrize("model", ["openai-api/stub/m", "openai/gpt-4o-mini"])
+def test_a_plan_checks_model_arguments_without_a_key_or_an_endpoint(model: str) -> None:
+    """A plan needs no key nor base URL, and still refuses an argument a run would refuse."""
+    args = ["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--model", model]
+    code, _, err = run([*args, "-M", "n_ctx=12"], OPENAI_API_KEY="", STUB_API_KEY="")
+    assert code == 2 and "n_ctx" in one_line(err) and model in one_line(err)
+
+
 def test_a_plan_does_not_need_an_api_key() -> None:
     code, out, err = run(
         ["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--model", "openai/gpt-4o-mini"],

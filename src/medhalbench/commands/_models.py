@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -233,6 +233,9 @@ def _loads_weights(model: str) -> bool:
 
 
 # Errors a plan may ignore: a key or endpoint the provider needs only to call the model.
+PLAN_KEY = "medhalbench-plan-stand-in"
+PLAN_BASE_URL = "http://127.0.0.1:9/v1"
+"""What stands in for a key and an endpoint a plan does not need (nothing is called)."""
 _NOT_NEEDED_TO_PLAN = re.compile(
     r"api[_ ]?key|_KEY\b|credential|environment|base[_ ]url|token", re.I
 )
@@ -266,3 +269,13 @@ def check_model_name(name: str, via: Connection, *, option: str) -> None:
         # A key in a base URL is refused in a plan too: it would be stored with the run.
         if not _NOT_NEEDED_TO_PLAN.search(str(ex)) or HOLDS_CREDENTIALS in str(ex):
             raise
+        # What a plan does not need stands in (a key, an endpoint), so that the model's
+        # arguments are still checked as a run would check them.
+        stand_in = replace(
+            via, base_url=via.base_url or PLAN_BASE_URL, args={"api_key": PLAN_KEY, **via.args}
+        )
+        try:
+            resolve_model(name, stand_in, option=option)
+        except OptionError as again:
+            if not _NOT_NEEDED_TO_PLAN.search(str(again)):
+                raise
