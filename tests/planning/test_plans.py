@@ -86,17 +86,27 @@ def test_prices_give_the_cost_and_a_model_without_one_is_undefined(tmp_path: Pat
     assert read_prices(prices) == {"openai/gpt-4o-mini": Price(input=0.15, output=0.60)}
 
 
-def test_a_bad_prices_file_is_one_line_and_exit_2(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("prices.yaml", "openai/gpt-4o-mini:\n  input: cheap\n", 2),
+        ("prices.toml", '["openai/gpt-4o-mini"]\ninput = "cheap"\noutput = 1\n', 2),
+        # A key missing: the table that should hold it.
+        ("prices.toml", '[a]\ninput = 1\noutput = 1\n["openai/gpt-4o-mini"]\ninput = 1\n', 4),
+        ("prices.toml", '["openai/gpt-4o-mini"]\ninput = 1\noutput = 1\ncached = 0.1\n', 4),
+    ],
+)
+def test_a_bad_prices_file_is_one_line_naming_its_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, line: int
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    bad = tmp_path / "prices.yaml"
-    bad.write_text("openai/gpt-4o-mini:\n  input: cheap\n")
+    bad = tmp_path / name
+    bad.write_text(text)
     code, _, err = run(
         ["eval", "medhallu", "--dataset", MEDHALLU, "--dry-run", "--prices", str(bad)]
     )
-    assert code == 2 and "prices.yaml" in err and "openai/gpt-4o-mini" in err
-    assert len(err.strip().splitlines()) == 1
+    assert code == 2 and name in err and "openai/gpt-4o-mini" in err
+    assert len(err.strip().splitlines()) == 1 and f"line {line}" in err, err
 
 
 def test_builder_dry_run_gives_the_range_of_calls(tmp_path: Path) -> None:

@@ -196,9 +196,12 @@ suite holds a few dozen; an alias bomb, billions)."""
 
 def located(error: DataError) -> DataError:
     """A settings file's error with the line of the place it names (`runs[2].args.limt`,
-    items counted from 1), where the file is YAML or JSON and the place is in it."""
+    items counted from 1), where the file is YAML, JSON or TOML and the place is in it."""
     if error.path is None or error.field is None or error.line is not None:
         return error
+    if Path(error.path).suffix == ".toml":
+        line = _toml_line(read_text_file(Path(error.path)), error.field.split(", ")[0])
+        return DataError(error.reason, path=error.path, line=line, field=error.field)
     try:
         node: yaml.Node | None = yaml.compose(read_text_file(Path(error.path)), _LimitedLoader)
     except (DataError, yaml.YAMLError, RecursionError):
@@ -328,6 +331,37 @@ def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
                 (child, depth) for child in (item.values() if isinstance(item, dict) else item)
             )
     return deepest
+
+
+def _toml_line(text: str, place: str) -> int | None:
+    """The line of a TOML key (`table.key`, a table's name quoted or not), else of the
+    table that would hold it; each header and key line read by TOML's own parser."""
+    table: list[str] = []
+    holding = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        try:
+            if stripped.startswith("["):  # a header: its name read as a key
+                table = path = _keys(tomllib.loads(stripped.strip("[]") + " = 0"))
+            elif "=" in stripped:
+                path = table + _keys(tomllib.loads(stripped))
+            else:
+                continue
+        except tomllib.TOMLDecodeError:
+            continue
+        if ".".join(path) == place:
+            return number
+        if place.startswith(".".join(path) + "."):
+            holding = number
+    return holding
+
+
+def _keys(parsed: dict[str, Any]) -> list[str]:
+    keys = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        keys.append(key)
+    return keys
 
 
 class _RepeatedKey(ValueError):
