@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from medhalbench._progress import progress_bar
-from medhalbench._secrets import redact
 from medhalbench.data import PubMedQARecord, load_pubmedqa, write_text_atomically
 from medhalbench.embeddings import Embedder
 from medhalbench.medhallu._settings import BuildSettings, ClusterRequest
@@ -257,6 +256,6 @@ async def run_cluster_analysis(request: ClusterRequest, models: RoleModels) -> C
             "questions": analysis.questions,
         }
         write_text_atomically(
-            request.out, redact(json.dumps(_nan_to_null(details), indent=2, allow_nan=False))
+            request.out, json.dumps(_nan_to_null(details), indent=2, allow_nan=False)
         )
     return ClusterOutcome(analysis, request.out)
