@@ -554,10 +554,8 @@ def guard_model(model: Any) -> Any:
         for value in held:
             register_secret(value)
         model.model_args = redact_object(copy.deepcopy(model.model_args))
-    generate = api.generate
-    if getattr(generate, "_redacting", False):
+    if getattr(api.generate, "_redacting", False):
         return model
-
     _lazy.load("medhalbench._call_ceiling:count_calls")(api)  # imports inspect: not at help
     generate = api.generate
 

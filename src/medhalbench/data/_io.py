@@ -482,14 +482,14 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
         raise DataError("file holds no records", path=path)
 
 
-def _item_lines(text: str) -> list[tuple[int, str]]:
-    """Each item of a top-level JSON array or object (an object's value), with the line it
-    starts on; none where the text is no such array or object."""
+def _item_lines(text: str) -> list[tuple[int, slice]]:
+    """Where each item of a top-level JSON array or object (an object's value) lies in the
+    text, with the line it starts on; none where the text is no such array or object."""
     decoder, blank = json.JSONDecoder(), re.compile(r"[ \t\n\r]*")
     at = blank.match(text).end()  # type: ignore[union-attr]
     if text[at : at + 1] not in ("[", "{"):
         return []
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, slice]] = []
     keyed, line, counted = text[at] == "{", 1, 0
     at += 1
     try:
@@ -503,7 +503,7 @@ def _item_lines(text: str) -> list[tuple[int, str]]:
                 at = blank.match(text, at).end()  # type: ignore[union-attr]
             _, end = decoder.raw_decode(text, at)
             line, counted = line + text.count("\n", counted, at), at
-            found.append((line, text[at:end]))
+            found.append((line, slice(at, end)))
             at = blank.match(text, end).end() + 1  # type: ignore[union-attr]
     except (json.JSONDecodeError, RecursionError):
         return found  # the whole document's parse names the error
@@ -535,7 +535,7 @@ def _read_json(path: Path) -> Iterator[Row]:
     try:
         value = _parse_json(text, path=path, line=None)
     except DataError as ex:
-        repeats = next((line for line, item in starts if _repeats_a_key(item)), None)
+        repeats = next((line for line, item in starts if _repeats_a_key(text[item])), None)
         if ex.line is None and repeats is not None:  # a key given twice: in its item
             raise DataError(ex.reason, path=path, line=repeats) from None
         raise

@@ -194,26 +194,18 @@ class Settings(pydantic.BaseModel):
         read = {path: (o, m) for o, m in marked if not m.writes for path in self._paths(o.name)}
         for o, mark in marked:
             for path in self._paths(o.name) if mark.writes else ():
-                inside = next(
-                    (
-                        (folder, given)
-                        for folder, given in read.items()
-                        if path.suffix in given[1].reads and path.is_relative_to(folder)
-                    ),
-                    None,
-                )
                 if path in read:
                     flag = read[path][0].flag
                     raise SettingProblem(
                         o.name, f"{path} is also its {flag}: it would write over it"
                     )
-                if inside:
-                    folder, (other, _) = inside
-                    raise SettingProblem(
-                        o.name,
-                        f"{path} lies in {folder}, whose {path.suffix} files are read as its "
-                        f"{other.flag}: it would write over what it reads",
-                    )
+                for folder, (other, given) in read.items():
+                    if path.suffix in given.reads and path.is_relative_to(folder):
+                        raise SettingProblem(
+                            o.name,
+                            f"{path} lies in {folder}, whose {path.suffix} files are read as "
+                            f"its {other.flag}: it would write over what it reads",
+                        )
         return self
 
     def _paths(self, name: str) -> list[Path]:
