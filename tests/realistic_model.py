@@ -94,6 +94,10 @@ DETECTION_STYLES = [
     refusal("llama-2", "I'm sorry, but I can't provide medical judgments."),
     idiom("phi-3", lambda v: "Looks solid to me." if v == "0" else "Nah, I don't buy it."),
     Style("openbiollm", "verdict_list", lambda v: f"{v}\n{'1' if v == '0' else '0'}", readable=False),
+    # Reasoning blocks in the other layouts servers send: compact, after the answer, alone.
+    Style("qwen3", "reasoning_compact", lambda v: f"<think>Weigh it against the abstract.</think>\n{v}"),
+    Style("qwq", "reasoning_after", lambda v: f"{v}\n<think>\nWas it hallucinated? Checked.\n</think>"),
+    Style("qwen3", "reasoning_only", lambda v: "<think>\nStill weighing the abstract.\n</think>", readable=False),
 ]  # fmt: skip
 
 # ---- DAHL checker: true, false, unknown ---------------------------------------------------
@@ -109,6 +113,9 @@ TRUTH_STYLES = [
     Style("gemma-2", "heading", lambda v: f"## Answer\n\n{v.capitalize()}\n\n## Reason\nChecked against the guideline."),
     refusal("llama-2", "As an AI model I do not give medical opinions."),
     idiom("phi-3", lambda v: {"true": "That tracks.", "false": "Nah, not buying it.", "unknown": "Hard to pin down."}[v]),
+    Style("qwen3", "reasoning_compact", lambda v: f"<think>Recall it.</think>\n{v.capitalize()}."),
+    Style("qwq", "reasoning_after", lambda v: f"{v.capitalize()}.\n<think>\nRecalled the pharmacology.\n</think>"),
+    Style("qwen3", "reasoning_only", lambda v: "<think>\nIs it true? Still recalling.\n</think>", readable=False),
 ]  # fmt: skip
 
 # ---- MedHal: YES (factual) or NO, with an explanation -------------------------------------
@@ -123,7 +130,20 @@ FACTUAL_STYLES = [
     Style("qwen2.5", "language_zh", lambda v: "事实性：是" if v == "yes" else "事实性：否\n解释：与上下文不符。"),
     refusal("llama-2", "I cannot evaluate clinical statements."),
     idiom("phi-3", lambda v: "I'm happy with it." if v == "yes" else "That's off the mark, the context disagrees."),
+    Style("qwen3", "reasoning_compact", lambda v: f"<think>Compare, yes or no.</think>\nFactual: {v.upper()}"),
+    # The first yes/no word the authors read comes before the block.
+    Style("qwq", "reasoning_after", lambda v: f"Factual: {v.upper()}\n<think>\nDoes the context say no? Compared.\n</think>"),
+    Style("qwen3", "reasoning_only", lambda v: "<think>\nNo verdict yet: the context is long.\n</think>", readable=False),
 ]  # fmt: skip
+
+# ---- DAHL splitter: one unit a line, in each reasoning layout -----------------------------
+
+SPLIT_LAYOUTS = [
+    lambda units: units,
+    lambda units: f"<think>Split it into facts.</think>\n{units}",
+    lambda units: f"<think>\nSplit it into facts.\n</think>\n\n{units}",
+    lambda units: f"{units}\n<think>\nDone.\n</think>",
+]
 
 
 @dataclass
@@ -169,7 +189,7 @@ class RealisticModel:
         return text
 
     def of(self, task: str) -> list[Reply]:
-        """The replies given to one kind of prompt (`detection`, `check`, `medhal`)."""
+        """The replies given to one kind of prompt (`detection`, `split`, `check`, `medhal`)."""
         return [r for r in self.replies.values() if r.task == task]
 
     def __call__(self, messages: list[dict[str, Any]]) -> str:
@@ -186,7 +206,12 @@ class RealisticModel:
             )
         if "state exactly one fact" in user:
             text = user.rsplit("TEXT:", 1)[1].rsplit("SENTENCES:", 1)[0].strip()
-            return "\n".join(s for s in re.split(r"(?<=\.)\s+", text) if s)
+            units = "\n".join(s for s in re.split(r"(?<=\.)\s+", text) if s)
+            # Each text in the next layout, the same on a second call: every layout is sent.
+            texts = list(dict.fromkeys(r.key for r in self.of("split")))
+            order = texts.index(text) if text in texts else len(texts)
+            split = Style("splitter", "split", SPLIT_LAYOUTS[order % len(SPLIT_LAYOUTS)])
+            return self._record("split", text, units, split)
         if "true or false" in user.lower() and "Statement:" in user:
             statement = user.rsplit("Statement:", 1)[1].strip()
             truth = self.facts.get(statement, "unknown")

@@ -535,7 +535,8 @@ def guard_model(model: Any) -> Any:
     """Redact what a model's provider hands back, before inspect logs, caches or shows it:
     the reply, the raw call record, an error returned or raised (idempotent). A key that a
     server quotes in an error or a reply then reaches no log, cache or screen. Each call is
-    counted against its sample's ceiling (`_call_ceiling`).
+    counted against its sample's ceiling (`_call_ceiling`), and its reply's text as sent is
+    kept for the paper columns (`outputs.keep_text_as_sent`).
 
     Args:
         model: An inspect `Model`.
@@ -557,6 +558,7 @@ def guard_model(model: Any) -> Any:
     if getattr(api.generate, "_redacting", False):
         return model
     _lazy.load("medhalbench._call_ceiling:count_calls")(api)  # imports inspect: not at help
+    keep_text_as_sent = _lazy.load("medhalbench.outputs._sent:keep_text_as_sent")
     generate = api.generate
 
     async def redacting_generate(*args: Any, **kwargs: Any) -> Any:
@@ -565,6 +567,7 @@ def guard_model(model: Any) -> Any:
         except BaseException as ex:
             _redact_exception(ex, set())
             raise
+        keep_text_as_sent(result)
         return redact_object(result)
 
     redacting_generate._redacting = True  # type: ignore[attr-defined]

@@ -64,8 +64,13 @@ def test_filter_keeps_rows_and_names_each_drops_rule(tmp_path: Path) -> None:
         cli,
         ["dahl", "filter", str(source), "--out", str(tmp_path / "k3.csv"), "--protocol", "paper"],
     )
-    assert "context_verb" in result.output and "kept 5" in result.output
-    assert "learned" not in result.output
+    # Under the paper protocol every question is kept (their hand review had the last word)
+    # and what their families flag is listed for review.
+    assert "context_verb" in result.output and "kept 7" in result.output
+    assert "flagged 2 (28.57%)" in result.output and "learned" not in result.output
+    assert len(read_csv(tmp_path / "k3.csv")) == 7
+    flagged = {r["question"]: r["rule"] for r in read_csv(tmp_path / "k3.review.csv")}
+    assert set(flagged) == {QUESTIONS[3][0], QUESTIONS[6][0]}
     # --no-learned: the rules alone.
     result = CliRunner().invoke(
         cli, ["dahl", "filter", str(source), "--out", str(tmp_path / "k4.csv"), "--no-learned"]

@@ -127,7 +127,6 @@ STANDALONE = [
     "What were the secondary endpoints in the DAPA-CKD trial?",
     "How does the Team FIRST framework relate to TeamSTEPPS?",
     "What is the primary outcome of a non-inferiority trial designed to show?",
-    "Why were the results of early hormone replacement trials misinterpreted?",
     # A demonstrative whose antecedent the question names itself.
     "A trial compared two statins. What are the strengths of this trial design?",
     "A 45-year-old man has crushing chest pain. What is the next step for this patient?",
@@ -168,6 +167,14 @@ QUESTION_FORMS = {
 def test_our_rules_drop_their_examples(rule: str, question: str) -> None:
     match = check_question(question)
     assert match is not None and match.rule == rule, match
+
+
+def test_the_literature_is_no_study_of_the_paper_for_the_rules() -> None:
+    """The rules keep a question about trials in general; the learned stage drops this one
+    (p 0.75, at its threshold): one of the standalone questions it costs, which the DAHL
+    README counts on unseen sets."""
+    question = "Why were the results of early hormone replacement trials misinterpreted?"
+    assert check_question(question, learned=False) is None
 
 
 @pytest.mark.parametrize("question", STANDALONE)
@@ -311,14 +318,16 @@ def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> N
     full = check_questions(questions, cases=True)
     by_rule = Counter(m.rule for m in full if m is not None)
     assert by_rule["case_reference"] == 93
-    assert by_rule["learned"] == 411
-    assert sum(by_rule.values()) == 128 + 93 + 411  # ours --cases: 632 (7.37%)
+    assert by_rule["learned"] == 290
+    assert sum(by_rule.values()) == 128 + 93 + 290  # ours --cases: 511 (5.96%)
     learned = [q for q, m in zip(questions, full, strict=True) if m and m.rule == "learned"]
     # Read among them: a study's own measurements, told as known.
     assert (
         "What were the mean buccal and palatal bone thickness measurements at T0 and T1, "
         "and were the changes statistically significant?" in learned
     )
+    # The paper's families flag 198 for a hand review (`dahl filter --protocol paper` keeps
+    # every question, as the authors' review had the last word).
     paper = check_questions(questions, "paper")
     assert sum(m is not None for m in paper) == 198
 

@@ -18,7 +18,7 @@ from medhalbench import DataError
 from medhalbench._prompts import read_prompt
 from medhalbench.dahl import dahl
 from medhalbench.dahl._paper import (
-    PAPER_SPLITTER_SYSTEM,
+    PAPER_SYSTEM,
     csv_cell,
     paper_clean,
     paper_units,
@@ -90,7 +90,7 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     prompts = tmp_path / "theirs"
     prompts.mkdir()
     (prompts / "answer_instruction.txt").write_text(THEIR_INSTRUCTION + "\n")
-    (prompts / "split_system.txt").write_text(PAPER_SPLITTER_SYSTEM)
+    (prompts / "split_system.txt").write_text(PAPER_SYSTEM)
     (prompts / "split_user.txt").write_text(THEIR_SPLIT)
     (prompts / "check_system.txt").write_text("Be precise and concise.")
     (prompts / "check_user.txt").write_text(THEIR_CHECK)
@@ -111,7 +111,7 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     ours = [c for c in recorder.calls if c not in paper_splits and c not in paper_checks]
     # Their settings: no token limit for either, no checker temperature, splitter at 0.
     assert paper_splits and all(
-        s == PAPER_SPLITTER_SYSTEM and c.max_tokens is None and c.temperature == 0.0
+        s == PAPER_SYSTEM and c.max_tokens is None and c.temperature == 0.0
         for s, _, c in paper_splits
     )
     assert paper_checks and all(

@@ -6,6 +6,7 @@ model under test without named judges is refused, never judged by the embedded m
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def run_dahl(
             [
                 "eval", "dahl", "--dataset", DATASET, "--model", "openai/gpt-4o",
                 "--judge", "openai/gpt-4o-mini", "--log-dir", str(log_dir), "--bootstrap", "0",
-                "--display", "none", *extra,
+                "--display", "none", "--no-cache", *extra,
             ],
         )  # fmt: skip
     assert result.exit_code == 0, result.stderr
@@ -92,12 +93,17 @@ def test_dahl_through_the_openai_provider_with_named_judges(
     m = log_metrics(log)
     assert m["scored"] == len(precisions)
     assert m["dahl_score"] == pytest.approx(sum(precisions) / len(precisions))
-    samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
-    # The authors' score on the replies as the server sent them (a reasoning block included).
-    sent = [[checks[u].text for u in samples[q]["paper_units"]] for q in ANSWERS]
+    # The authors' score on the replies as the server sent them, reasoning blocks included, in
+    # every layout: their units are the splitter's lines, each checked by the checker.
+    splits = {r.key: r.text for r in model.of("split")}
+    assert len(set(splits.values())) == len(ANSWERS)
+    units = [splits[" ".join(s for s, _ in facts)] for facts in ANSWERS.values()]
+    sent = [[checks[u.strip()].text for u in text.split("\n")] for text in units]
     assert any("<think>" in r for replies in sent for r in replies)
-    theirs = authors_dahl_score(["\n".join(samples[q]["paper_units"]) for q in ANSWERS], sent)
-    assert m["paper_dahl_score"] == pytest.approx(theirs)
+    theirs = authors_dahl_score(units, sent)
+    assert m["paper_dahl_score"] == pytest.approx(theirs, nan_ok=True)
+    samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
+    assert {samples[q]["paper_text"] for q in ANSWERS} == {"as sent"}
 
 
 def test_a_real_model_without_named_judges_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -132,7 +138,7 @@ def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
     [reasoning] = [s for s in TRUTH_STYLES if s.kind == "reasoning"]
     monkeypatch.setattr(realistic, "TRUTH_STYLES", [reasoning])
     model = realistic_model()
-    run_dahl(model, tmp_path, monkeypatch, "--no-cache")
+    run_dahl(model, tmp_path, monkeypatch)
     [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
     checks = {r.key: r for r in model.of("check")}
     samples = {s.metadata["question"]: s.scores["dahl_factuality"].metadata for s in log.samples}
@@ -146,3 +152,48 @@ def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
     m = log_metrics(log)
     assert math.isnan(m["paper_dahl_score"])
     assert m["dahl_score"] > 0  # ours reads the verdict after the block
+
+
+ANSWER_LAYOUTS = [
+    lambda a: f"<think>\nRecall the physiology.\n</think>\n\n{a}",
+    lambda a: f"<think>Recall it.</think>\n{a}",
+    lambda a: f"{a}\n<think>\nChecked.\n</think>",
+    lambda a: f"  {a}\n",
+]
+
+
+def test_answers_given_in_every_reasoning_layout_score_as_the_authors_pipeline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Answers written elsewhere (`--responses`), reasoning blocks in each layout: the paper
+    column splits and checks each answer as given, and reads the splitter's and the
+    checker's replies as the server sent them, as the authors' pipeline does."""
+    model = realistic_model()
+    given = {
+        q: layout(" ".join(s for s, _ in facts))
+        for (q, facts), layout in zip(ANSWERS.items(), ANSWER_LAYOUTS, strict=True)
+    }
+    responses = tmp_path / "answers.jsonl"
+    responses.write_text(
+        "".join(json.dumps({"question": q, "response": r}) + "\n" for q, r in given.items())
+    )
+    with openai_served(model, monkeypatch):
+        result = CliRunner().invoke(
+            cli,
+            ["eval", "dahl", "--dataset", DATASET, "--responses", str(responses),
+             "--system", "scribe", "--judge", "openai/gpt-4o-mini", "--log-dir",
+             str(tmp_path / "logs"), "--bootstrap", "0", "--display", "none", "--no-cache"],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    [log] = [read_eval_log(str(p)) for p in (tmp_path / "logs").glob("*.eval")]
+    checks = {r.key: r for r in model.of("check")}
+    splits = {r.key: r.text for r in model.of("split")}
+    # Their cleaning strips the answer (no instruction of theirs given, no question in it).
+    units = [splits[given[q].strip()] for q in ANSWERS]
+    assert any("<think>" in u for u in units)
+    sent = [[checks[u.strip()].text for u in text.split("\n")] for text in units]
+    theirs = authors_dahl_score(units, sent)
+    m = log_metrics(log)
+    assert m["paper_dahl_score"] == pytest.approx(theirs, nan_ok=True)
+    samples = [s.scores["dahl_factuality"].metadata for s in log.samples or []]
+    assert {s["paper_text"] for s in samples} == {"as sent"}

@@ -196,10 +196,15 @@ def test_rewritten_candidate_is_voted_in_the_same_attempt(tmp_path: Path) -> Non
     row, _, refiner = run(tmp_path, generator, [{"C2"}, {"C2"}, {"C2"}])
     assert row["Difficulty Level"] == "hard" and row["chosen_attempt"] == 1
     assert row["Hallucinated Answer"].startswith("C2")
-    # TextGrad: three critique-and-rewrite steps, then the generator writes from the rewrite.
-    assert len(refiner) == 6
-    # On TextGrad's engine settings, each call a system and a user message.
-    assert [[m.role for m in chat] for chat in REFINER_CHATS] == [["system", "user"]] * 6
+    # TextGrad: three steps of a loss, a gradient and an update each, then the generator
+    # writes from the update.
+    assert len(refiner) == 9
+    # On TextGrad's engine settings, each call a system and a user message; the loss's
+    # system message is their evaluation instruction, its user message the text.
+    assert [[m.role for m in chat] for chat in REFINER_CHATS] == [["system", "user"]] * 9
+    assert REFINER_CHATS[0][0].text.startswith("Evaluate this hallucinated answer")
+    assert "#Hallucinated Answer#" in REFINER_CHATS[0][1].text
+    assert "Evaluation:\nREWRITE: subtler wording" in REFINER_CHATS[1][1].text
     assert (PAPER_REFINER.temperature, PAPER_REFINER.top_p, PAPER_REFINER.max_tokens) == (
         0.0, 0.99, 2000,
     )  # fmt: skip
@@ -215,7 +220,7 @@ def test_no_candidate_fools_five_attempts_then_the_closest_recorded_answer(tmp_p
         replies += [hallucination(f"C{n}"), hallucination(f"C{n}") if n < 5 else "I cannot help."]
     generator = Script(replies)
     row, calls, refiner = run(tmp_path, generator, [set(), set(), set()])
-    assert len(generator.prompts) == 10 and len(refiner) == 30
+    assert len(generator.prompts) == 10 and len(refiner) == 45
     assert all(len(c) == 9 for c in calls)  # the unreadable reply is not voted on
     assert row["status"] == "fallback" and row["Difficulty Level"] == "easy"
     # C5 is the most similar; its recorded answer is the fresh reply as written.

@@ -1,29 +1,94 @@
 """A reply as the provider sent it: inspect's OpenAI parser moves an inline `<think>` block
-out of the completion; `reply_as_sent` puts it back, and leaves out reasoning sent in a
-field of its own."""
+out of the completion and strips the text around it; the provider's response keeps the text
+as sent, and `keep_text_as_sent` keeps it in the output for the paper columns. Reasoning sent
+in a field or part of its own is not part of the text."""
 
 from __future__ import annotations
 
-from inspect_ai.model import ChatCompletionChoice, ModelOutput
+from typing import Any
+
+import pytest
+from inspect_ai.model import ChatCompletionChoice, ModelCall, ModelOutput
 from inspect_ai.model._openai import chat_message_assistant_from_openai
 from openai.types.chat import ChatCompletionMessage
 
-from medhalbench.outputs import reply_as_sent
+from medhalbench.outputs import (
+    TEXT_AS_SENT,
+    keep_text_as_sent,
+    paper_text,
+    reply_as_sent,
+    text_in_response,
+)
+
+LAYOUTS = {
+    "before, spaced": "<think>\nIs it non-factual?\n</think>\n\nAnswer: 0",
+    "before, compact": "<think>Is it non-factual?</think>\nAnswer: 0",
+    "after": "Answer: 0\n<think>\nIs it non-factual? No.\n</think>",
+    "block only": "<think>\nIs it non-factual?\n</think>",
+    "none": "  Answer: 0\n\n",
+}
 
 
-def parsed(**message: object) -> ModelOutput:
-    """The output inspect's OpenAI-compatible providers make of a chat message."""
+def provider_result(**message: Any) -> tuple[ModelOutput, ModelCall]:
+    """What inspect's OpenAI-compatible provider returns for a chat message: the parsed
+    output, and the call's record holding the response."""
     sent = ChatCompletionMessage.model_validate({"role": "assistant", **message})
     choice = ChatCompletionChoice(message=chat_message_assistant_from_openai("m", sent, []))
-    return ModelOutput(model="m", choices=[choice])
+    response = {"choices": [{"index": 0, "message": sent.model_dump()}]}
+    return ModelOutput(model="m", choices=[choice]), ModelCall.create({}, response)
 
 
-def test_an_inline_block_is_put_back_and_a_separate_one_left_out() -> None:
-    inline = parsed(content="<think>\nIs it non-factual?\n</think>\n\nAnswer: 0")
-    assert inline.completion == "Answer: 0"
-    assert reply_as_sent(inline) == "<think>\nIs it non-factual?\n</think>\n\nAnswer: 0"
-    separate = parsed(content="Answer: 0", reasoning_content="Is it non-factual?")
-    assert separate.completion == "Answer: 0" and reply_as_sent(separate) == "Answer: 0"
-    assert reply_as_sent(parsed(content="1")) == "1"
-    assert reply_as_sent(ModelOutput.from_content("m", "<think>x</think>1")) == "<think>x</think>1"
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_text_is_kept_exactly_as_sent_in_every_layout(layout: str) -> None:
+    output, call = provider_result(content=LAYOUTS[layout])
+    assert paper_text([output]) == "completion"  # not kept yet: the completion is read
+    keep_text_as_sent((output, call))
+    assert reply_as_sent(output) == LAYOUTS[layout] and paper_text([output]) == "as sent"
+    # Cached and logged as the output is: its metadata travels with it.
+    again = ModelOutput.model_validate_json(output.model_dump_json())
+    assert reply_as_sent(again) == LAYOUTS[layout]
+
+
+def test_reasoning_in_a_field_of_its_own_is_not_part_of_the_text() -> None:
+    output, call = provider_result(content="Answer: 0", reasoning_content="Is it non-factual?")
+    keep_text_as_sent((output, call))
+    assert reply_as_sent(output) == "Answer: 0"
+
+
+def test_each_provider_layout_gives_its_text() -> None:
+    assert text_in_response({"choices": [{"message": {"content": None}}]}) == ""
+    parts = {
+        "content": [
+            {"type": "text", "text": "a "},
+            {"type": "image_url"},
+            {"type": "text", "text": "b"},
+        ]
+    }
+    assert text_in_response({"choices": [{"message": parts}]}) == "a b"
+    responses = {
+        "output": [
+            {"type": "reasoning", "summary": []},
+            {"type": "message", "content": [{"type": "output_text", "text": " 1\n"}]},
+        ]
+    }
+    assert text_in_response(responses) == " 1\n"
+    anthropic = {
+        "role": "assistant",
+        "content": [{"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "0 "}],
+    }
+    assert text_in_response(anthropic) == "0 "
+    google = {
+        "candidates": [{"content": {"parts": [{"text": "x", "thought": True}, {"text": "1"}]}}]
+    }
+    assert text_in_response(google) == "1"
+    assert text_in_response({"something": "else"}) is None
+
+
+def test_nothing_is_kept_without_a_call_record_or_a_known_layout() -> None:
+    output = ModelOutput.from_content("m", "<think>x</think>1")
+    keep_text_as_sent(output)
+    keep_text_as_sent((output, ModelCall.create({}, {"unknown": 1})))
+    assert TEXT_AS_SENT not in (output.metadata or {})
+    assert reply_as_sent(output) == output.completion and paper_text([output]) == "completion"
     assert reply_as_sent(None) == "" and reply_as_sent(ModelOutput(model="m")) == ""
+    assert paper_text([None]) == "as sent"

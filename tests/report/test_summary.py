@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import record_of
+from medhalbench.outputs import PAPER_READS
 from medhalbench.registry import benchmark
 from medhalbench.report import Page, place, render_html, summary_tables
 from medhalbench.report._summary import MAX_CONDITIONS
@@ -28,7 +29,8 @@ def _figures(value: float) -> dict[str, float]:
 
 
 def _run(system: str, model: str, value: float, **arguments: object) -> RunResult:
-    samples = {"dataset_fingerprint": "abc", "seed": 42, "rows": 12}
+    samples: dict[str, object] = {"dataset_fingerprint": "abc", "seed": 42, "rows": 12}
+    samples["paper_reads"] = arguments.pop("paper_reads", PAPER_READS)
     if system == "medhallu":
         samples["pairing"] = "both"
     if arguments.get("responses"):  # as MedHallu records outputs written elsewhere
@@ -83,6 +85,18 @@ def test_runs_of_one_condition_share_a_column_whatever_made_their_replies() -> N
     by_row = {str(r[0]): r[1:] for r in ours.rows}
     assert by_row["system/acme · outputs written elsewhere"][0].value == 0.5  # type: ignore[union-attr]
     assert by_row["system/acme · outputs written elsewhere"][1] is None  # not run there
+
+
+def test_a_log_whose_paper_column_read_a_reconstruction_says_so() -> None:
+    """A log from before each reply's text was kept as sent: its paper column read inspect's
+    completion with a reasoning block put back, and the summary names it."""
+    now = _run("medhallu", "openai/gpt-4o", 0.6, knowledge=False)
+    before = _run("medhallu", "openai/gpt-4o-mini", 0.5, knowledge=False, paper_reads=None)
+    [summary] = summary_tables([now, before])
+    [note] = [n for n in summary.ours[0].notes if "paper-protocol figures" in n]
+    assert "openai/gpt-4o-mini" in note and "openai/gpt-4o," not in note
+    [summary] = summary_tables([now])
+    assert not any("paper-protocol figures" in n for n in summary.ours[0].notes)
 
 
 def test_judges_that_differ_name_the_row_and_shared_judges_the_table() -> None:

@@ -24,6 +24,7 @@ from inspect_ai.scorer import (
 
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
+from medhalbench.outputs._sent import PaperText
 from medhalbench.results import RunRecord
 from medhalbench.statistics import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
@@ -235,6 +236,8 @@ class DahlScoreMetadata(pydantic.BaseModel):
         paper_checker_replies: The checker's replies to their prompt.
         paper_prompts: Which of their prompts were given (the rest: ours in their place).
         paper_unit_passages: The passages each of their units was checked against.
+        paper_text: What their pipeline read of each reply: its text as sent, or (a reply
+            whose text was not kept, None in older logs) the completion.
     """
 
     model_config = pydantic.ConfigDict(frozen=True, extra="ignore")
@@ -273,6 +276,7 @@ class DahlScoreMetadata(pydantic.BaseModel):
     paper_checker_replies: list[str] | None = None
     paper_prompts: list[str] | None = None
     paper_unit_passages: list[list[dict[str, Any]]] | None = None
+    paper_text: PaperText | None = None
 
     @classmethod
     def of(cls, result: ResponseScore, **details: Any) -> DahlScoreMetadata:

@@ -30,9 +30,10 @@ PAPER_PROMPT_FILES: dict[str, tuple[str, frozenset[str]]] = {
 """The files `--paper-prompts DIR` may hold (each optional): what each is, and its
 placeholders."""
 
-PAPER_SPLITTER_SYSTEM = "You are a helpful assistant."
-"""The splitter's system message in `to_atomic_units.py`: a setting of theirs, no prompt of
-substance (their splitter prompt itself is supplied as a file)."""
+PAPER_SYSTEM = "You are a helpful assistant."
+"""The system message of their splitter (`to_atomic_units.py`) and of their OpenAI answering
+script (`generate_response_gpt.py`): a setting of theirs, no prompt of substance (their
+prompts themselves are supplied as files)."""
 PAPER_SPLITTER_CONFIG = GenerateConfig(temperature=0.0)
 """`to_atomic_units.py`: `temperature=0` and no `max_tokens` (ours: 512)."""
 PAPER_CHECKER_CONFIG = GenerateConfig()
@@ -96,7 +97,7 @@ class PaperSettings:
         """Their prompts where given, ours (the run's) otherwise."""
         return cls(
             instruction=prompts.get("answer_instruction.txt", ""),
-            split_system=prompts.get("split_system.txt", PAPER_SPLITTER_SYSTEM),
+            split_system=prompts.get("split_system.txt", PAPER_SYSTEM),
             split_template=prompts.get("split_user.txt", split),
             check_system=prompts.get("check_system.txt", check_system),
             check_template=prompts.get("check_user.txt", check),

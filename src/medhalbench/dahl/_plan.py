@@ -56,7 +56,8 @@ def dahl_plan(
         responses = [r.response or "" for r in records]
         answer_tokens = sum(count_tokens(responses)) * epochs
     else:
-        answer_tokens = (task.config.max_tokens or 0) * answers
+        # A call sent no limit (their OpenAI route) is planned at DAHL's 256 tokens.
+        answer_tokens = (task.config.max_tokens or settings.max_tokens) * answers
     split_in = _template_tokens("split_user.txt", settings.split_prompt) * answers + answer_tokens
     system = _template_tokens("check_system.txt", None)
     verdict_tokens = settings.check_max_tokens
@@ -92,7 +93,9 @@ def dahl_plan(
     system_in = (
         _template_tokens("answer_system.txt", settings.answer_prompt) + MESSAGE_OVERHEAD
     ) * answers
-    answering = replace(answering, input_tokens=answering.input_tokens + system_in)
+    answering = replace(
+        answering, input_tokens=answering.input_tokens + system_in, output_tokens=answer_tokens
+    )
     return [
         *([answering] if record.generated else []),
         RoleEstimate("splitter", split_calls, split_in, split_out, model=roles.get("splitter")),

@@ -53,7 +53,7 @@ from medhalbench.evidence import (
 )
 from medhalbench.judging import TOP_LOGPROBS, read_then_extract, verdict_probability
 from medhalbench.models import embedded_may_judge
-from medhalbench.outputs import reply_as_sent
+from medhalbench.outputs import paper_text, reply_as_sent
 from medhalbench.planning import count_tokens
 from medhalbench.settings import DEFAULT_MODEL, Grounding
 from medhalbench.text import clean_response
@@ -336,10 +336,10 @@ def dahl_factuality(
         check=checks.unit_template,
     )  # fmt: skip
 
-    async def paper(response: str, question: str) -> dict[str, object]:
-        """The authors' pipeline on the answer, with their settings (and their prompts
-        where given): the splitter is called even on an answer empty after cleaning."""
-        text = paper_clean(response, question, theirs.instruction)
+    async def paper(answer: ModelOutput | None, question: str) -> dict[str, object]:
+        """The authors' pipeline on the answer as sent, with their settings (and their
+        prompts where given): the splitter is called even on an answer empty after cleaning."""
+        text = paper_clean(reply_as_sent(answer), question, theirs.instruction)
         split_output = await role_model("splitter").generate(
             theirs.split_messages(text), config=theirs.split_config(cache)
         )
@@ -363,6 +363,7 @@ def dahl_factuality(
             "paper_units": units,
             "paper_checker_replies": replies,
             "paper_prompts": list(theirs.supplied),
+            "paper_text": paper_text([answer, split_output, *outputs]),
             **({"paper_unit_passages": found} if found is not None else {}),
         }
 
@@ -373,8 +374,7 @@ def dahl_factuality(
         stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
         truncated = None if asked.response is not None else stop_reason == "max_tokens"
-        # The authors' scripts read the answer as the server sent it (a reasoning block too).
-        authors = await paper(reply_as_sent(state.output), question) if paper_protocol else {}
+        authors = await paper(state.output, question) if paper_protocol else {}
         cleaned = clean_response(
             question, response, truncated=truncated,
             instructions=(answer_instruction, theirs.instruction),

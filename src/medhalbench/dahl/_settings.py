@@ -197,9 +197,10 @@ class DahlBuild(BuilderSettings):
 
 class FilterRequest(ProtocolSettings):
     """Apply the DAHL builder's question checks to any question set, naming each drop's rule.
-    Keeps the questions that stand on their own; each dropped one is printed and written
-    with the rule that dropped it (`--protocol ours`: the builder's checks; `paper`: the
-    paper's three families).
+    `--protocol ours` (the builder's checks) keeps the questions that stand on their own and
+    prints and writes each dropped one with the rule that dropped it; `paper` keeps every
+    question, as the authors' hand review had the last word, and lists what the paper's
+    three families flag for review.
 
     Examples:
         medhalbench dahl filter dahl_built/questions.csv --out kept
@@ -209,7 +210,8 @@ class FilterRequest(ProtocolSettings):
     """A CSV or JSONL with a `question` column (e.g. DAHL's questions.csv)."""
     out: OutputFile
     """The CSV of kept rows (all columns of the input); the dropped rows, with their rule
-    and the words it matched, go beside it as OUT.dropped.csv."""
+    and the words it matched, go beside it as OUT.dropped.csv (under `paper`, the flagged
+    rows as OUT.review.csv)."""
     cases: CaseRule = None
     learned: Annotated[bool | None, ByProtocol(True, NotTaken(NO_LEARNED_STAGE))] = None
     """Apply the learned stage after the rules (with 'ours'; its embedding model

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import system_message
 
 from medhalbench._errors import DataError
@@ -20,7 +20,7 @@ from medhalbench.dahl._dataset import (
     load_dahl_questions,
 )
 from medhalbench.dahl._metrics import dahl_epochs, dahl_metrics
-from medhalbench.dahl._paper import read_paper_prompts
+from medhalbench.dahl._paper import PAPER_SYSTEM, read_paper_prompts
 from medhalbench.dahl._scorer import (
     CheckOptions,
     dahl_factuality,
@@ -30,8 +30,9 @@ from medhalbench.dahl._scorer import (
 from medhalbench.dahl._settings import DahlSettings
 from medhalbench.data import read_records
 from medhalbench.judging import extractor_template
-from medhalbench.outputs import epoch_generate, given_output
+from medhalbench.outputs import AuthorsCall, authors_layout, epoch_generate, given_output
 from medhalbench.registry import benchmark_task
+from medhalbench.settings import PaperCall
 
 UNCATEGORISED = "uncategorised"
 
@@ -91,6 +92,29 @@ def response_samples(path: str, categories: dict[str, str]) -> list[Sample]:
     return _unique(samples)
 
 
+PAPER_CALLS: dict[PaperCall, AuthorsCall] = {
+    # `generate_response_hf.py`: one prompt, f"instruction\nQUESTION: {question}\nANSWER: "
+    # (their f-string sends the word "instruction", not the instruction), top-p 0.9,
+    # temperature 0.6, 256 new tokens; a chat endpoint gets it as one user message.
+    "open": AuthorsCall(
+        lambda _, question: [
+            ChatMessageUser(content=f"instruction\nQUESTION: {question}\nANSWER: ")
+        ],
+        GenerateConfig(temperature=0.6, top_p=0.9, max_tokens=256),
+    ),
+    # `generate_response_gpt.py`: "You are a helpful assistant.", then f"{instruction}\n
+    # {question}", at temperature 0.6 and no token limit.
+    "openai": AuthorsCall(
+        lambda instruction, question: [
+            ChatMessageSystem(content=PAPER_SYSTEM),
+            ChatMessageUser(content=f"{instruction}\n {question}"),
+        ],
+        GenerateConfig(temperature=0.6),
+    ),
+}
+"""The authors' answering call on each route (`--paper-call`)."""
+
+
 @benchmark_task(DahlSettings)
 def dahl(settings: DahlSettings) -> Task:
     """DAHL: long answers split into atomic facts, each judged true or false."""
@@ -104,6 +128,10 @@ def dahl(settings: DahlSettings) -> Task:
     grounded = grounded_template(settings.grounding, evidence_prompt=settings.evidence_prompt)
     check_template = grounded if grounded is not None else check_template
     answer_text = read_prompt(__package__, "answer_system.txt", settings.answer_prompt)
+    paper_prompts = read_paper_prompts(settings.paper_prompts) if settings.paper_protocol else None
+    call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
+    if call:  # their instruction where it is given
+        answer_text = (paper_prompts or {}).get("answer_instruction.txt", answer_text)
     wanted = settings.categories or None
     if settings.responses is not None:
         known = {}
@@ -130,6 +158,7 @@ def dahl(settings: DahlSettings) -> Task:
         samples = question_samples(questions)
         solver = [
             system_message(answer_text),
+            *([authors_layout(call.layout)] if call else []),
             epoch_generate(),
         ]
     if not samples:
@@ -157,13 +186,13 @@ def dahl(settings: DahlSettings) -> Task:
             paper_protocol=settings.paper_protocol,
             extract_template=extractor_template(settings.extract_prompt),
             grounding=settings.grounding,
-            paper_prompts=read_paper_prompts(settings.paper_prompts)
-            if settings.paper_protocol
-            else None,
+            paper_prompts=paper_prompts,
         ),
         metrics=[dahl_metrics(resamples=settings.bootstrap)],
         epochs=Epochs(settings.epochs, reducer=dahl_epochs()),
-        config=GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens),
+        config=call.config
+        if call
+        else GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens),
         metadata={
             "questions_not_in_dataset": unknown_questions,
             "prompt_files": [

@@ -44,8 +44,9 @@ _LABEL_ONLY = re.compile(
 
 
 def strip_reasoning(reply: str) -> str:
-    """The reply without reasoning blocks (an unclosed block runs to the end: no answer)."""
-    return _REASONING.sub(" ", _UNOPENED.sub(" ", reply)).strip()
+    """The reply without reasoning blocks, wherever they stand (an unclosed block runs to the
+    end: no answer; a closing tag left without its opening ends the reasoning before it)."""
+    return _UNOPENED.sub(" ", _REASONING.sub(" ", reply)).strip()
 
 
 def _without_decoration(text: str) -> str:

@@ -24,7 +24,7 @@ from medhalbench.medhal._verdicts import (
     paper_factual_reading,
     parse_factual_verdict,
 )
-from medhalbench.outputs import reply_as_sent
+from medhalbench.outputs import paper_text, reply_as_sent
 
 FACTUAL_SCHEMA = ResponseSchema(
     name="factuality_verdict",
@@ -78,7 +78,7 @@ def factuality_verdict(
         if embedder and not label and verdict.factual is False and verdict.explanation and gold:
             model = Embedder(embedder)
             similarity = await anyio.to_thread.run_sync(model.similarity, verdict.explanation, gold)
-        as_sent = reply_as_sent(state.output)  # the authors' scripts read the block too
+        as_sent = reply_as_sent(state.output)
         paper_predicted = paper_factual_reading(as_sent)
         # The authors compare explanations where they and the gold both say non-factual,
         # empty ones included (`MedHalParser.evaluate`).
@@ -98,6 +98,7 @@ def factuality_verdict(
                 predicted=verdict.factual,
                 read_by=read_by,
                 paper_predicted=paper_predicted,
+                paper_text=paper_text([state.output]),
                 paper_pair=paper_pair,
                 paper_explanation_similarity=paper_similarity,
                 explanation=verdict.explanation,

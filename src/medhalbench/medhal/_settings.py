@@ -67,6 +67,10 @@ class MedHalSettings(BenchmarkSettings):
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({context_block}, {statement})."""
     max_tokens: ReplyTokens = DEFAULT_JUDGE_MAX_TOKENS
+    paper_call: Annotated[Literal["open"] | None, Means("replies")] = None
+    """Call the judge as the authors' `medhal_eval.py` did: their task description in front
+    of the context and the statement, in one message, at temperature 0, top-p 1 and 4,096
+    tokens (the prompts stay ours unless given as files; they called no API model)."""
     embedder: Annotated[str | None, Means("judging")] = DEFAULT_EMBEDDER
     """Sentence-transformers model for the explanation similarity (MedHal's code uses
     all-MiniLM-L6-v2); 'none' turns it off."""

@@ -40,10 +40,13 @@ from medhalbench.medhal._scorer import (
 )
 from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.outputs import (
+    AuthorsCall,
     GivenOutput,
+    authors_layout,
     generate_for_epoch,
     given_output,
     match_outputs,
+    one_user_message,
     text_key,
 )
 from medhalbench.registry import benchmark_task
@@ -130,6 +133,17 @@ def judge(greedy: bool = False) -> Solver:
     return solve
 
 
+PAPER_CALLS: dict[str, AuthorsCall] = {
+    # `scripts/medhal_eval.py`: one raw prompt (their task description, then the context and
+    # the statement), no chat template, through vLLM at temperature 0, top-p 1 and 4,096 new
+    # tokens; a chat endpoint gets it as one user message (its chat template applied).
+    "open": AuthorsCall(
+        one_user_message("\n"), GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=4096)
+    ),
+}
+"""The authors' evaluation call (`--paper-call`; they called no API model under test)."""
+
+
 @benchmark_task(MedHalSettings)
 def medhal(settings: MedHalSettings) -> Task:
     """MedHal: is the statement factual (given its context), and why not?"""
@@ -166,22 +180,32 @@ def medhal(settings: MedHalSettings) -> Task:
     if settings.responses is not None:
         samples, unmatched = judge_outputs(samples, settings.responses)
     extract_template = extractor_template(settings.extract_prompt)
+    call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
     return Task(
         version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
         solver=given_output()
         if settings.responses is not None
+        else [authors_layout(call.layout), judge(greedy=True)]
+        if call
         else judge(greedy=settings.temperature == 0),
         scorer=factuality_prediction(extract_template)
         if settings.predict
         else factuality_verdict(embedder=similarity, extract_template=extract_template),
         metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
-        config=GenerateConfig(
-            temperature=settings.temperature,
-            max_tokens=settings.max_tokens,
-            response_schema=FACTUAL_SCHEMA if settings.structured else None,
-            logprobs=True if settings.probabilities else None,
-            top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
+        config=(
+            call.config
+            if call
+            else GenerateConfig(
+                temperature=settings.temperature,
+                max_tokens=settings.max_tokens,
+                response_schema=FACTUAL_SCHEMA if settings.structured else None,
+            )
+        ).merge(
+            GenerateConfig(
+                logprobs=True if settings.probabilities else None,
+                top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
+            )
         ),
         metadata={
             "embedder": similarity,

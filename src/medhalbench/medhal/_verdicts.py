@@ -21,6 +21,7 @@ from medhalbench.judging import (
     read_reply,
     read_with_cues,
 )
+from medhalbench.outputs._sent import PaperText
 
 FACTUAL_SCHEMA = VerdictSchema(
     yes="holds",  # "Is the statement factual?": yes holds
@@ -67,6 +68,8 @@ class MedHalScoreMetadata(MedHalReadingMetadata):
     Attributes:
         label: True for a factual statement (None: a predict-only score).
         paper_predicted: The authors' reading of the reply (its first yes/no word).
+        paper_text: What their reading read: the reply's text as sent, or (a reply whose text
+            was not kept, None in older logs) the completion.
         paper_pair: Whether the authors compare this statement's explanations.
         paper_explanation_similarity: Their similarity of the gold and the reply's explanation.
         gold_explanation: The dataset's explanation.
@@ -76,6 +79,7 @@ class MedHalScoreMetadata(MedHalReadingMetadata):
 
     label: bool | None = None
     paper_predicted: bool | None = None
+    paper_text: PaperText | None = None
     paper_pair: bool = False
     paper_explanation_similarity: float | None = None
     gold_explanation: str | None = None

@@ -35,6 +35,7 @@ from medhalbench.medhallu.builder._steps import (
 from medhalbench.nli import NLIModel, bidirectional_entailment, load_nli
 from medhalbench.registry import Printable, RoleModels
 from medhalbench.results import Column, ResultTable
+from medhalbench.settings import resolved
 
 
 async def cluster_by_entailment(
@@ -91,7 +92,7 @@ async def analyze_question(
     threshold: float,
 ) -> dict[str, Any]:
     """Generate K candidates for one question, cluster them with the truth, and measure."""
-    rng = random.Random(f"{settings.seed}:{record.pubid}:clusters")
+    rng = random.Random(f"{resolved(settings.seed)}:{record.pubid}:clusters")
     truth = record.long_answer
     candidates: list[str] = []
     for _ in range(k):

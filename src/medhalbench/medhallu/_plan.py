@@ -15,6 +15,7 @@ from medhalbench.medhallu.builder._paper import (
     PAPER_GENERATOR,
     PAPER_REFINER,
     PAPER_TEXTGRAD_STEPS,
+    TEXTGRAD_CALLS,
     PaperPrompts,
     generation_prompt,
     require_three,
@@ -107,7 +108,7 @@ def medhallu_build_plan(
 
 def plan_medhallu_build(request: MedHalluBuild, models: RoleModels) -> Plan:
     """The build's calls and tokens per role (with `paper`: their attempt of a fresh and a
-    rewritten candidate, the refiner's three critique-and-rewrite steps between)."""
+    rewritten candidate, the refiner's three TextGrad steps between)."""
     if request.protocol == "paper":
         require_three(models.names.get("discriminator", []))
     judge = models.name_for("nli", llm_judge(request.nli)) if is_llm_judge(request.nli) else None
@@ -126,7 +127,8 @@ def _paper_plan(
     top: int,
 ) -> Plan:
     """At least one fresh candidate voted on per question; at most `top` attempts of a fresh
-    and a rewritten candidate, each voted on, with three critique-and-rewrite steps between."""
+    and a rewritten candidate, each voted on, with three TextGrad steps (of three calls)
+    between."""
     prompts = PaperPrompts.load()
     n = len(records)
     generate = [f"{prompts.generate_system}\n\n{generation_prompt(r)}" for r in records]
@@ -137,8 +139,12 @@ def _paper_plan(
         )
         for r in records
     ]  # fmt: skip
+    # A TextGrad call's input, as its largest (the gradient's: instruction, text, evaluation).
     refine = [
-        f"{prompts.critique_system}\n{prompts.critique.format(question=r.question, text=g)}"
+        f"{prompts.critique_system}\n"
+        + prompts.critique.format(
+            instruction=prompts.evaluate.format(question=r.question), text=g, evaluation=g
+        )
         for r, g in zip(records, generate, strict=True)
     ]
     gen_in, vote_in, refine_in = (sum(count_tokens(x)) for x in (generate, votes, refine))
@@ -159,7 +165,7 @@ def _paper_plan(
                 model=name,
             )
         )  # fmt: skip
-    steps = 2 * PAPER_TEXTGRAD_STEPS * top
+    steps = TEXTGRAD_CALLS * PAPER_TEXTGRAD_STEPS * top
     refine_out = PAPER_REFINER.max_tokens or 0
     roles.append(
         RoleEstimate(

@@ -15,7 +15,7 @@ from medhalbench.medhallu._verdicts import (
     paper_detection_reading,
     parse_detection_verdict,
 )
-from medhalbench.outputs import reply_as_sent
+from medhalbench.outputs import paper_text, reply_as_sent
 
 _DIGITS = {"0": "0", "1": "1"}
 _MEANINGS = {
@@ -64,6 +64,7 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
                 prediction=PREDICTION_NAMES[label] if label is not None else UNPARSEABLE,
                 read_by=read_by,
                 paper_prediction=int(paper_detection_reading(reply_as_sent(state.output))),
+                paper_text=paper_text([state.output]),
                 p_hallucinated=verdict_probability(state.output, _DIGITS, "1", "0"),
                 unread_reason=None if verdict.parsed else verdict.reason,
             ).model_dump(),

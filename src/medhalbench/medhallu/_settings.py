@@ -109,13 +109,18 @@ PAPER_ATTEMPTS = 5
 """Attempts per question of the authors' build (their NUM_GENERATIONS)."""
 _PAPER_NLI = "their NLI only labels a candidate, at 0.5, and drops none"
 _NO_LENGTH = "their code has no length check"
-_THEIR_PROMPTS = "it sends the authors' prompts; give yours with --protocol ours"
+_THEIR_PROMPTS = (
+    "it sends our wording of the authors' prompts (prompts/paper_*.txt) in their layout; "
+    "give yours with --protocol ours"
+)
+_NO_SEED = "the authors' generator is sent no seed"
 
 
 class BuildSettings(ProtocolSettings):
     """Knobs of the build; a knob left unset takes its protocol's value, and one the
-    protocol does not use is refused (`paper`: the authors' five attempts, temperature 0.8,
-    NLI labels at 0.5 that drop nothing, no length check, their prompts)."""
+    protocol does not use is refused (`paper`: the authors' five attempts, temperature 0.8
+    and no seed, NLI labels at 0.5 that drop nothing, no length check, their prompts in our
+    wording)."""
 
     attempts: Annotated[Count | None, ByProtocol(5, PAPER_ATTEMPTS)] = None
     """Attempts per question before the fallback keeps the closest candidate."""
@@ -123,8 +128,8 @@ class BuildSettings(ProtocolSettings):
     """Bidirectional entailment at or above which a candidate equals the truth."""
     length_tolerance: Annotated[Share | None, ByProtocol(0.10, NotTaken(_NO_LENGTH))] = None
     """Allowed relative difference in words from the ground truth."""
-    seed: int = 42
-    """Seed of the generator's temperatures and the discriminators' answer order."""
+    seed: Annotated[int | None, ByProtocol(42, NotTaken(_NO_SEED))] = None
+    """Seed of the generator's temperatures and calls and the discriminators' answer order."""
     cache: Cache = True
     temperature_range: Annotated[tuple[float, float], Internal()] = (0.3, 0.7)
     """The range the generator's temperature is drawn from."""

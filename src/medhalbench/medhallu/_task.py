@@ -26,13 +26,17 @@ from medhalbench.medhallu._scorer import detection_verdict
 from medhalbench.medhallu._settings import MedHalluSettings
 from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (
+    AuthorsCall,
     GivenOutput,
+    authors_layout,
     epoch_generate,
     given_output,
     match_outputs,
+    one_user_message,
     text_key,
 )
 from medhalbench.registry import benchmark_task
+from medhalbench.settings import PaperCall
 
 # Raised when a change can move the task's figures (prompts, scoring, sample selection).
 MEDHALLU_TASK_VERSION = "1.1.0"
@@ -95,6 +99,18 @@ def detector_outputs(
     )
 
 
+PAPER_CALLS: dict[PaperCall, AuthorsCall] = {
+    # `Detection/detection_vllm_notsurecase.py`: one user message, f"{system_prompt}
+    # {user_prompt}", through vLLM at temperature 0.3, top-p 0.95, 512 new tokens ...
+    "open": AuthorsCall(
+        one_user_message(" "), GenerateConfig(temperature=0.3, top_p=0.95, max_tokens=512)
+    ),
+    # ... or, for OpenAI's models, the same message at temperature 0.3 and 4 tokens.
+    "openai": AuthorsCall(one_user_message(" "), GenerateConfig(temperature=0.3, max_tokens=4)),
+}
+"""The authors' detection call on each route (`--paper-call`)."""
+
+
 @benchmark_task(MedHalluSettings)
 def medhallu(settings: MedHalluSettings) -> Task:
     """MedHallu hallucination detection: each row's true and hallucinated answers."""
@@ -149,20 +165,34 @@ def medhallu(settings: MedHalluSettings) -> Task:
     if settings.responses is not None:
         given, unmatched = detector_outputs(samples, settings.responses, not_sure=settings.not_sure)
         samples = MemoryDataset(given, name=samples.name, shuffled=True)
+    call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
     return Task(
         version=MEDHALLU_TASK_VERSION,
         dataset=samples,
-        solver=given_output() if settings.responses is not None else epoch_generate(),
+        solver=given_output()
+        if settings.responses is not None
+        else [authors_layout(call.layout), epoch_generate()]
+        if call
+        else epoch_generate(),
         scorer=detection_verdict(
             not_sure=settings.not_sure, extract_template=extractor_template(settings.extract_prompt)
         ),
         metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
-        config=GenerateConfig(
-            temperature=settings.temperature,
-            max_tokens=settings.max_tokens,
-            response_schema=detection_schema(settings.not_sure) if settings.structured else None,
-            logprobs=True if settings.probabilities else None,
-            top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
+        config=(
+            call.config
+            if call
+            else GenerateConfig(
+                temperature=settings.temperature,
+                max_tokens=settings.max_tokens,
+                response_schema=detection_schema(settings.not_sure)
+                if settings.structured
+                else None,
+            )
+        ).merge(
+            GenerateConfig(
+                logprobs=True if settings.probabilities else None,
+                top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
+            )
         ),
         metadata={
             "prompt_files": [

@@ -24,6 +24,7 @@ from medhalbench.judging import (
     read_stance,
     vocabulary,
 )
+from medhalbench.outputs._sent import PaperText
 
 
 class DetectionLabel(IntEnum):
@@ -47,6 +48,8 @@ class MedHalluScoreMetadata(BaseModel):
             `unparseable`.
         read_by: Who read the verdict: `strict`, `extractor`, or None.
         paper_prediction: The authors' reading of the same reply (0/1/2).
+        paper_text: What their reading read: the reply's text as sent, or (a reply whose text
+            was not kept, None in older logs) the completion.
         p_hallucinated: P(hallucinated) at the verdict token, where log-probabilities were kept.
         unread_reason: Why the strict reader read no verdict from the reply (None where it
             read one), kept where the extractor then read one.
@@ -58,6 +61,7 @@ class MedHalluScoreMetadata(BaseModel):
     prediction: str = UNPARSEABLE
     read_by: str | None = None
     paper_prediction: int | None = None
+    paper_text: PaperText | None = None
     p_hallucinated: float | None = None
     unread_reason: str | None = None
 

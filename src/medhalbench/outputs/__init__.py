@@ -10,7 +10,22 @@ from medhalbench.outputs._given import (
     system_model,
     text_key,
 )
+from medhalbench.outputs._paper_call import (
+    AuthorsCall,
+    Layout,
+    authors_layout,
+    one_user_message,
+    system_then_user,
+)
 from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
-from medhalbench.outputs._sent import reply_as_sent
+from medhalbench.outputs._sent import (
+    PAPER_READS,
+    TEXT_AS_SENT,
+    PaperText,
+    keep_text_as_sent,
+    paper_text,
+    reply_as_sent,
+    text_in_response,
+)
 
 __getattr__, __all__ = _lazy.exports(__name__, __file__)

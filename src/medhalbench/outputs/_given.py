@@ -12,6 +12,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from medhalbench._errors import DataError
 from medhalbench.models import SYSTEM_PROVIDER
+from medhalbench.outputs._sent import TEXT_AS_SENT
 
 GIVEN_OUTPUT = "given_output"
 """The sample metadata key holding an output written elsewhere."""
@@ -117,6 +118,7 @@ def given_output() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         text = str(state.metadata[GIVEN_OUTPUT])
         state.output = ModelOutput.from_content(model=str(state.model), content=text)
+        state.output.metadata = {TEXT_AS_SENT: text}  # what the paper columns read: as given
         state.messages.append(ChatMessageAssistant(content=text, source="generate"))
         return state
 

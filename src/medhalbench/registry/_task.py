@@ -21,6 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
+from medhalbench.outputs._sent import PAPER_READS
 from medhalbench.registry._model_args_guard import guard_model_arguments
 from medhalbench.registry._registry import find_benchmark
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
@@ -66,7 +67,11 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
             guard_model_arguments()
             record = settings.of(values)
             made = body(record)
-            made.metadata = {SETTINGS_KEY: record.stored(), **(made.metadata or {})}
+            made.metadata = {
+                SETTINGS_KEY: record.stored(),
+                "paper_reads": PAPER_READS,
+                **(made.metadata or {}),
+            }
             # What the run read, so that a retry can tell whether it changed (and find it
             # from another folder).
             inputs = input_record(record.model_dump(), paths)

@@ -174,6 +174,12 @@ def _notes(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
     shared = {k: v for k, v in judges[0].items() if all(j.get(k) == v for j in judges)}
     if shared:
         notes.append(f"Judged by {judges_text(shared)} in every run.")
+    if old := [r.model for r in runs if r.record.facts.paper_reads is None]:
+        notes.append(
+            f"The paper-protocol figures of {', '.join(old)} read each reply as inspect "
+            "parsed it, a reasoning block put back in front (a log from before the text as "
+            "sent was kept); a run made now reads the text as sent."
+        )
     return notes
 
 

@@ -152,6 +152,18 @@ class Qualifies:
 
 
 @dataclass(frozen=True)
+class SetBy:
+    """A setting another one sets whenever it is given (`--paper-call` makes the call with the
+    authors' temperature and length): given as well, it is refused, never silently replaced.
+
+    Attributes:
+        setting: The setting that sets it.
+    """
+
+    setting: str
+
+
+@dataclass(frozen=True)
 class ForRole:
     """A setting of one role's calls (the extractor's prompt): refused where the roles of a
     run are known (the command line, a suite) and none names a model for it.

@@ -151,8 +151,9 @@ class Settings(pydantic.BaseModel):
     def _given_in_vain(self) -> Self:
         """Refuse a setting that would change nothing: one that qualifies another left unset
         (`Qualifies`: `evidence_k` without `evidence`), one of a role no model is named for
-        (`ForRole`, where the roles are known: `roles_named`), or one of how replies are made
-        (`Means("replies")`) where outputs written elsewhere are scored instead."""
+        (`ForRole`, where the roles are known: `roles_named`), one another sets (`SetBy`: the
+        temperature under `--paper-call`), or one of how replies are made (`Means("replies")`)
+        where outputs written elsewhere are scored instead."""
         options = options_of(type(self))
         written = any(o.means == "outputs" and getattr(self, o.name) for o in options)
         flags = {o.name: o.flag for o in options}
@@ -173,6 +174,8 @@ class Settings(pydantic.BaseModel):
                         o.name, f"picks a part of a hub dataset or a folder; {source} is a file"
                     )
                 )
+            elif o.set_by is not None and getattr(self, o.set_by) not in (None, False):
+                found.append(Problem(o.name, f"is set by {flags[o.set_by]}, as the authors set it"))
             elif o.role is not None and named is not None and o.role not in named:
                 found.append(
                     Problem(o.name, f"applies only with a model for the {o.role} role (--{o.role})")

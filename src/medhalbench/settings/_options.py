@@ -27,6 +27,7 @@ from medhalbench.settings._marks import (
     Means,
     PartOf,
     Qualifies,
+    SetBy,
     Spelling,
     local_path,
 )
@@ -60,6 +61,7 @@ class Option:
         qualifies: The setting it qualifies, where it means nothing without it (and the
             value it qualifies, where it qualifies one).
         part_of: The source setting it picks a part of (`PartOf`).
+        set_by: The setting that sets it when given (`SetBy`).
         role: The role whose calls it sets (`ForRole`).
         annotation: Its declared type, marks included.
     """
@@ -78,6 +80,7 @@ class Option:
     means: Meaning | None = None
     qualifies: Qualifies | None = None
     part_of: str | None = None
+    set_by: str | None = None
     role: str | None = None
     annotation: Any = None
 
@@ -162,6 +165,7 @@ def _option(name: str, annotation: Any, default: Any, help: str) -> Option | Non
         means=next((m.meaning for m in marks if isinstance(m, Means)), None),
         qualifies=next((m for m in marks if isinstance(m, Qualifies)), None),
         part_of=next((m.setting for m in marks if isinstance(m, PartOf)), None),
+        set_by=next((m.setting for m in marks if isinstance(m, SetBy)), None),
         role=next((m.role for m in marks if isinstance(m, ForRole)), None),
         annotation=annotation,
     )

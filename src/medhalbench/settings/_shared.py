@@ -4,7 +4,7 @@ are one model that a grounded benchmark's settings extend."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from annotated_types import Ge, Le
 from pydantic import Field
@@ -16,6 +16,7 @@ from medhalbench.settings._marks import (
     Means,
     OutputFolder,
     Seed,
+    SetBy,
     Temperature,
 )
 from medhalbench.settings._model import ProtocolSettings, Settings
@@ -68,15 +69,24 @@ Bootstrap = Annotated[
     ),
 ]
 """Bootstrap resamples for the intervals: sets only the intervals."""
+PaperCall = Literal["open", "openai"]
+"""The authors' own call to the model under test, by their script's route: `open` (the route
+their scripts took for open-weight models, through vLLM or transformers) or `openai` (their
+OpenAI API route). Each benchmark's README says what each sends."""
+PAPER_CALL = "paper_call"
 ReplyTemperature = Annotated[
     Temperature,
     Means("replies"),
+    SetBy(PAPER_CALL),
     Field(description="Sampling temperature of the model under test."),
 ]
 """How the model under test samples (inspect's own `--temperature` may override it; a run
 reports what was sent)."""
 ReplyTokens = Annotated[
-    Count, Means("replies"), Field(description="Length limit of the reply, in tokens.")
+    Count,
+    Means("replies"),
+    SetBy(PAPER_CALL),
+    Field(description="Length limit of the reply, in tokens."),
 ]
 """How long the model under test's replies may be."""
 ReplySeed = Annotated[
@@ -126,9 +136,14 @@ class BenchmarkSettings(Settings):
     limit: SampleLimit = None
     temperature: ReplyTemperature = 0.0
     max_tokens: ReplyTokens = 256
-    structured: Annotated[bool, Means("replies")] = False
+    structured: Annotated[bool, Means("replies"), SetBy(PAPER_CALL)] = False
     """Ask for the verdict as JSON through the provider's constrained decoding (JSON schema)
     instead of free text (the papers' protocol)."""
+    paper_call: Annotated[PaperCall | None, Means("replies")] = None
+    """Call the model under test as the authors' script did on this route: their message
+    layout and generation settings (the prompts stay ours unless given as files): `open`
+    (their route for open-weight models) or `openai` (their OpenAI API route); the
+    benchmark's README says what each sends."""
     probabilities: Annotated[bool, Means("replies")] = False
     """Ask for log-probabilities and keep the verdict's probability per sample, for AUROC,
     average precision and calibration."""

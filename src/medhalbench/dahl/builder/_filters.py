@@ -765,7 +765,8 @@ def check_question(
 
 @dataclass
 class FilterResult:
-    """What the checks kept and dropped."""
+    """What the checks kept and dropped (`ours`), or kept and flagged for a hand review
+    (`paper`: every question is kept, as the authors' hand review had the last word)."""
 
     total: int = 0
     kept: int = 0
@@ -784,20 +785,26 @@ class FilterResult:
         """Counts per rule, then every dropped question with its rule."""
         share = f"{len(self.dropped) / self.total:.2%}" if self.total else "–"
         counts = self.by_rule
+        verb = "flagged" if self.protocol == "paper" else "dropped"
         table = ResultTable(
             f"DAHL question checks ({self.protocol})",
             "dahl_filter",
-            [Column("rule"), Column("dropped", digits=0), Column("what it catches")],
+            [Column("rule"), Column(verb, digits=0), Column("what it catches")],
         )
         for rule in RULES[self.protocol]:
             shown = {"case_reference": False, "learned": self.learned}.get(rule, True)
             if counts.get(rule) or shown:
                 table.add([rule, counts.get(rule, 0), RULE_HELP[rule]])
         lines: list[str | ResultTable] = [
-            f"Questions: {self.total}; kept {self.kept} -> {self.out}; dropped "
+            f"Questions: {self.total}; kept {self.kept} -> {self.out}; {verb} "
             f"{len(self.dropped)} ({share}) -> {self.dropped_out}",
             table,
         ]
+        if self.protocol == "paper":
+            lines.append(
+                "Every question is kept, as the authors' hand review had the last word on what "
+                "their three rule families flag: review the flagged ones."
+            )
         lines += [f"{d['rule']}: {d['matched']!r}: {_short(d['question'])}" for d in self.dropped]
         return lines
 
@@ -807,15 +814,18 @@ def _short(text: str, width: int = 160) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def dropped_path(out: str | Path) -> Path:
-    """Where the dropped rows of `out` go: `KEPT.dropped.csv` beside it."""
+def dropped_path(out: str | Path, protocol: BuildProtocol = "ours") -> Path:
+    """Where the dropped rows of `out` go (`KEPT.dropped.csv` beside it), or under `paper`
+    the flagged ones (`KEPT.review.csv`)."""
     path = Path(out)
-    return path.with_name(f"{path.stem}.dropped{path.suffix or '.csv'}")
+    kind = "review" if protocol == "paper" else "dropped"
+    return path.with_name(f"{path.stem}.{kind}{path.suffix or '.csv'}")
 
 
 def filter_questions(request: FilterRequest) -> FilterResult:
     """Check every question of `request.questions` (`check_questions`, in one batch); write
-    the kept rows to `request.out` and the dropped ones (with `rule`, `matched`) beside it.
+    the kept rows to `request.out` and the dropped ones (with `rule`, `matched`) beside it;
+    under `paper`, every row to `request.out` and the flagged ones beside it for review.
 
     Args:
         request: The check (`medhalbench dahl filter`'s options).
@@ -829,7 +839,7 @@ def filter_questions(request: FilterRequest) -> FilterResult:
     cases, learned = bool(request.cases), bool(request.learned)
     rows = list(read_rows(source))
     result = FilterResult(
-        protocol=protocol, out=out, dropped_out=str(dropped_path(out)), learned=learned
+        protocol=protocol, out=out, dropped_out=str(dropped_path(out, protocol)), learned=learned
     )
     kept: list[dict[str, Any]] = []
     columns: list[str] = []
@@ -842,13 +852,13 @@ def filter_questions(request: FilterRequest) -> FilterResult:
         questions.append(question)
     matches = check_questions(questions, protocol, cases=cases, learned=learned)
     for (_, row), match in zip(rows, matches, strict=True):
-        if match is None:
+        if match is None or protocol == "paper":
             kept.append(row)
-        else:
+        if match is not None:
             result.dropped.append({**row, "rule": match.rule, "matched": match.matched})
     result.total, result.kept = len(rows), len(kept)
     write_csv(out, columns, kept)
-    write_csv(dropped_path(out), [*columns, "rule", "matched"], result.dropped)
+    write_csv(result.dropped_out, [*columns, "rule", "matched"], result.dropped)
     return result
 
 

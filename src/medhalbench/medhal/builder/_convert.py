@@ -121,15 +121,15 @@ class Converter:
         self.prompts = ConverterPrompts.load(self.protocol)
 
     async def ask(self, prompt: str | list[ChatMessage], seed: int) -> ConverterReply:
-        """The statement a prompt (or a chat) yields."""
+        """The statement a prompt (or a chat) yields (`seed` sent under `ours`; the authors
+        send none)."""
+        paper = self.protocol == "paper"
         output = await self.model.generate(
             prompt,
             config=GenerateConfig(
                 temperature=0.0,
-                max_tokens=PAPER_CONVERTER_MAX_TOKENS
-                if self.protocol == "paper"
-                else CONVERTER_MAX_TOKENS,
-                seed=seed,
+                max_tokens=PAPER_CONVERTER_MAX_TOKENS if paper else CONVERTER_MAX_TOKENS,
+                seed=None if paper else seed,
                 cache=self.cache,
             ),
         )

@@ -84,7 +84,7 @@ class BuildProvenance(Record):
 
     attempts: list[dict[str, Any]]
     model_calls: int
-    seed: int
+    seed: int | None = None
     tau: float
     length_tolerance: float | None = None
     models: dict[str, Any]
@@ -115,7 +115,7 @@ async def build_question(
 ) -> MedHalluBuildRow:
     """Build one MedHallu row (with full provenance) for a PubMedQA entry: attempts until one
     passes every step, each failed one critiqued for the next; else the fallback."""
-    rng = random.Random(f"{settings.seed}:{record.pubid}")
+    rng = random.Random(f"{resolved(settings.seed)}:{record.pubid}")
     truth = record.long_answer
     target_words = word_count(truth)
     attempts: list[Attempt] = []
@@ -173,7 +173,7 @@ async def build_question_paper(
     their NLI label of the kept answer (recorded, nothing dropped)."""
     truth = record.long_answer
     attempts, chosen, pool, calls = await paper_attempts(
-        record, roles, prompts, settings.cache, settings.seed, resolved(settings.attempts)
+        record, roles, prompts, settings.cache, resolved(settings.attempts)
     )
     similarities: dict[int, float] | None = None
     answer: str | None = None

@@ -7,7 +7,6 @@ MedHallu README's table of their rules beside ours)."""
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -33,6 +32,8 @@ PAPER_DISCRIMINATOR_CONFIGS = (
 )
 PAPER_DISCRIMINATOR_MODELS = ("gpt-4o-mini", "google/gemma-2-2b-it", "Qwen/Qwen2.5-3B-Instruct")
 PAPER_TEXTGRAD_STEPS = 3
+TEXTGRAD_CALLS = 3
+"""Calls of one TextGrad step: the loss, the gradient (`backward`) and the update (`step`)."""
 # TextGrad's engine (`ChatOpenAI.generate`): temperature 0, top-p 0.99, 2,000 tokens, a system
 # message and a user message.
 PAPER_REFINER = GenerateConfig(temperature=0.0, top_p=0.99, max_tokens=2000)
@@ -64,6 +65,7 @@ class PaperPrompts:
     generate_system: str
     discriminate_system: str
     discriminate_user: str
+    evaluate: str
     critique: str
     rewrite: str
     critique_system: str
@@ -80,7 +82,10 @@ class PaperPrompts:
                 None,
                 {"question", "option_1", "option_2", "justification"},
             ),
-            read_template(PROMPTS, "paper_critique.txt", None, {"question", "text"}),
+            read_template(PROMPTS, "paper_evaluate.txt", None, {"question"}),
+            read_template(
+                PROMPTS, "paper_critique.txt", None, {"instruction", "text", "evaluation"}
+            ),
             read_template(PROMPTS, "paper_rewrite.txt", None, {"feedback", "text"}),
             read_prompt(PROMPTS, "paper_critique_system.txt"),
             read_prompt(PROMPTS, "paper_rewrite_system.txt"),
@@ -174,16 +179,27 @@ async def vote(
 async def textgrad(
     text: str, question: str, refiner: Model, prompts: PaperPrompts, cache: bool
 ) -> tuple[str, list[dict[str, str]]]:
-    """Their TextGrad step (three TGD steps on the failed text, the refiner as backward
-    engine, on TextGrad's engine settings): critique with their evaluation criteria, then
-    rewrite by the critique, each a system and a user message."""
+    """Their TextGrad loop (three TGD steps on the failed text, the refiner as engine, on
+    TextGrad's engine settings), each step its three calls, each a system and a user message:
+    the loss (their evaluation instruction as the system message, the text as the user's),
+    the gradient (feedback on the text from that evaluation), the update (the text rewritten
+    by the feedback)."""
     steps = []
     config = PAPER_REFINER.merge(GenerateConfig(cache=cache))
+    instruction = prompts.evaluate.format(question=question)
     for _ in range(PAPER_TEXTGRAD_STEPS):
+        evaluation = await refiner.generate(
+            [ChatMessageSystem(content=instruction), ChatMessageUser(content=text)],
+            config=config,
+        )
         critique = await refiner.generate(
             [
                 ChatMessageSystem(content=prompts.critique_system),
-                ChatMessageUser(content=prompts.critique.format(question=question, text=text)),
+                ChatMessageUser(
+                    content=prompts.critique.format(
+                        instruction=instruction, text=text, evaluation=evaluation.completion
+                    )
+                ),
             ],
             config=config,
         )
@@ -197,7 +213,9 @@ async def textgrad(
             config=config,
         )
         text = rewrite.completion.strip() or text
-        steps.append({"critique": critique.completion, "rewrite": text})
+        steps.append(
+            {"evaluation": evaluation.completion, "critique": critique.completion, "rewrite": text}
+        )
     return text, steps
 
 
@@ -206,22 +224,21 @@ async def paper_attempts(
     roles: BuildRoles,
     prompts: PaperPrompts,
     cache: bool,
-    seed: int,
     tries: int = PAPER_ATTEMPTS,
 ) -> tuple[list[dict[str, Any]], Candidate | None, list[str], int]:
-    """Their attempt loop (`tries` attempts: their five unless `--attempts` says otherwise). Returns every attempt's record, the first candidate that fooled a
-    discriminator (or None), the answers their code records per attempt (the fallback's
-    pool: the rewritten candidate's answer, else the fresh reply as written) and the calls."""
+    """Their attempt loop (`tries` attempts: their five unless `--attempts` says otherwise),
+    the generator sent no seed, as theirs (a rerun samples anew; the cache repeats what it
+    holds). Returns every attempt's record, the first candidate that fooled a discriminator
+    (or None), the answers their code records per attempt (the fallback's pool: the rewritten
+    candidate's answer, else the fresh reply as written) and the calls."""
     prompt = generation_prompt(record)
     generate_config = PAPER_GENERATOR.merge(GenerateConfig(cache=cache))
     attempts: list[dict[str, Any]] = []
     pool: list[str] = []
     calls = 0
-    rng = random.Random(f"{seed}:{record.pubid}")
     for number in range(1, tries + 1):
         fresh = await roles.generator.generate(
-            f"{prompts.generate_system}\n\n{prompt}",
-            config=generate_config.merge(GenerateConfig(seed=rng.randrange(2**31))),
+            f"{prompts.generate_system}\n\n{prompt}", config=generate_config
         )
         calls += 1
         if not fresh.completion.strip():
@@ -239,11 +256,11 @@ async def paper_attempts(
         improved, steps = await textgrad(
             f"{prompt} {fresh.completion}", record.question, roles.refiner, prompts, cache
         )
-        calls += 2 * len(steps)
+        calls += TEXTGRAD_CALLS * len(steps)
         again = await roles.generator.generate(
             f"{prompts.generate_system}\n\n{prompt}\n\nPrevious attempt improved by TextGrad: "
             f"{improved}",
-            config=generate_config.merge(GenerateConfig(seed=rng.randrange(2**31))),
+            config=generate_config,
         )
         calls += 1
         second = await vote(

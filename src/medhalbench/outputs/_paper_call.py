@@ -1,0 +1,56 @@
+"""The call to the model under test as the authors' scripts made it (`--paper-call ROUTE`):
+their message layout and generation settings, on the route their script took (`open`, for
+open-weight models; `openai`, their OpenAI API route). The prompts stay ours unless the user
+gives theirs as files; each benchmark declares its routes (`PAPER_CALLS` in its task)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+Layout = Callable[[str, str], list[ChatMessage]]
+"""The messages a script sent, from the system prompt and the user's text."""
+
+
+def system_then_user(system: str, user: str) -> list[ChatMessage]:
+    """A system message, then the user's."""
+    return [ChatMessageSystem(content=system), ChatMessageUser(content=user)]
+
+
+def one_user_message(separator: str) -> Layout:
+    """The system prompt put in front of the user's text, in one user message."""
+    return lambda system, user: [ChatMessageUser(content=f"{system}{separator}{user}")]
+
+
+@dataclass(frozen=True)
+class AuthorsCall:
+    """How an authors' script called the model under test on one route.
+
+    Attributes:
+        layout: The messages it sent.
+        config: Its generation settings (what it left unset, the provider's default).
+    """
+
+    layout: Layout
+    config: GenerateConfig
+
+
+@solver
+def authors_layout(layout: Layout) -> Solver:
+    """Send the sample's system prompt and user text in the authors' layout."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        system = "\n".join(m.text for m in state.messages if isinstance(m, ChatMessageSystem))
+        user = "\n".join(m.text for m in state.messages if isinstance(m, ChatMessageUser))
+        state.messages = layout(system, user)
+        return state
+
+    return solve
