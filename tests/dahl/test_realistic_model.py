@@ -197,3 +197,6 @@ def test_answers_given_in_every_reasoning_layout_score_as_the_authors_pipeline(
     assert m["paper_dahl_score"] == pytest.approx(theirs, nan_ok=True)
     samples = [s.scores["dahl_factuality"].metadata for s in log.samples or []]
     assert {s["paper_text"] for s in samples} == {"as sent"}
+    # Ours splits and checks the answer after its reasoning: every unit one of its facts.
+    facts = {s for facts in ANSWERS.values() for s, _ in facts}
+    assert all(set(s["units_text"]) <= facts for s in samples)

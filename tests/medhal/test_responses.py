@@ -130,3 +130,50 @@ def test_unlabelled_statements_without_predict_say_how(tmp_path: Path) -> None:
     write_statements(statements)
     code, _, err = run(["eval", "medhal", "--dataset", str(statements), "--dry-run"])
     assert code == 2 and "line 1, field 'id': missing" in err and "--predict" in err, err
+
+
+# A reasoning block in each layout a server sends, around the verdict each reply means: the
+# authors read the first yes/no word of the whole text, wherever the block stands.
+LAYOUTS = [
+    "<think>\nDoes the context say no? Compare.\n</think>\n\nFactual: {v}",
+    "<think>Yes or no?</think>\nFactual: {v}\nExplanation: Checked against the context.",
+    "Factual: {v}\n<think>\nDoes the context say no to it? Compared.\n</think>",
+    "<think>\nNo verdict yet: the context is long.\n</think>",
+    "  Factual: {v}\n",
+]
+
+
+def test_replies_given_in_every_reasoning_layout_score_as_the_authors_parser(
+    tmp_path: Path,
+) -> None:
+    from authors_code import authors_evaluate
+    from medhalbench.embeddings import Embedder
+    from medhalbench.settings import DEFAULT_EMBEDDER
+
+    dataset = Path(__file__).parent / "data" / "statements.jsonl"  # the authors' source names
+    given = {}
+    for i, row in enumerate(json.loads(line) for line in dataset.read_text().splitlines()):
+        verdict = "YES" if row["label"] else "NO"
+        given[str(row["id"])] = LAYOUTS[i % len(LAYOUTS)].format(v=verdict)
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text("".join(json.dumps({"id": k, "reply": v}) + "\n" for k, v in given.items()))
+    code, _, err = run(
+        ["eval", "medhal", "--dataset", str(dataset), "--responses", str(replies), "--system",
+         "reasoner", "--bootstrap", "0", "--log-dir", str(tmp_path / "logs")]
+    )  # fmt: skip
+    assert code == 0, err
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    samples = log.samples or []
+    theirs = authors_evaluate(
+        [
+            {"label": s.metadata["label"], "source": {"acn": "acm"}.get(s.metadata["source"], s.metadata["source"]),
+             "explanation": s.metadata["explanation"], "output": given[str(s.id)]}
+            for s in samples
+        ],
+        Embedder(DEFAULT_EMBEDDER),
+    )  # fmt: skip
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    for name, value in theirs.items():
+        assert metrics[name] == pytest.approx(value, abs=1e-6), name
+    assert {s.scores["factuality_verdict"].metadata["paper_text"] for s in samples} == {"as sent"}

@@ -121,3 +121,49 @@ def test_system_names_outputs_given_with_responses_only() -> None:
         cli, ["eval", "medhallu", "--dataset", MEDHALLU, "--system", "acme", "--dry-run"]
     )
     assert result.exit_code == 2 and "--responses" in one_line(result.stderr)
+
+
+# A reasoning block in each layout a server sends, around the verdict each reply means.
+LAYOUTS = [
+    "<think>\nIs it non-factual? Compare.\n</think>\n\n{v}",
+    "<think>Compare with the abstract.</think>\n{v}",
+    "{v}\n<think>\nWas it hallucinated? Checked.\n</think>",
+    "<think>\nStill weighing the abstract.\n</think>",
+    "  {v}\n",
+]
+
+
+def test_replies_given_in_every_reasoning_layout_score_as_the_authors_script(
+    tmp_path: Path,
+) -> None:
+    """The paper column reads each reply as given (`calculate_metrics`' substring tests on
+    the whole text, block included), ours the verdict after its block."""
+    from authors_code import authors_calculate_metrics
+
+    rows = [json.loads(line) for line in Path(MEDHALLU).read_text().splitlines()][:6]
+    outputs, given = [], {}
+    for i, row in enumerate(rows):
+        for kind, label in (("ground_truth", 0), ("hallucinated", 1)):
+            sample = f"{row['pubid']}-{kind}"
+            text = LAYOUTS[(2 * i + label) % len(LAYOUTS)].format(v=label)
+            outputs.append({"id": sample, "reply": text})
+            given[sample] = text
+    path = tmp_path / "replies.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    result = CliRunner().invoke(
+        cli,
+        ["eval", "medhallu", "--dataset", MEDHALLU, "--responses", str(path), "--system",
+         "reasoner", "--log-dir", str(tmp_path / "logs"), "--bootstrap", "0"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info)
+    samples = log.samples or []
+    texts = [given[str(s.id)] for s in samples]
+    labels = [int(s.metadata["label"]) for s in samples]
+    difficulties = [str(s.metadata["difficulty"]) for s in samples]
+    theirs = authors_calculate_metrics(labels, texts, difficulties)
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    for name in ("f1", "precision", "recall", "not_sure_rate"):
+        assert metrics[f"paper_{name}"] == pytest.approx(theirs[name]), name
+    assert {s.scores["detection_verdict"].metadata["paper_text"] for s in samples} == {"as sent"}

@@ -5,6 +5,7 @@ in a field or part of its own is not part of the text."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,3 +93,43 @@ def test_nothing_is_kept_without_a_call_record_or_a_known_layout() -> None:
     assert reply_as_sent(output) == output.completion and paper_text([output]) == "completion"
     assert reply_as_sent(None) == "" and reply_as_sent(ModelOutput(model="m")) == ""
     assert paper_text([None]) == "as sent"
+
+
+def test_a_reply_served_from_the_cache_is_read_as_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text as sent travels with the cached output: a rerun served from inspect's cache
+    reads the same text, block after the answer and all, without calling the server."""
+    from click.testing import CliRunner
+    from inspect_ai.log import read_eval_log
+
+    from helpers import stub_at
+    from medhalbench.cli import cli
+    from medhalbench.examples import illustrative
+
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    text = "0\n<think>\nIs it non-factual? No.\n</think>"
+    calls: list[str] = []
+
+    def reply(messages: list[dict[str, Any]]) -> str:
+        calls.append(text)
+        return text
+
+    logs = []
+    with stub_at(reply) as base_url:
+        for run in ("first", "cached"):
+            result = CliRunner(env={"STUB_API_KEY": "sk-local", "STUB_BASE_URL": base_url}).invoke(
+                cli,
+                ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+                 "--model", "openai-api/stub/m", "--limit", "2", "--bootstrap", "0",
+                 "--log-dir", str(tmp_path / run), "--display", "none"],
+            )  # fmt: skip
+            assert result.exit_code == 0, result.stderr
+            [log] = [read_eval_log(str(p)) for p in (tmp_path / run).glob("*.eval")]
+            logs.append(log)
+    assert len(calls) == 4  # two rows' two answers, once: the rerun called nothing
+    for log in logs:
+        scores = [s.scores["detection_verdict"].metadata for s in log.samples or []]
+        # Their substring test finds "non" in the block after the answer: hallucinated.
+        assert {(s["paper_text"], s["paper_prediction"]) for s in scores} == {("as sent", 1)}
+        assert {s.output.completion for s in log.samples or []} == {"0"}

@@ -51,7 +51,12 @@ from medhalbench.evidence import (
     passages_metadata,
     passages_text,
 )
-from medhalbench.judging import TOP_LOGPROBS, read_then_extract, verdict_probability
+from medhalbench.judging import (
+    TOP_LOGPROBS,
+    read_then_extract,
+    strip_reasoning,
+    verdict_probability,
+)
 from medhalbench.models import embedded_may_judge
 from medhalbench.outputs import paper_text, reply_as_sent
 from medhalbench.planning import count_tokens
@@ -370,7 +375,9 @@ def dahl_factuality(
     async def score(state: TaskState, target: Target) -> Score:
         asked = state.metadata_as(DahlSampleMetadata)
         question, category = asked.question, asked.category
-        response = state.output.completion if state.output else ""
+        # Ours reads the answer after its reasoning (inspect parses a generated one's block
+        # off; an answer given as written may still hold one).
+        response = strip_reasoning(state.output.completion) if state.output else ""
         stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
         truncated = None if asked.response is not None else stop_reason == "max_tokens"
