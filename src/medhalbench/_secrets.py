@@ -558,7 +558,7 @@ def guard_model(model: Any) -> Any:
     if getattr(api.generate, "_redacting", False):
         return model
     _lazy.load("medhalbench._call_ceiling:count_calls")(api)  # imports inspect: not at help
-    keep_text_as_sent = _lazy.load("medhalbench.outputs._sent:keep_text_as_sent")
+    keep_text_as_sent = _lazy.load("medhalbench.outputs:keep_text_as_sent")
     generate = api.generate
 
     async def redacting_generate(*args: Any, **kwargs: Any) -> Any:

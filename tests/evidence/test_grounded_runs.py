@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from corpora import write_jsonl, write_medhallu
 from inspect_ai.log import EvalLog, read_eval_log
 
+import realistic_model
 from helpers import openai_served
 from medhalbench.cli import cli
 from medhalbench.evidence import build_index, open_retriever
@@ -96,6 +97,8 @@ def realistic() -> RealisticModel:
 def test_dahl_checker_gets_each_units_passages_and_the_log_keeps_them(
     tmp_path: Path, index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The splitter writes its units plain: each unit the checker gets is one of the facts.
+    monkeypatch.setattr(realistic_model, "SPLIT_LAYOUTS", [lambda units: units])
     server = Recording(realistic())
     log = run_dahl(
         tmp_path, server, "--evidence", str(index), "--evidence-k", str(K), monkeypatch=monkeypatch

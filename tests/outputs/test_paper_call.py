@@ -5,6 +5,7 @@ the request as sent. Settings the call sets are refused beside it, in one line."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -63,13 +64,26 @@ def test_medhallu_routes_send_one_user_message_with_their_settings(tmp_path: Pat
     request = sent(log)
     assert request["messages"] == [{"role": "user", "content": f"{system} {user}"}]
     assert (request["temperature"], request["top_p"], request["max_tokens"]) == (0.3, 0.95, 512)
+    assert "seed" not in request  # theirs sent none; a seed asked for is sent
+    assert log.plan.config.seed is None
+    asked = run(tmp_path / "seeded", "medhallu", data, "--paper-call", "open", "--reply-seed", "7")
+    assert sent(asked)["seed"] == 7
     request = sent(run(tmp_path / "openai", "medhallu", data, "--paper-call", "openai"))
     assert request["messages"] == [{"role": "user", "content": f"{system} {user}"}]
+    # With knowledge, their f-string printed the abstract's passages as a Python list.
+    knowledge = run(tmp_path / "knowledge", "medhallu", data, "--paper-call", "open", "--knowledge")
+    [sample, *_] = knowledge.samples or []
+    row = next(
+        json.loads(line)
+        for line in Path(data).read_text().splitlines()
+        if str(sample.id).startswith(str(json.loads(line)["pubid"]) + "-")
+    )
+    assert str(row["Knowledge"]) in sent(knowledge)["messages"][0]["content"]
     assert (request["temperature"], request["max_tokens"]) == (0.3, 4) and "top_p" not in request
     # Ours: a system message and a user message, at our settings.
     request = sent(run(tmp_path / "ours", "medhallu", data))
     assert [m["role"] for m in request["messages"]] == ["system", "user"]
-    assert (request["temperature"], request["max_tokens"]) == (0.3, 128)
+    assert (request["temperature"], request["max_tokens"], request["seed"]) == (0.3, 128, 0)
 
 
 def test_medhal_sends_their_one_prompt_at_their_settings(tmp_path: Path) -> None:

@@ -35,7 +35,13 @@ from medhalbench.commands._progress import progress_display
 from medhalbench.models import repeatability, writes_nothing
 from medhalbench.registry import benchmark_of
 from medhalbench.results import log_headers
-from medhalbench.settings import DEFAULT_MODEL, RunOptions, Settings
+from medhalbench.settings import (
+    DEFAULT_MODEL,
+    DEFAULT_REPLY_SEED,
+    RunOptions,
+    Settings,
+    kept_settings,
+)
 from medhalbench.text import printable
 
 PIPED_WIDTH = 160
@@ -173,6 +179,8 @@ def run_eval(
         for role, name in roles.items():
             console.print(f"[bold]{role.capitalize()} model:[/bold] {name}")
     display, seed = options.display, options.reply_seed
+    if seed is None and not any(map(_authors_call, tasks)):
+        seed = DEFAULT_REPLY_SEED  # the authors' call sends none: unless asked, nor does its run
     started = time.time()
     try:
         with interruptible(), progress_display(console, enabled=display is None):
@@ -220,6 +228,11 @@ def run_eval(
         if isinstance(cause, MedhalbenchError):
             raise cause from None
         raise
+
+
+def _authors_call(task: Task) -> bool:
+    """Whether a task makes the call under test as its authors did (`--paper-call`)."""
+    return getattr(kept_settings(task), "paper_call", None) is not None
 
 
 def _repeatability(

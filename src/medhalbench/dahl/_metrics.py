@@ -24,7 +24,7 @@ from inspect_ai.scorer import (
 
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
-from medhalbench.outputs._sent import PaperText
+from medhalbench.outputs import PaperText
 from medhalbench.results import RunRecord
 from medhalbench.statistics import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences

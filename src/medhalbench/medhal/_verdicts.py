@@ -21,7 +21,7 @@ from medhalbench.judging import (
     read_reply,
     read_with_cues,
 )
-from medhalbench.outputs._sent import PaperText
+from medhalbench.outputs import PaperText
 
 FACTUAL_SCHEMA = VerdictSchema(
     yes="holds",  # "Is the statement factual?": yes holds

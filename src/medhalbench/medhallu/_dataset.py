@@ -284,6 +284,7 @@ def detection_samples(
     seed: int = 42,
     source: str = "",
     retrieved: Sequence[RetrievedKnowledge] | None = None,
+    listed: bool = False,
 ) -> MemoryDataset:
     """Build the detection samples: the true answer (label 0) and the hallucinated one
     (label 1) of each row, or one of the two drawn at random with `pairing="random"`
@@ -302,6 +303,8 @@ def detection_samples(
         source: Name of the dataset, kept in each sample's metadata.
         retrieved: Knowledge retrieved for each record (in the records' order), given in
             place of the gold abstract and kept in each sample's metadata.
+        listed: Give the abstract's passages as the authors' script printed them, their
+            Python list as text (`['...', '...']`), not joined into one text.
     """
     rng = random.Random(seed)
     rows = list(enumerate(records))
@@ -328,7 +331,7 @@ def detection_samples(
                                 answer=answer,
                                 knowledge=retrieved[index].text
                                 if retrieved
-                                else record.knowledge_text
+                                else (str(record.knowledge) if listed else record.knowledge_text)
                                 if knowledge
                                 else "",
                             )

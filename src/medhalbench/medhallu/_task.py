@@ -151,6 +151,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
     retrieved = (
         retrieved_knowledge(records, settings.grounding) if settings.evidence is not None else None
     )
+    call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
     samples = detection_samples(
         records,
         system_prompt=system_prompt,
@@ -160,12 +161,12 @@ def medhallu(settings: MedHalluSettings) -> Task:
         seed=settings.seed,
         source=str(settings.dataset),
         retrieved=retrieved,
+        listed=call is not None,
     )
     unmatched = 0
     if settings.responses is not None:
         given, unmatched = detector_outputs(samples, settings.responses, not_sure=settings.not_sure)
         samples = MemoryDataset(given, name=samples.name, shuffled=True)
-    call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
     return Task(
         version=MEDHALLU_TASK_VERSION,
         dataset=samples,

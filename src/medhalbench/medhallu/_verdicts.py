@@ -24,7 +24,7 @@ from medhalbench.judging import (
     read_stance,
     vocabulary,
 )
-from medhalbench.outputs._sent import PaperText
+from medhalbench.outputs import PaperText
 
 
 class DetectionLabel(IntEnum):

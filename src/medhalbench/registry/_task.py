@@ -21,7 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
-from medhalbench.outputs._sent import PAPER_READS
+from medhalbench.outputs import PAPER_READS
 from medhalbench.registry._model_args_guard import guard_model_arguments
 from medhalbench.registry._registry import find_benchmark
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of

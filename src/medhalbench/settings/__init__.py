@@ -10,6 +10,7 @@ from medhalbench.settings._commands import (
     DEFAULT_ATTEMPT_TIMEOUT,
     DEFAULT_MAX_RETRIES,
     DEFAULT_MODEL,
+    DEFAULT_REPLY_SEED,
     DEMO_ROWS,
     SUFFIXES,
     AuditRequest,

@@ -156,7 +156,7 @@ class RunOptions(ModelOptions, PlanSettings):
     log_dir: Annotated[str, LocalPath(file_okay=False)] = DEFAULT_LOG_DIR
     """Where inspect writes its logs."""
     cache: Cache = True
-    reply_seed: ReplySeed = DEFAULT_REPLY_SEED
+    reply_seed: ReplySeed | None = None
     display: Display | None = None
     """inspect's own display (default: our progress bars with retry counts; 'none': no
     progress). Errors always go to stderr."""

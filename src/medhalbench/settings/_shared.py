@@ -94,7 +94,7 @@ ReplySeed = Annotated[
     Field(
         description="Seed sent with every call where the provider takes one (not Anthropic "
         "or Google); only the embedded model promises identical replies (the log says what "
-        "each model promises)."
+        "each model promises). Default 0; none with --paper-call, as the authors sent none."
     ),
 ]
 """The seed sent with model calls (not the seed that draws samples)."""
