@@ -192,8 +192,10 @@ COMMITTED = [
     (detection, "Best guess: 1", None),
     (factual, "Yes. Actually, no: the context says 10 mg, not 100 mg.", None),
     (truth, "True, but only in adults.", None),
-    # a new verdict after a correction is the one read
+    # a new verdict after a correction is the one read, its separator set aside
     (factual, "Factual: no\n\nEdit: I misread the context. Factual: yes.", "yes"),
+    (truth, "False — hmm, wait, true: the drug is renally cleared.", "true"),
+    (detection, "Verdict: 1. Wait; 0.", "0"),
     # a field named by a verdict word is read by its value, in a tool call of any provider
     (detection, '{"fabricated": false}', "0"),
     (factual, '{"incorrect": true}', "no"),
@@ -206,6 +208,9 @@ COMMITTED = [
     (truth, '[TOOL_CALLS][{"name": "f", "arguments": {"correct": false}}]', "false"),
     (truth, '<|python_tag|>{"name": "check", "parameters": {"is_true": "false"}}', "false"),
     (detection, '{"not_sure": false, "label": 1}', "1"),
+    # a field's name is never a verdict: its value decides, or nothing does
+    (truth, "Richtigkeit laut Quelle: vielleicht", None),
+    (factual, "Wahrheitsgehalt: ???", None),
     # a tick or a box is read as the column or box it marks
     (truth, "| True | False |\n|---|---|\n| | ✓ |", "false"),
     (truth, "| True | False |\n|---|---|\n| ✓ | ✓ |", None),

@@ -4,6 +4,7 @@ benchmark's score metadata (`unread_reason`; DAHL's per unit, `unit_unread_reaso
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,8 @@ READ = {"detection": "1", "factual": "Factual: NO", "truth": "True"}
 
 def _reply(prompt: str) -> str:
     """A judge that leaves every other sample's reply unreadable."""
-    unread = hash(prompt) % 2 == 0
+    # A stable hash: Python's own differs per process, and could give one kind only.
+    unread = hashlib.sha256(prompt.encode()).digest()[0] % 2 == 0
     if "true or false" in prompt.lower():
         return UNREAD_TRUTH if "fever" in prompt else READ["truth"]
     if "single digit" in prompt:

@@ -95,7 +95,8 @@ def _joined_as_options(text: str, first: Token, second: Token) -> bool:
 
 def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
     """Where the reply restates the question's options ("True or false?", "Is the statement
-    true or false:"): from the start of the sentence to the question mark or colon."""
+    true or false:"): from the start of the sentence to the question mark or colon, and a
+    yes or no after it, which answers an either-or question with nothing."""
     tokens = value_tokens(text, schema)
     spans = []
     for first, second in zip(tokens, tokens[1:], strict=False):
@@ -108,7 +109,11 @@ def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
         colon = question.group().strip() in ":："
         if colon and not _ASKS_BEFORE.fullmatch(text[begin : first[0]]):
             continue  # "The statement is not factual or factual: yes" asks nothing
-        spans.append((begin, second[1] + question.end()))
+        end = second[1] + question.end()
+        blank = len(text[end:]) - len(text[end:].lstrip())
+        words = vocabulary()
+        answer = words.yes.match(text, end + blank) or words.no.match(text, end + blank)
+        spans.append((begin, answer.end() if answer else end))
     return spans
 
 

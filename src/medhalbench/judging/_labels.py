@@ -100,6 +100,28 @@ def classify_label(phrase: str) -> tuple[LabelKind, bool] | None:
     return sense, final
 
 
+# A field at the start of a line: a short name, then a value of a few words ("Đúng sự thật:
+# KHÔNG"), not a verdict followed by its reasons ("La afirmación es falsa: el paciente ...").
+_FIELD = re.compile(
+    r"^[ \t]*(?:[-*•>]+[ \t]*)?(?P<name>[^\n:：=]{1,40}?)[ \t]*[:：=][ \t]*"
+    r"(?P<value>[^\n.!?。]*)",
+    re.MULTILINE,
+)
+
+
+def fields(text: str) -> list[tuple[int, int, int]]:
+    """Each field at the start of a line, named in words a label reader may not know: where
+    its name starts and ends, and where its value starts. A field's value decides, never
+    its name: its words are never read as prose."""
+    return [
+        (*match.span("name"), match.start("value"))
+        for match in _FIELD.finditer(text)
+        if len(match.group("name").split()) <= 4
+        and 0 < len(match.group("value").split()) <= 3
+        and not _COPULA_INSIDE.search(match.group("name"))
+    ]
+
+
 def find_labels(text: str) -> list[Label]:
     """Every label in a reply, with where its value starts."""
     found = []

@@ -5,6 +5,7 @@ every language: `verdict_words.yaml`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,11 +16,13 @@ from medhalbench.judging._alternatives import (
     several_verdict_lines,
 )
 from medhalbench.judging._digits import digit_cues, phrase_cues
+from medhalbench.judging._labels import fields
 from medhalbench.judging._marked import gloss_cues, is_answer_word, marked_cues
 from medhalbench.judging._options import own_options
 from medhalbench.judging._prose import prose_cues, sentence
 from medhalbench.judging._reply import Reading
 from medhalbench.judging._schema import OPPOSITE, Cue, VerdictSchema, mask
+from medhalbench.judging._values import read_value
 from medhalbench.judging._vocabulary import Stance, vocabulary
 
 
@@ -72,16 +75,45 @@ def _answers_another_question(cues: list[Cue], text: str) -> list[Cue]:
     return [c for c in cues if c is not lead]
 
 
+# Words in quotation marks: what the reply quotes (the prompt's instructions, the statement
+# judged), not its own answer; a quoted value of one word after a label is its own.
+_QUOTED = re.compile(r'"([^"\n]{3,400})"')
+
+
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """Where the reply quotes another's words (two words or more in quotation marks)."""
+    return [m.span(1) for m in _QUOTED.finditer(text) if len(m.group(1).split()) >= 2]
+
+
+_ITEM = re.compile(r"(?:^|\s)(?:\d{1,2}|[A-Z])(?:\s|$|\()")
+
+
 def find_cues(text: str, schema: VerdictSchema) -> Cues:
     """Every cue of a prepared reply."""
     found, _ = marked_cues(text, schema)
+    named = fields(text)
+    for start, end, value in named:  # every field's value is a cue: all must agree
+        read = read_value(text, value, schema, "neutral", leading=True)
+        if read.tone not in ("holds", "fails", "unsure"):
+            continue
+        # One of several numbered items ("Claim 2", "Reviewer B") a final answer replaces.
+        item = bool(_ITEM.search(text[start:end]))
+        cue = Cue(read.tone, value, read.end, "field", marked=True, initial=item)
+        if not found.covers(cue):
+            found.add(cue)
     masked = mask(text, found.spans)
     if schema.digits:
         found.cues += [c for c in digit_cues(masked, schema) if not found.covers(c)]
     found.cues += [c for c in phrase_cues(masked, schema) if not found.covers(c)]
     gloss_cues(text, masked, schema, found)
     masked = mask(text, found.spans)
-    cues = _answers_another_question([*found.cues, *prose_cues(masked, schema)], text)
+    # A field's name is no verdict: its value decides ("Đúng sự thật: KHÔNG").
+    prose = [
+        c
+        for c in prose_cues(masked, schema)
+        if c.tone not in ("holds", "fails") or not any(s <= c.start < e for s, e, _ in named)
+    ]
+    cues = _answers_another_question([*found.cues, *prose], text)
     return Cues(
         sorted(cues, key=lambda c: c.start),
         found.explanations,
@@ -225,7 +257,7 @@ def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], C
     chosen = own_options(text, schema)
     if chosen.reason:
         return Reading(None, chosen.reason), None
-    text = mask(chosen.text, option_questions(chosen.text, schema))
+    text = mask(chosen.text, option_questions(chosen.text, schema) + _quoted(chosen.text))
     offered = offers_both(text, schema)
     if offered:
         return Reading("unsure" if schema.hedge_is_unsure else None, offered), None

@@ -252,7 +252,8 @@ def read_last_verdict(text: str, read: Callable[[str], Reading[T]]) -> Reading[T
         return corrected
     if not strong:
         return read(text)
-    tail = text[strong[-1].end() :]
+    # What follows the correction, its separator set aside ("wait, YES" states YES).
+    tail = text[strong[-1].end() :].lstrip(" \t,;:—–-")
     after = read(tail)
     if after.verdict is not None:
         return Reading(after.verdict, f"after a self-correction: {after.reason}")
