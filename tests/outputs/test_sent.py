@@ -14,6 +14,7 @@ from inspect_ai.model._openai import chat_message_assistant_from_openai
 from openai.types.chat import ChatCompletionMessage
 
 from medhalbench.outputs import (
+    PAPER_READS,
     TEXT_AS_SENT,
     keep_text_as_sent,
     paper_text,
@@ -128,7 +129,15 @@ def test_a_reply_served_from_the_cache_is_read_as_sent(
             [log] = [read_eval_log(str(p)) for p in (tmp_path / run).glob("*.eval")]
             logs.append(log)
     assert len(calls) == 4  # two rows' two answers, once: the rerun called nothing
+    from medhalbench.judging import reader_version
+
     for log in logs:
+        # Each log names the reader that read it, and what the paper column read.
+        metadata = log.eval.metadata or {}
+        assert (metadata["reader_version"], metadata["paper_reads"]) == (
+            reader_version(),
+            PAPER_READS,
+        )
         scores = [s.scores["detection_verdict"].metadata for s in log.samples or []]
         # Their substring test finds "non" in the block after the answer: hallucinated.
         assert {(s["paper_text"], s["paper_prediction"]) for s in scores} == {("as sent", 1)}

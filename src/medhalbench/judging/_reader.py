@@ -107,11 +107,15 @@ def find_cues(text: str, schema: VerdictSchema) -> Cues:
     found.cues += [c for c in phrase_cues(masked, schema) if not found.covers(c)]
     gloss_cues(text, masked, schema, found)
     masked = mask(text, found.spans)
-    # A field's name is no verdict: its value decides ("Đúng sự thật: KHÔNG").
+    # A field's name is no verdict: its value decides ("Đúng sự thật: KHÔNG"); nor are the
+    # words of a sentence that declines to judge ("I cannot judge the truthfulness of ...").
+    aside = [(s, e) for s, e, _ in named] + [
+        sentence(text, m.start()) for m in vocabulary().refusals.finditer(text)
+    ]
     prose = [
         c
         for c in prose_cues(masked, schema)
-        if c.tone not in ("holds", "fails") or not any(s <= c.start < e for s, e, _ in named)
+        if c.tone not in ("holds", "fails") or not any(s <= c.start < e for s, e in aside)
     ]
     cues = _answers_another_question([*found.cues, *prose], text)
     return Cues(

@@ -21,6 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
 from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
+from medhalbench.judging import reader_version
 from medhalbench.outputs import PAPER_READS
 from medhalbench.registry._model_args_guard import guard_model_arguments
 from medhalbench.registry._registry import find_benchmark
@@ -70,6 +71,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
             made.metadata = {
                 SETTINGS_KEY: record.stored(),
                 "paper_reads": PAPER_READS,
+                "reader_version": reader_version(),
                 **(made.metadata or {}),
             }
             # What the run read, so that a retry can tell whether it changed (and find it

@@ -101,6 +101,8 @@ class RunFacts(pydantic.BaseModel):
         evidence_index: The evidence searched (None: closed-book).
         token_estimate: The run's plan, where it was kept.
         inputs: What the run read (folder, fingerprints), for a retry to tell what changed.
+        reader_version: The verdict reader's version (`judging.reader_version`; None in a log
+            written before it was kept).
         paper_reads: What the paper-protocol columns read of each reply (`PAPER_READS`;
             None in a log written before the text as sent was kept, whose paper columns
             read inspect's completion with a reasoning block put back in front).
@@ -118,6 +120,7 @@ class RunFacts(pydantic.BaseModel):
     token_estimate: TokenEstimate | None = None
     inputs: InputsRead | None = pydantic.Field(default=None, alias=INPUTS)
     paper_reads: str | None = None
+    reader_version: str | None = None
 
     model_config = pydantic.ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
