@@ -1,5 +1,6 @@
-"""How the reply under test is had: generated with a seed per epoch, or written elsewhere
-(`--responses`) and scored as given, with nothing generated."""
+"""How the reply under test is had: generated with a seed per epoch (in our layout, or as its
+authors' script called it: `--paper-call`), or written elsewhere (`--responses`) and scored
+as given; and each reply's text exactly as the provider sent it, for the paper columns."""
 
 from medhalbench import _lazy
 from medhalbench.outputs._given import (
@@ -15,7 +16,6 @@ from medhalbench.outputs._paper_call import (
     Layout,
     authors_layout,
     one_user_message,
-    system_then_user,
 )
 from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
 from medhalbench.outputs._sent import (

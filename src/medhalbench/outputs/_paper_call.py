@@ -20,11 +20,6 @@ Layout = Callable[[str, str], list[ChatMessage]]
 """The messages a script sent, from the system prompt and the user's text."""
 
 
-def system_then_user(system: str, user: str) -> list[ChatMessage]:
-    """A system message, then the user's."""
-    return [ChatMessageSystem(content=system), ChatMessageUser(content=user)]
-
-
 def one_user_message(separator: str) -> Layout:
     """The system prompt put in front of the user's text, in one user message."""
     return lambda system, user: [ChatMessageUser(content=f"{system}{separator}{user}")]
