@@ -30,7 +30,13 @@ from medhalbench.dahl._scorer import (
 from medhalbench.dahl._settings import DahlSettings
 from medhalbench.data import read_records
 from medhalbench.judging import extractor_template
-from medhalbench.outputs import AuthorsCall, authors_layout, epoch_generate, given_output
+from medhalbench.outputs import (
+    AuthorsCall,
+    epoch_generate,
+    given_output,
+    reply_config,
+    reply_solvers,
+)
 from medhalbench.registry import benchmark_task
 from medhalbench.settings import PaperCall
 
@@ -156,11 +162,7 @@ def dahl(settings: DahlSettings) -> Task:
             limit=settings.limit,
         )
         samples = question_samples(questions)
-        solver = [
-            system_message(answer_text),
-            *([authors_layout(call.layout)] if call else []),
-            epoch_generate(),
-        ]
+        solver = [system_message(answer_text), *reply_solvers(call, epoch_generate())]
     if not samples:
         raise DataError(
             "no questions left to evaluate", path=settings.responses or settings.dataset
@@ -190,9 +192,9 @@ def dahl(settings: DahlSettings) -> Task:
         ),
         metrics=[dahl_metrics(resamples=settings.bootstrap)],
         epochs=Epochs(settings.epochs, reducer=dahl_epochs()),
-        config=call.config
-        if call
-        else GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens),
+        config=reply_config(
+            call, GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens)
+        ),
         metadata={
             "questions_not_in_dataset": unknown_questions,
             "prompt_files": [

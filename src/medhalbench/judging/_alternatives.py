@@ -98,6 +98,7 @@ def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
     true or false:"): from the start of the sentence to the question mark or colon, and a
     yes or no after it, which answers an either-or question with nothing."""
     tokens = value_tokens(text, schema)
+    words = vocabulary()
     spans = []
     for first, second in zip(tokens, tokens[1:], strict=False):
         if not _joined_as_options(text, first, second):
@@ -111,7 +112,6 @@ def option_questions(text: str, schema: VerdictSchema) -> list[tuple[int, int]]:
             continue  # "The statement is not factual or factual: yes" asks nothing
         end = second[1] + question.end()
         blank = len(text[end:]) - len(text[end:].lstrip())
-        words = vocabulary()
         answer = words.yes.match(text, end + blank) or words.no.match(text, end + blank)
         spans.append((begin, answer.end() if answer else end))
     return spans

@@ -42,11 +42,12 @@ from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.outputs import (
     AuthorsCall,
     GivenOutput,
-    authors_layout,
     generate_for_epoch,
     given_output,
     match_outputs,
     one_user_message,
+    reply_config,
+    reply_solvers,
     text_key,
 )
 from medhalbench.registry import benchmark_task
@@ -181,32 +182,27 @@ def medhal(settings: MedHalSettings) -> Task:
         samples, unmatched = judge_outputs(samples, settings.responses)
     extract_template = extractor_template(settings.extract_prompt)
     call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
+    config = reply_config(
+        call,
+        GenerateConfig(
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
+            response_schema=FACTUAL_SCHEMA if settings.structured else None,
+            logprobs=True if settings.probabilities else None,
+            top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
+        ),
+    )
     return Task(
         version=MEDHAL_TASK_VERSION,
         dataset=MemoryDataset(samples, name="medhal"),
         solver=given_output()
         if settings.responses is not None
-        else [authors_layout(call.layout), judge(greedy=True)]
-        if call
-        else judge(greedy=settings.temperature == 0),
+        else reply_solvers(call, judge(greedy=config.temperature == 0)),
         scorer=factuality_prediction(extract_template)
         if settings.predict
         else factuality_verdict(embedder=similarity, extract_template=extract_template),
         metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
-        config=(
-            call.config
-            if call
-            else GenerateConfig(
-                temperature=settings.temperature,
-                max_tokens=settings.max_tokens,
-                response_schema=FACTUAL_SCHEMA if settings.structured else None,
-            )
-        ).merge(
-            GenerateConfig(
-                logprobs=True if settings.probabilities else None,
-                top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
-            )
-        ),
+        config=config,
         metadata={
             "embedder": similarity,
             "prompt_files": [

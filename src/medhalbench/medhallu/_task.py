@@ -28,11 +28,12 @@ from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (
     AuthorsCall,
     GivenOutput,
-    authors_layout,
     epoch_generate,
     given_output,
     match_outputs,
     one_user_message,
+    reply_config,
+    reply_solvers,
     text_key,
 )
 from medhalbench.registry import benchmark_task
@@ -172,28 +173,22 @@ def medhallu(settings: MedHalluSettings) -> Task:
         dataset=samples,
         solver=given_output()
         if settings.responses is not None
-        else [authors_layout(call.layout), epoch_generate()]
-        if call
-        else epoch_generate(),
+        else reply_solvers(call, epoch_generate()),
         scorer=detection_verdict(
             not_sure=settings.not_sure, extract_template=extractor_template(settings.extract_prompt)
         ),
         metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
-        config=(
-            call.config
-            if call
-            else GenerateConfig(
+        config=reply_config(
+            call,
+            GenerateConfig(
                 temperature=settings.temperature,
                 max_tokens=settings.max_tokens,
                 response_schema=detection_schema(settings.not_sure)
                 if settings.structured
                 else None,
-            )
-        ).merge(
-            GenerateConfig(
                 logprobs=True if settings.probabilities else None,
                 top_logprobs=TOP_LOGPROBS if settings.probabilities else None,
-            )
+            ),
         ),
         metadata={
             "prompt_files": [

@@ -16,6 +16,8 @@ from medhalbench.outputs._paper_call import (
     Layout,
     authors_layout,
     one_user_message,
+    reply_config,
+    reply_solvers,
 )
 from medhalbench.outputs._sampled import epoch_generate, epoch_seed, generate_for_epoch
 from medhalbench.outputs._sent import (

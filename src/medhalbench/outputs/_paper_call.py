@@ -38,6 +38,20 @@ class AuthorsCall:
     config: GenerateConfig
 
 
+def reply_config(call: AuthorsCall | None, ours: GenerateConfig) -> GenerateConfig:
+    """The call under test's generation settings: ours, or on the authors' route theirs, with
+    the log-probabilities ours asks for (which change nothing that is sampled)."""
+    if call is None:
+        return ours
+    return call.config.merge(GenerateConfig(logprobs=ours.logprobs, top_logprobs=ours.top_logprobs))
+
+
+def reply_solvers(call: AuthorsCall | None, generate: Solver) -> list[Solver]:
+    """The solvers that make the call under test: `generate`, after the authors' layout on
+    their route."""
+    return [authors_layout(call.layout), generate] if call else [generate]
+
+
 @solver
 def authors_layout(layout: Layout) -> Solver:
     """Send the sample's system prompt and user text in the authors' layout."""
