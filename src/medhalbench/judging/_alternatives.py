@@ -177,7 +177,16 @@ def offers_both(text: str, schema: VerdictSchema) -> str | None:
         if first[2] != second[2] and re.fullmatch(r"\s*(?:and|&)\s*", joined, re.I):
             if first[3] != second[3] or not asks(text, second[1]):
                 return "offers both verdicts joined"
+        if first[2] != second[2] and _in_part(text, first) and _in_part(text, second):
+            if sentence(text, first[0]) == sentence(text, second[0]):
+                return "gives each verdict in part (a tie)"  # "half right, half wrong"
     return None
+
+
+def _in_part(text: str, token: Token) -> bool:
+    """Whether a verdict value is given in part ("half wrong", "partly true")."""
+    prefix = text[clause_start(text, token[0]) : token[0]]
+    return bool(re.search(rf"(?:{vocabulary().partial.pattern})\s*$", prefix, re.I))
 
 
 def cues_offer_both(cues: list[Cue], text: str) -> str | None:

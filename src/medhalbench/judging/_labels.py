@@ -103,8 +103,8 @@ def classify_label(phrase: str) -> tuple[LabelKind, bool] | None:
 # A field at the start of a line: a short name, then a value of a few words ("Đúng sự thật:
 # KHÔNG"), not a verdict followed by its reasons ("La afirmación es falsa: el paciente ...").
 _FIELD = re.compile(
-    r"^[ \t]*(?:[-*•>]+[ \t]*)?(?P<name>[^\n:：=]{1,40}?)[ \t]*[:：=][ \t]*"
-    r"(?P<value>[^\n.!?。]*)",
+    r"^[ \t]*(?:[-*•>]+[ \t]*)?(?P<name>[^\n:：=()]{1,40}?)[ \t]*[:：=][ \t]*"
+    r"(?P<value>(?:(?![ \t][-–—][ \t])[^\n.!?。])*)",
     re.MULTILINE,
 )
 

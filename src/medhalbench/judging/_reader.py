@@ -16,7 +16,7 @@ from medhalbench.judging._alternatives import (
     several_verdict_lines,
 )
 from medhalbench.judging._digits import digit_cues, phrase_cues
-from medhalbench.judging._labels import fields
+from medhalbench.judging._labels import classify_label, fields
 from medhalbench.judging._marked import gloss_cues, is_answer_word, marked_cues
 from medhalbench.judging._options import own_options
 from medhalbench.judging._prose import prose_cues, sentence
@@ -80,9 +80,19 @@ def _answers_another_question(cues: list[Cue], text: str) -> list[Cue]:
 _QUOTED = re.compile(r'"([^"\n]{3,400})"')
 
 
-def _quoted(text: str) -> list[tuple[int, int]]:
-    """Where the reply quotes another's words (two words or more in quotation marks)."""
-    return [m.span(1) for m in _QUOTED.finditer(text) if len(m.group(1).split()) >= 2]
+def _quoted(text: str) -> str:
+    """The text with what it quotes (two words or more in quotation marks) masked: by
+    blanks after the judged text's name ('The statement "..." is false'), else by letters,
+    so that a verdict of the quotation is one of a part ('"..." is true, but ...')."""
+    quotes = [m for m in _QUOTED.finditer(text) if len(m.group(1).split()) >= 2]
+    subject = vocabulary().subjects
+    named = [
+        m.span(1)
+        for m in quotes
+        if re.search(rf"(?:{subject.pattern})\s*$", text[: m.start()], re.I)
+    ]
+    other = [m.span(1) for m in quotes if m.span(1) not in named]
+    return mask(mask(text, named), other, "q")
 
 
 _ITEM = re.compile(r"(?:^|\s)(?:\d{1,2}|[A-Z])(?:\s|$|\()")
@@ -93,7 +103,13 @@ def find_cues(text: str, schema: VerdictSchema) -> Cues:
     found, _ = marked_cues(text, schema)
     named = fields(text)
     for start, end, value in named:  # every field's value is a cue: all must agree
+        name = text[start:end]
         read = read_value(text, value, schema, "neutral", leading=True)
+        said = any(c.start == start for c in found.cues)  # "Верно: утверждение ..."
+        if read.tone is None and not said and _names_the_verdict(name, text, value, schema):
+            # "Factual: N/A": the verdict's own field holds none, whatever the prose says.
+            found.add(Cue("hedge", start, end, "no verdict in its field", marked=True))
+            continue
         if read.tone not in ("holds", "fails", "unsure"):
             continue
         # One of several numbered items ("Claim 2", "Reviewer B") a final answer replaces.
@@ -124,6 +140,15 @@ def find_cues(text: str, schema: VerdictSchema) -> Cues:
         text,
         _set_aside(masked, cues, schema),
     )
+
+
+def _names_the_verdict(name: str, text: str, value: int, schema: VerdictSchema) -> bool:
+    """Whether a field is named by a verdict word and its value, read under that name, is
+    none ("Factual: N/A"; but "Errors: N/A" says there are none)."""
+    label = classify_label(name)
+    if label is None or label[0] not in ("holds", "fails"):
+        return False  # "Answer: ..." may hold the reasons; "Factual: ..." holds the verdict
+    return read_value(text, value, schema, label[0], leading=True).tone is None
 
 
 def _set_aside(masked: str, cues: list[Cue], schema: VerdictSchema) -> bool:
@@ -169,6 +194,9 @@ def _withdrawn(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
 
 
 def _declined(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
+    empty = next((c for c in cues.all if c.how == "no verdict in its field"), None)
+    if empty is not None:
+        return Reading(None, f"the field {cues.text[empty.start : empty.end]!r} holds no verdict")
     declines = vocabulary().refusals.search(cues.text)
     if cues.of_tone("unsure") and declines and not cues.marked:
         return Reading(None, "declines to judge")
@@ -261,7 +289,7 @@ def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], C
     chosen = own_options(text, schema)
     if chosen.reason:
         return Reading(None, chosen.reason), None
-    text = mask(chosen.text, option_questions(chosen.text, schema) + _quoted(chosen.text))
+    text = _quoted(mask(chosen.text, option_questions(chosen.text, schema)))
     offered = offers_both(text, schema)
     if offered:
         return Reading("unsure" if schema.hedge_is_unsure else None, offered), None

@@ -84,12 +84,12 @@ class Value:
     word: VerdictWord | None = None
 
 
-def mask(text: str, spans: list[tuple[int, int]]) -> str:
+def mask(text: str, spans: list[tuple[int, int]], fill: str = " ") -> str:
     """The text with each span blanked (line breaks kept), so that what was read once is
-    not read again."""
+    not read again; a `fill` of letters keeps a masked phrase a subject ("qqq is true")."""
     chars = list(text)
     for start, end in spans:
         for i in range(start, min(end, len(chars))):
             if chars[i] != "\n":
-                chars[i] = " "
+                chars[i] = fill
     return "".join(chars)

@@ -186,8 +186,9 @@ def _answer(at: _At) -> Value | None:
 
 
 def _none(at: _At) -> Value | None:
-    """ "Errors: none", "Incorrect: N/A": under a label, nothing of what it names."""
-    if at.sense == "neutral":
+    """ "Errors: none", "Incorrect: N/A": under a label naming a fault, there is none
+    ("Factual: N/A" is no verdict)."""
+    if at.sense != "fails":
         return None
     none = vocabulary().none.match(at.rest)
     return Value(affirms("fails", at.sense), at.position + none.end()) if none else None

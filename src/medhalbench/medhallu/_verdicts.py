@@ -102,7 +102,9 @@ _OPTION = re.compile(
     r"(?:(?:you\s+are\s+)?(?:factual|hallucinated|not\s+sure|unsure))",
     re.IGNORECASE,
 )
-_LIST_ITEM = re.compile(r"^[ \t]*(\d+)[.)](?=[ \t]+\S)", re.MULTILINE)
+# A numbered item, on its own line or after a comma ("0. No, 1. No, 2. ..."): several of
+# them number the reply's own list, not its verdict.
+_LIST_ITEM = re.compile(r"(?:^|(?<=[,;]))[ \t]*(\d+)[.)](?=[ \t]+\S)", re.MULTILINE)
 _HALLUCINATION_TYPES = re.compile(
     r"^\s*(?:\d+[.)]\s*)?(?:type\s*:?\s*)?(?:misinterpretation\s+of|incomplete\s+information"
     r"|mechanism\s+and\s+pathway|methodological\s+and\s+evidence)",
