@@ -11,7 +11,7 @@ package's README.
 """
 
 from medhalbench import _lazy
-from medhalbench.judging._alternatives import offers_both, several_verdict_lines
+from medhalbench.judging._alternatives import offers_both
 from medhalbench.judging._extract import (
     extract_verdict,
     extractor_template,

@@ -8,7 +8,7 @@ import re
 
 from medhalbench.judging._labels import classify_label
 from medhalbench.judging._prose import clause_start, negated_before, sentence
-from medhalbench.judging._schema import OPPOSITE, Cue, Tone, VerdictSchema
+from medhalbench.judging._schema import OPPOSITE, Tone, VerdictSchema
 from medhalbench.judging._values import answer_stance, read_value
 from medhalbench.judging._vocabulary import WORD_CHAR, Stance, vocabulary
 
@@ -187,35 +187,3 @@ def _in_part(text: str, token: Token) -> bool:
     """Whether a verdict value is given in part ("half wrong", "partly true")."""
     prefix = text[clause_start(text, token[0]) : token[0]]
     return bool(re.search(rf"(?:{vocabulary().partial.pattern})\s*$", prefix, re.I))
-
-
-def cues_offer_both(cues: list[Cue], text: str) -> str | None:
-    """Why two neighbouring cues of different verdicts, joined by "or" (or another
-    alternative) on one line, offer both ("YES or Factual: NO"), or None."""
-    words = vocabulary()
-    stated = [c for c in cues if c.tone in ("holds", "fails", "unsure")]
-    for first, second in zip(stated, stated[1:], strict=False):
-        between = text[first.end : second.start]
-        if first.tone == second.tone or "\n" in between or len(between) > 80:
-            continue
-        if re.search(rf"{words.alternatives.pattern}|/", between, re.IGNORECASE):
-            if not asks(text, second.end):
-                return "offers both verdicts as alternatives"
-    return None
-
-
-_VERDICT_LINE = re.compile(
-    r"^[ \t]*(?:[-*•]+[ \t]*|\d+[.)][ \t]*|\(\d+\)[ \t]*)?(?P<value>\S.*?)[ \t]*$", re.M
-)
-
-
-def several_verdict_lines(text: str, schema: VerdictSchema) -> bool:
-    """Whether lines holding nothing but a verdict give different verdicts ("True\\nFalse",
-    "1. True\\n2. False", "- 1\\n- 0")."""
-    found = set()
-    for match in _VERDICT_LINE.finditer(text):
-        line = match.group("value")
-        value = read_value(line, 0, schema, "neutral", leading=True)
-        if value.tone in ("holds", "fails") and not line[value.end :].strip(" .!)]\"'"):
-            found.add(value.tone)
-    return len(found) > 1

@@ -126,36 +126,6 @@ def lead_cue(text: str, labels: list[Label], schema: VerdictSchema) -> Cue | Non
     return Cue(_excepted(text, lead), 0, lead.end, "lead", marked=True)
 
 
-_GLOSS = re.compile(r"[ \t]*(?:\([ \t]*|[-–—:,][ \t]*)")
-
-
-def _gloss(text: str, cue: Cue, schema: VerdictSchema) -> Value | None:
-    """A verdict word glossing a marked verdict right after it ("1 (hallucinated)")."""
-    if not cue.marked or cue.tone not in ("holds", "fails", "unsure"):
-        return None
-    opening = _GLOSS.match(text, cue.end)
-    if opening is None or opening.end() == cue.end:
-        return None
-    value = read_value(text, opening.end(), schema, "neutral")
-    if value.tone is None or (value.word is None and value.tone != "unsure"):
-        return None
-    return value
-
-
-def gloss_cues(text: str, masked: str, schema: VerdictSchema, found: Found) -> None:
-    """ "0 (factual)", "1 - hallucinated": the gloss is part of the marked verdict (and a
-    gloss that says another verdict is a cue of its own)."""
-    for cue in list(found.cues):
-        if cue.how == "lead" and is_answer_word(text, cue.end):
-            continue  # "No, nothing wrong with it": what follows a yes/no is its own clause
-        gloss = _gloss(masked, cue, schema)
-        if gloss is None or gloss.tone is None:
-            continue
-        found.spans.append((cue.end, gloss.end))
-        if gloss.tone != cue.tone:
-            found.cues.append(Cue(gloss.tone, cue.end, gloss.end, "gloss", marked=True))
-
-
 _ANSWERED_QUESTION = re.compile(r"[?？][ \t\"'*]*(?:[-–—:][ \t]*)?(?=\S)")
 
 

@@ -9,15 +9,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from medhalbench.judging._alternatives import (
-    cues_offer_both,
-    offers_both,
-    option_questions,
-    several_verdict_lines,
-)
+from medhalbench.judging._alternatives import offers_both, option_questions
 from medhalbench.judging._digits import digit_cues, phrase_cues
 from medhalbench.judging._labels import classify_label, fields
-from medhalbench.judging._marked import gloss_cues, is_answer_word, marked_cues
+from medhalbench.judging._marked import is_answer_word, marked_cues
 from medhalbench.judging._options import own_options
 from medhalbench.judging._prose import prose_cues, sentence
 from medhalbench.judging._reply import Reading
@@ -121,7 +116,6 @@ def find_cues(text: str, schema: VerdictSchema) -> Cues:
     if schema.digits:
         found.cues += [c for c in digit_cues(masked, schema) if not found.covers(c)]
     found.cues += [c for c in phrase_cues(masked, schema) if not found.covers(c)]
-    gloss_cues(text, masked, schema, found)
     masked = mask(text, found.spans)
     # A field's name is no verdict: its value decides ("Đúng sự thật: KHÔNG"); nor are the
     # words of a sentence that declines to judge ("I cannot judge the truthfulness of ...").
@@ -134,12 +128,8 @@ def find_cues(text: str, schema: VerdictSchema) -> Cues:
         if c.tone not in ("holds", "fails") or not any(s <= c.start < e for s, e in aside)
     ]
     cues = _answers_another_question([*found.cues, *prose], text)
-    return Cues(
-        sorted(cues, key=lambda c: c.start),
-        found.explanations,
-        text,
-        _set_aside(masked, cues, schema),
-    )
+    conditional = _set_aside(masked, cues, schema)
+    return Cues(sorted(cues, key=lambda c: c.start), found.explanations, text, conditional)
 
 
 def _names_the_verdict(name: str, text: str, value: int, schema: VerdictSchema) -> bool:
@@ -217,8 +207,6 @@ def _cannot_tell(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
 def _nothing_stated(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
     if cues.marked or cues.prose(schema):
         return None
-    if cues.of_tone("partial"):
-        return Reading(None, "a partial verdict, no verdict")
     return Reading(None, "hedged, no verdict" if cues.of_tone("hedge") else "no verdict found")
 
 
@@ -284,8 +272,6 @@ def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], C
     text = text.strip()
     if not text:
         return Reading(None, "no verdict found"), None
-    if several_verdict_lines(text, schema):
-        return Reading(None, "several verdicts that disagree"), None
     chosen = own_options(text, schema)
     if chosen.reason:
         return Reading(None, chosen.reason), None
@@ -294,9 +280,6 @@ def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], C
     if offered:
         return Reading("unsure" if schema.hedge_is_unsure else None, offered), None
     cues = find_cues(text, schema)
-    offered = cues_offer_both(cues.all, cues.text)
-    if offered:
-        return Reading("unsure" if schema.hedge_is_unsure else None, offered), cues
     return decide(cues, schema), cues
 
 
