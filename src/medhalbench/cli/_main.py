@@ -43,6 +43,10 @@ _COMMANDS: dict[str, _Lazy] = {
     ),
     "report": _Lazy("medhalbench.cli._report:report_command", "Write the report of finished runs."),
     "compare": _Lazy("medhalbench.cli._compare:compare_command", "Compare two runs."),
+    "rescore": _Lazy(
+        "medhalbench.cli._rescore:rescore_command",
+        "Read a run's stored replies again with the current reader (no model call).",
+    ),
     "audit": _Lazy("medhalbench.cli._audit:audit_command", "Check a judge's verdicts by hand."),
     "serve": _Lazy("medhalbench.cli._serve:serve_command", "Serve a GGUF model locally."),
     "index": _Lazy(

@@ -18,6 +18,7 @@ from medhalbench.dahl._report import (
     dahl_sweep_table,
     dahl_tables,
 )
+from medhalbench.dahl._rescore import dahl_rereader
 from medhalbench.dahl._scorer import dahl_factuality
 from medhalbench.dahl._settings import AgreementRequest, DahlBuild, DahlSettings, FilterRequest
 from medhalbench.dahl._task import dahl
@@ -71,4 +72,5 @@ dahl_implementation = registry.Implementation(
         FilterRequest: run_filter,
     },
     plans={DahlBuild: plan_dahl_build},
+    rescorer=lambda record, old: dahl_rereader(old),
 )

@@ -6,7 +6,7 @@ every language: `verdict_words.yaml`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from medhalbench.judging._alternatives import offers_both, option_questions
@@ -17,6 +17,7 @@ from medhalbench.judging._options import own_options
 from medhalbench.judging._prose import prose_cues, sentence
 from medhalbench.judging._reply import Reading
 from medhalbench.judging._schema import OPPOSITE, Cue, VerdictSchema, mask
+from medhalbench.judging._score import set_scores_aside
 from medhalbench.judging._values import read_value
 from medhalbench.judging._vocabulary import Stance, vocabulary
 
@@ -93,9 +94,11 @@ def _quoted(text: str) -> str:
 _ITEM = re.compile(r"(?:^|\s)(?:\d{1,2}|[A-Z])(?:\s|$|\()")
 
 
-def find_cues(text: str, schema: VerdictSchema) -> Cues:
-    """Every cue of a prepared reply."""
+def find_cues(text: str, schema: VerdictSchema, scores: Sequence[Cue] = ()) -> Cues:
+    """Every cue of a prepared reply (its scores read and masked: `set_scores_aside`)."""
     found, _ = marked_cues(text, schema)
+    for score in scores:
+        found.add(score)
     named = fields(text)
     for start, end, value in named:  # every field's value is a cue: all must agree
         name = text[start:end]
@@ -269,8 +272,8 @@ def _marked_stance(marked: list[Cue]) -> Stance | None:
 def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], Cues | None]:
     """Read a prepared reply without self-corrections, with the cues it was read from
     (None where the reply was set aside before its cues were weighed)."""
-    text = text.strip()
-    if not text:
+    text, scores = set_scores_aside(text.strip(), schema)
+    if not text.strip() and not scores:
         return Reading(None, "no verdict found"), None
     chosen = own_options(text, schema)
     if chosen.reason:
@@ -279,7 +282,7 @@ def read_with_cues(text: str, schema: VerdictSchema) -> tuple[Reading[Stance], C
     offered = offers_both(text, schema)
     if offered:
         return Reading("unsure" if schema.hedge_is_unsure else None, offered), None
-    cues = find_cues(text, schema)
+    cues = find_cues(text, schema, scores)
     return decide(cues, schema), cues
 
 

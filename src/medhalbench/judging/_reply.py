@@ -150,10 +150,6 @@ _CHAT_TOKEN = re.compile(
 
 # A Llama-2 style echo of the prompt ("[INST] ... [/INST]"): the prompt names every class.
 _ECHOED_PROMPT = re.compile(r"\[INST\].*?\[/INST\]", re.DOTALL)
-# A probability ("P(hallucinated) = 0.9", "P(true) ≈ 0.6") names a class without choosing it.
-_PROBABILITY = re.compile(
-    r"\bP\s*\(\s*[^()\n]{1,30}\)\s*(?:[=≈~:]\s*)?(?:0?\.\d+|[01](?:\.0+)?|\d{1,3}\s*%)?"
-)
 
 
 def prepare_reply(reply: str) -> str:
@@ -161,7 +157,7 @@ def prepare_reply(reply: str) -> str:
     lines; no markdown emphasis, header or quote marks, citation marks or decoration; a
     label alone on its line ("### Factual", "**Verdict:**") joined to the value below it."""
     text = _CHAT_TOKEN.sub("\n", strip_reasoning(reply))
-    text = _PROBABILITY.sub(" ", _ECHOED_PROMPT.sub("\n", text)).translate(_TYPOGRAPHY)
+    text = _ECHOED_PROMPT.sub("\n", text).translate(_TYPOGRAPHY)
     text = structured_lines(_STRUCK.sub(" ", text))
     text = _EMPHASIS.sub("", text)
     text = _QUOTE_MARK.sub("", _HEADER.sub("", text))

@@ -31,6 +31,8 @@ class VerdictSchema:
         unsure: Whether "cannot tell" is an answer here.
         hedge_is_unsure: A hedge, a partial verdict or doubt beside a verdict reads as
             unsure (DAHL's checker: "partly true" is unknown), instead of unreadable.
+        score: Where the prompt asks for a score from 0 to 1: the threshold it states and
+            the stance a score at or above it gives (None: a score is never a verdict).
     """
 
     yes: Stance | None = None
@@ -39,6 +41,7 @@ class VerdictSchema:
     anywhere: frozenset[WordKind] = frozenset()
     unsure: bool = False
     hedge_is_unsure: bool = False
+    score: tuple[float, Stance] | None = None
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from inspect_ai.scorer import Scorer
+
 from medhalbench import registry
 from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._benchmark import medhal_benchmark
@@ -14,17 +16,26 @@ from medhalbench.medhal._report import (
     medhal_tables,
     write_predictions,
 )
-from medhalbench.medhal._scorer import factuality_verdict
+from medhalbench.medhal._scorer import factuality_prediction, factuality_verdict
 from medhalbench.medhal._settings import MedHalBuild, MedHalSettings, TrainRequest
 from medhalbench.medhal._task import medhal
 from medhalbench.medhal._train import run_training
 from medhalbench.medhal.builder._build import run_medhal_build
+from medhalbench.results import RunRecord
 
 
 def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
     """Judging the example statements (one file) or the user's test split."""
     task = settings.task(medhal, MedHalSettings.example)
     return registry.DemoRun("MedHal: statement factuality", [task])
+
+
+def medhal_rescorer(record: RunRecord, old: object) -> Scorer:
+    """The judge's scorer of the run's settings, without the extractor (no model call)."""
+    settings = record.settings_as(MedHalSettings)
+    if settings.predict:
+        return factuality_prediction(score_threshold=settings.score_threshold)
+    return factuality_verdict(settings.similarity, score_threshold=settings.score_threshold)
 
 
 medhal_implementation = registry.Implementation(
@@ -40,4 +51,5 @@ medhal_implementation = registry.Implementation(
     demo=medhal_demo,
     commands={MedHalBuild: run_medhal_build, TrainRequest: run_training},
     plans={MedHalBuild: plan_medhal_build},
+    rescorer=medhal_rescorer,
 )

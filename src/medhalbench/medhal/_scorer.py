@@ -51,7 +51,9 @@ QUESTION = "Is the statement factual, given its context (YES or NO)?"
 
 @scorer(metrics=[medhal_metrics()])
 def factuality_verdict(
-    embedder: str | None = DEFAULT_EMBEDDER, extract_template: str = ""
+    embedder: str | None = DEFAULT_EMBEDDER,
+    extract_template: str = "",
+    score_threshold: float | None = None,
 ) -> Scorer:
     """Score a "Factual: YES/NO" reply.
 
@@ -66,11 +68,13 @@ def factuality_verdict(
         embedder: Sentence-transformers model for the explanation similarity.
         extract_template: The extractor's prompt, for replies the strict reader cannot read
             (used only when the `extractor` role names a model).
+        score_threshold: Where the prompt asks for P(factual): the threshold a score is
+            read against (None: a score is never a verdict).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict, read_by, unread = await read_factuality(reply, extract_template)
+        verdict, read_by, unread = await read_factuality(reply, extract_template, score_threshold)
         sample = state.metadata_as(MedHalSampleMetadata)
         label = bool(sample.label)
         gold = sample.explanation
@@ -115,7 +119,9 @@ def factuality_verdict(
 
 
 @scorer(metrics=[prediction_counts()])
-def factuality_prediction(extract_template: str = "") -> Scorer:
+def factuality_prediction(
+    extract_template: str = "", score_threshold: float | None = None
+) -> Scorer:
     """Read a "Factual: YES/NO" reply on an unlabelled statement (predict-only): the
     verdict (`answer` YES, NO, or None when it cannot be read) and the explanation, with
     nothing to compare them to.
@@ -123,11 +129,12 @@ def factuality_prediction(extract_template: str = "") -> Scorer:
     Args:
         extract_template: The extractor's prompt, for replies the strict reader cannot read
             (used only when the `extractor` role names a model).
+        score_threshold: As `factuality_verdict`'s.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict, read_by, unread = await read_factuality(reply, extract_template)
+        verdict, read_by, unread = await read_factuality(reply, extract_template, score_threshold)
         answer = None if verdict.factual is None else ("YES" if verdict.factual else "NO")
         return Score(
             value=answer or UNREADABLE,
@@ -148,11 +155,11 @@ def factuality_prediction(extract_template: str = "") -> Scorer:
 
 
 async def read_factuality(
-    reply: str, extract_template: str
+    reply: str, extract_template: str, score_threshold: float | None = None
 ) -> tuple[FactualVerdict, str | None, str | None]:
     """A reply's verdict, who read it (`strict`, `extractor`, or None when neither could),
     and why the strict reader read none (None where it read one)."""
-    verdict = parse_factual_verdict(reply)
+    verdict = parse_factual_verdict(reply, score_threshold=score_threshold)
     factual, read_by = await read_then_extract(
         verdict.factual, reply, _MEANINGS, question=QUESTION, template=extract_template,
         verdict=lambda read: read == "YES",

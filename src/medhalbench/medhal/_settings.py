@@ -28,6 +28,7 @@ from medhalbench.settings import (
     Positive,
     ProtocolSettings,
     ReplyTokens,
+    ScoreThreshold,
     SettingProblem,
     Share,
     Spelling,
@@ -66,6 +67,7 @@ class MedHalSettings(BenchmarkSettings):
     """File replacing the system prompt."""
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({context_block}, {statement})."""
+    score_threshold: ScoreThreshold = None
     max_tokens: ReplyTokens = DEFAULT_JUDGE_MAX_TOKENS
     paper_call: Annotated[Literal["open"] | None, Means("replies")] = None
     """Call the judge as the authors' `medhal_eval.py` did: their task description in front

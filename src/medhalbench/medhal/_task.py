@@ -198,9 +198,9 @@ def medhal(settings: MedHalSettings) -> Task:
         solver=given_output()
         if settings.responses is not None
         else reply_solvers(call, judge(greedy=config.temperature == 0)),
-        scorer=factuality_prediction(extract_template)
+        scorer=factuality_prediction(extract_template, settings.score_threshold)
         if settings.predict
-        else factuality_verdict(embedder=similarity, extract_template=extract_template),
+        else factuality_verdict(similarity, extract_template, settings.score_threshold),
         metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
         config=config,
         metadata={

@@ -9,6 +9,8 @@ yes/no word of the reply), for the authors' figures.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from medhalbench.judging import (
     Cues,
     Reading,
+    Stance,
     VerdictSchema,
     read_reply,
     read_with_cues,
@@ -105,20 +108,31 @@ def _explanation(text: str, cues: Cues, factual: bool) -> str | None:
     return explanation or None
 
 
-def _read(text: str) -> Reading[tuple[bool, str | None]]:
+def _read(text: str, schema: VerdictSchema = FACTUAL_SCHEMA) -> Reading[tuple[bool, str | None]]:
     """Read a prepared reply without self-corrections: its verdict and explanation."""
-    read, cues = read_with_cues(text, FACTUAL_SCHEMA)
+    read, cues = read_with_cues(text, schema)
     if read.verdict not in ("holds", "fails") or cues is None:
         return Reading(None, read.reason)
     factual = read.verdict == "holds"
     return Reading((factual, _explanation(cues.text, cues, factual)), read.reason)
 
 
-def parse_factual_verdict(reply: str) -> FactualVerdict:
+def parse_factual_verdict(reply: str, *, score_threshold: float | None = None) -> FactualVerdict:
     """Read a MedHal judge's reply (the reader's rules: `judging/README.md`). The
     explanation is the text after an "Explanation" label (the label itself excluded), else
-    the text after the verdict."""
-    read = read_reply(reply, _read)
+    the text after the verdict.
+
+    Args:
+        reply: The model's completion.
+        score_threshold: Where the prompt asks for the probability that the statement is
+            factual: a score at or above it reads as factual, below it as not (None: a
+            score is never a verdict).
+    """
+    scored: tuple[float, Stance] | None = (
+        None if score_threshold is None else (score_threshold, "holds")
+    )
+    schema = dataclasses.replace(FACTUAL_SCHEMA, score=scored)
+    read = read_reply(reply, functools.partial(_read, schema=schema))
     if read.verdict is None:
         return FactualVerdict(None, None, read.reason)
     factual, explanation = read.verdict

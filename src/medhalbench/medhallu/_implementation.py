@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai.scorer import SampleScore
+from inspect_ai.scorer import SampleScore, Scorer
 
 from medhalbench import registry
 from medhalbench.medhallu._audit import JUDGE_AUDIT
@@ -41,6 +41,12 @@ def medhallu_headline(scores: Sequence[SampleScore], record: RunRecord) -> list[
     return headline_figures(scores, not_sure=record.settings_as(MedHalluSettings).not_sure)
 
 
+def medhallu_rescorer(record: RunRecord, old: object) -> Scorer:
+    """The detection scorer of the run's settings, without the extractor (no model call)."""
+    settings = record.settings_as(MedHalluSettings)
+    return detection_verdict(settings.not_sure, score_threshold=settings.score_threshold)
+
+
 medhallu_implementation = registry.Implementation(
     benchmark=medhallu_benchmark,
     task=medhallu,
@@ -58,4 +64,5 @@ medhallu_implementation = registry.Implementation(
         ClusterRequest: run_cluster_analysis,
     },
     plans={MedHalluBuild: plan_medhallu_build},
+    rescorer=medhallu_rescorer,
 )

@@ -27,7 +27,9 @@ QUESTION = "Is the answer to a medical question factual (0) or hallucinated (1)?
 
 
 @scorer(metrics=[detection_metrics()])
-def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Scorer:
+def detection_verdict(
+    not_sure: bool = False, extract_template: str = "", score_threshold: float | None = None
+) -> Scorer:
     """Score a detection reply.
 
     The value is 1 when the verdict matches the label, else 0. The metadata holds our
@@ -42,11 +44,15 @@ def detection_verdict(not_sure: bool = False, extract_template: str = "") -> Sco
         not_sure: Whether "2: not sure" is an allowed answer.
         extract_template: The extractor's prompt, for replies the strict reader cannot read
             (used only when the `extractor` role names a model).
+        score_threshold: Where the prompt asks for P(hallucinated): the threshold a score
+            is read against (None: a score is never a verdict).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         reply = state.output.completion if state.output else ""
-        verdict = parse_detection_verdict(reply, allow_not_sure=not_sure)
+        verdict = parse_detection_verdict(
+            reply, allow_not_sure=not_sure, score_threshold=score_threshold
+        )
         choices = {k: v for k, v in _MEANINGS.items() if not_sure or k != "2"}
         label, read_by = await read_then_extract(
             verdict.label, reply, choices, question=QUESTION, template=extract_template,

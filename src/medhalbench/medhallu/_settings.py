@@ -32,6 +32,7 @@ from medhalbench.settings import (
     ReplyTokens,
     SampleLimit,
     SampleSeed,
+    ScoreThreshold,
     SettingProblem,
     Settings,
     Share,
@@ -92,6 +93,7 @@ class MedHalluSettings(BenchmarkSettings, Grounding):
     """File replacing the system prompt."""
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({question}, {answer}, {knowledge})."""
+    score_threshold: ScoreThreshold = None
     temperature: ReplyTemperature = DETECTION_TEMPERATURE
     max_tokens: ReplyTokens = DETECTION_MAX_TOKENS
 

@@ -175,7 +175,9 @@ def medhallu(settings: MedHalluSettings) -> Task:
         if settings.responses is not None
         else reply_solvers(call, epoch_generate()),
         scorer=detection_verdict(
-            not_sure=settings.not_sure, extract_template=extractor_template(settings.extract_prompt)
+            not_sure=settings.not_sure,
+            extract_template=extractor_template(settings.extract_prompt),
+            score_threshold=settings.score_threshold,
         ),
         metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
         config=reply_config(

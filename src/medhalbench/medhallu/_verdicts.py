@@ -10,6 +10,8 @@ Before it, what only MedHallu's prompt invites is set aside: an echo of the prom
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from enum import IntEnum
@@ -132,7 +134,7 @@ def _echoes_the_prompt(option: re.Match[str]) -> bool:
     return DETECTION_SCHEMA.digits.get(option.group(1)) == stance
 
 
-def _read(text: str) -> Reading[Stance]:
+def _read(text: str, schema: VerdictSchema = DETECTION_SCHEMA) -> Reading[Stance]:
     """Read a prepared reply without self-corrections (see `parse_detection_verdict`)."""
     text = _PROMPT_ECHO.sub(" ", text).strip()
     if not text:
@@ -142,7 +144,7 @@ def _read(text: str) -> Reading[Stance]:
         rest = text
         for match in reversed(options):
             rest = rest[: match.start()] + " " * (match.end() - match.start()) + rest[match.end() :]
-        inner = read_stance(rest, DETECTION_SCHEMA)
+        inner = read_stance(rest, schema)
         if inner.verdict is None:
             return Reading(None, "echoes the prompt's options")
         return Reading(inner.verdict, f"after the prompt's options: {inner.reason}")
@@ -152,21 +154,30 @@ def _read(text: str) -> Reading[Stance]:
         text = "".join(_unnumbered(text, items))
     if _HALLUCINATION_TYPES.match(text):
         return Reading(None, "restates a hallucination type, no verdict")
-    return read_stance(text, DETECTION_SCHEMA)
+    return read_stance(text, schema)
 
 
-def parse_detection_verdict(reply: str, *, allow_not_sure: bool = False) -> DetectionVerdict:
+def parse_detection_verdict(
+    reply: str, *, allow_not_sure: bool = False, score_threshold: float | None = None
+) -> DetectionVerdict:
     """Read a detector's reply (the reader's rules: `judging/README.md`).
 
     Args:
         reply: The model's completion.
         allow_not_sure: Whether 2 / "not sure" is a valid answer in this setting; when it
             is not, such a reply is unparseable.
+        score_threshold: Where the prompt asks for the probability that the answer is
+            hallucinated: a score at or above it reads as hallucinated, below it as factual
+            (None: a score is never a verdict).
 
     Returns:
         The verdict, or an unparseable verdict with the reason.
     """
-    read = read_reply(reply, _read)
+    scored: tuple[float, Stance] | None = (
+        None if score_threshold is None else (score_threshold, "fails")
+    )
+    schema = dataclasses.replace(DETECTION_SCHEMA, score=scored)
+    read = read_reply(reply, functools.partial(_read, schema=schema))
     if read.verdict is None:
         return DetectionVerdict(None, read.reason)
     label = _LABELS[read.verdict]

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from inspect_ai import Task
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model, get_model
-from inspect_ai.scorer import SampleScore
+from inspect_ai.scorer import SampleScore, Score, Scorer
 from inspect_ai.util import registry_info
 
 from medhalbench._errors import MedhalbenchError
@@ -191,6 +191,9 @@ class Implementation:
         commands: What its builder and tools run, by their settings model.
         plans: Model calls and tokens of a build, by its settings model, from the role
             models' names (calling no model).
+        rescorer: The scorer that reads a log's stored replies again with the current
+            reader, calling no model (`medhalbench rescore`), from the run's record and each
+            sample's score in the log by id and epoch.
     """
 
     benchmark: Benchmark
@@ -211,6 +214,7 @@ class Implementation:
     outputs: Callable[[EvalLog], list[Path]] = lambda log: []
     commands: Mapping[type[Settings], Run] = field(default_factory=dict)
     plans: Mapping[type[Settings], Callable[[Any, RoleModels], Plan]] = field(default_factory=dict)
+    rescorer: Callable[[RunRecord, Mapping[tuple[str | int, int], Score]], Scorer] | None = None
 
     @property
     def task_name(self) -> str:

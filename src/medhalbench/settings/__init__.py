@@ -23,6 +23,7 @@ from medhalbench.settings._commands import (
     PlanSettings,
     ReportFormat,
     ReportRequest,
+    RescoreRequest,
     RunOptions,
     SuiteSettings,
     TableOptions,
@@ -114,6 +115,7 @@ from medhalbench.settings._shared import (
     RunData,
     SampleLimit,
     SampleSeed,
+    ScoreThreshold,
 )
 from medhalbench.settings._suite import SuiteFile, SuiteModel, SuiteRun, suite_problems
 

@@ -282,6 +282,23 @@ class CompareRequest(Settings):
         return self.format or _format_named(self.out, _FILE_COMPARISONS) or "text"
 
 
+class RescoreRequest(Settings):
+    """Read a finished run's stored replies again with the current verdict reader, calling no
+    model: a copy of the log with every score and figure recomputed, and the figures that
+    moved printed before and after. Replies an extractor model had read are read by the
+    strict reader alone (the count is printed).
+
+    Examples:
+        medhalbench rescore logs/run.eval
+        medhalbench rescore logs/run.eval --out logs/run-reread.eval
+    """
+
+    log: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
+    """The run's log."""
+    out: OutputFile | None = None
+    """Where to write the rescored log (default: beside it, its name ending in -rescored)."""
+
+
 class AuditRequest(Settings):
     """Check the judges of runs by hand, blind: a local page shows one judged item at a time
     and asks you what the judge was asked, before showing its answer and the dataset's label.

@@ -15,8 +15,10 @@ from medhalbench.settings._marks import (
     InputFile,
     Means,
     OutputFolder,
+    Qualifies,
     Seed,
     SetBy,
+    Share,
     Temperature,
 )
 from medhalbench.settings._model import ProtocolSettings, Settings
@@ -69,6 +71,17 @@ Bootstrap = Annotated[
     ),
 ]
 """Bootstrap resamples for the intervals: sets only the intervals."""
+ScoreThreshold = Annotated[
+    Share | None,
+    Means("judging"),
+    Qualifies("prompt"),
+    Field(
+        description="The prompt given asks for a probability from 0 to 1 (of the benchmark's "
+        "question: hallucinated for MedHallu, factual for MedHal): a score at or above this "
+        "reads as that class, below it as the other. Unset, a score is never a verdict."
+    ),
+]
+"""Where the prompt asks for a score: the threshold it is read against."""
 PaperCall = Literal["open", "openai"]
 """The authors' own call to the model under test, by their script's route: `open` (the route
 their scripts took for open-weight models, through vLLM or transformers) or `openai` (their
