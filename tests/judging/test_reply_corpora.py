@@ -33,14 +33,20 @@ meaning before the reader was run on it.
   211, 14 read as the wrong class, 52 not read. The classes behind them were fixed (never a
   reply), the reader's rules rewritten as small functions: agreement 1.000, none read as
   the wrong class.
+- `replies_styles_h.jsonl`: 289 replies written for issue 58 by a hand that never saw the
+  reader or its corpora (frozen, sha256 328edeff...), in new styles: other models (GPT-5, o3,
+  Claude 4, Llama 4, DeepSeek-R1, ...), languages, formats and traps (echoes of the prompt's
+  options, ties, verdicts withdrawn, fields named after a class, "not applicable" values,
+  refusals in other languages, probabilities). Its first run, before the change: agreement
+  0.913, 11 read as the wrong class, 14 not read; after the two-step reading: 0.965, none.
 - `replies_probes.jsonl`: replies written to find a wrong-class read (negation scope, label
   heads, glosses, hedges in other languages).
 
 The first rule is never the wrong class: a reply read as a class other than the careful
 reader's (a hedge read as a class included) fails the test whatever the agreement. The
 second is agreement, with a bar per corpus: 0.95 on the corpora the reader was developed or
-fixed on, 0.85 on `replies_styles_g` (the bar issue 41 set for a set written before the
-change); a corpus added later is held to 0.95.
+fixed on, 0.85 on `replies_styles_g` and `replies_styles_h` (the bar issues 41 and 58 set
+for a set written before the change); a corpus added later is held to 0.95.
 """
 
 from __future__ import annotations
@@ -62,8 +68,8 @@ NO_CLASS = (None, "unknown")
 """Readings that put a reply in no class: not read (None), or DAHL's unknown."""
 BAR = 0.95
 """The agreement every corpus must reach, unless `BARS` names its own (never lower)."""
-BARS = {"replies_styles_g": 0.85}
-"""Corpora held to a bar of their own: issue 41's held-out set."""
+BARS = {"replies_styles_g": 0.85, "replies_styles_h": 0.85}
+"""Corpora held to a bar of their own: issues 41's and 58's held-out sets."""
 
 
 def reading(case: dict[str, Any]) -> str | None:

@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from medhalbench.dahl import parse_truth_verdicts, read_truth_verdict
 from medhalbench.judging import prepare_reply, read_stance
 from medhalbench.medhal import parse_factual_verdict
 from medhalbench.medhallu import parse_detection_verdict
@@ -47,3 +48,23 @@ def test_each_benchmark_reads_the_score_of_its_own_question() -> None:
     assert int(parse_detection_verdict("0.5", score_threshold=0.6).label) == 0  # type: ignore[arg-type]
     assert parse_factual_verdict("0.7", score_threshold=0.6).factual is True
     assert parse_factual_verdict("0.5", score_threshold=0.6).factual is False
+    assert read_truth_verdict("P(true) = 0.8").verdict is None
+    assert read_truth_verdict("P(true) = 0.8", 0.5).verdict == "true"
+    assert parse_truth_verdicts("1. 0.9\n2. 0.1", 0.5) == ["true", "false"]
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "needs"),
+    [("medhal", "--prompt"), ("dahl", "--check-prompt, --check-batch-prompt or --evidence-prompt")],
+)
+def test_a_threshold_is_refused_without_a_prompt_that_asks_for_a_score(
+    benchmark: str, needs: str
+) -> None:
+    from click.testing import CliRunner
+
+    from medhalbench.cli import cli
+
+    given = ["eval", benchmark, "--dataset", "example", "--score-threshold", "0.5"]
+    result = CliRunner().invoke(cli, given)
+    assert result.exit_code == 2
+    assert "--score-threshold: needs" in result.stderr and needs in result.stderr

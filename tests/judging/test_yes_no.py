@@ -1,4 +1,4 @@
-"""Reading yes/no replies."""
+"""Reading yes/no replies: by the strict reader, as every verdict is."""
 
 import pytest
 
@@ -11,8 +11,11 @@ from medhalbench.judging import parse_yes_no
         ("Yes", True),
         ("no.", False),
         ("Answer: yes", True),
-        ("I would say yes", True),
+        ("Yes, the premise entails the hypothesis.", True),
+        ("No, it does not follow from it.", False),
+        ("<think>Both say the same.</think>\nYes", True),
         ("yes and no", None),
+        ("YES or NO", None),
         ("maybe", None),
     ],
 )

@@ -21,7 +21,6 @@ from medhalbench.results import Column, ResultTable, RunFacts, log_metrics, run_
 from medhalbench.settings import RescoreRequest
 from medhalbench.text import printable
 
-
 NO_CALL = "mockllm/model"
 """The model a rescoring's task context holds: inspect's mock, as no scorer calls one."""
 

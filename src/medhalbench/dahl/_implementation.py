@@ -72,5 +72,7 @@ dahl_implementation = registry.Implementation(
         FilterRequest: run_filter,
     },
     plans={DahlBuild: plan_dahl_build},
-    rescorer=lambda record, old: dahl_rereader(old),
+    rescorer=lambda record, old: dahl_rereader(
+        old, record.settings_as(DahlSettings).score_threshold
+    ),
 )

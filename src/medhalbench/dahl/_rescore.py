@@ -20,20 +20,20 @@ _OURS = {"status", "units", "true", "false", "unknown", "length", "category", "p
 """Fields our judgement sets; every other field of the old record is kept as it was."""
 
 
-def reread(old: DahlScoreMetadata) -> Score | None:
+def reread(old: DahlScoreMetadata, score_threshold: float | None = None) -> Score | None:
     """An answer's judgement with its checker's replies read again (None: nothing was
-    checked, so nothing changes)."""
+    checked, so nothing changes), a score read against the run's threshold."""
     replies, units = old.checker_replies, old.units_text
     if not replies or not units:
         return None
     verdicts: list[TruthVerdict] = (
-        [read_truth_verdict(r).verdict or "unknown" for r in replies]
+        [read_truth_verdict(r, score_threshold).verdict or "unknown" for r in replies]
         if len(replies) == len(units)
-        else parse_truth_verdicts(replies[0])
+        else parse_truth_verdicts(replies[0], score_threshold)
     )
     result = judge_response(units, verdicts, length=old.length, category=old.category)
     kept = old.model_dump(exclude=_OURS | {"strict"}, exclude_none=True)
-    reasons = reasons_of(replies, len(units))
+    reasons = reasons_of(replies, len(units), score_threshold)
     kept.update(
         verdicts=verdicts,
         unit_unread_reasons=reasons,
@@ -43,11 +43,12 @@ def reread(old: DahlScoreMetadata) -> Score | None:
     return _score(result, **kept)
 
 
-def dahl_rereader(old: Mapping[SampleKey, Score]) -> Scorer:
+def dahl_rereader(old: Mapping[SampleKey, Score], score_threshold: float | None) -> Scorer:
     """DAHL's scorer as a rescoring uses it: each sample's stored checker replies read again.
 
     Args:
         old: Each sample's score in the log, by id and epoch.
+        score_threshold: The run's threshold for a score the checker's prompt asked for.
     """
 
     # Registered under the task's scorer name only when a rescoring makes it, so that the
@@ -57,7 +58,7 @@ def dahl_rereader(old: Mapping[SampleKey, Score]) -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             before = old[(state.sample_id, state.epoch)]
             record = DahlScoreMetadata.model_validate(before.metadata or {})
-            return reread(record) or before
+            return reread(record, score_threshold) or before
 
         return score
 

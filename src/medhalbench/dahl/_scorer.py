@@ -180,6 +180,8 @@ class CheckOptions:
             constrained decoding (unit mode).
         probabilities: Ask for log-probabilities and compute P(false) per unit.
         max_tokens: Token limit of one unit's verdict.
+        score_threshold: Where the prompt asks for P(true): the threshold a score is read
+            against (None: a score is never a verdict).
     """
 
     mode: CheckMode
@@ -189,6 +191,7 @@ class CheckOptions:
     structured: bool = False
     probabilities: bool = False
     max_tokens: int = CHECKER_MAX_TOKENS
+    score_threshold: float | None = None
 
 
 async def check_units(
@@ -237,7 +240,8 @@ async def check_units(
         )
         replies = [o.completion for o in outputs]
         p_false = [verdict_probability(o, _TRUTH_TOKENS, "false", "true") for o in outputs]
-        return [read_truth_verdict(r).verdict for r in replies], replies, p_false
+        read = [read_truth_verdict(r, options.score_threshold).verdict for r in replies]
+        return read, replies, p_false
     numbered = "\n".join(f"{i}. {u}" for i, u in enumerate(units, start=1))
     output = await checker.generate(
         [
@@ -246,7 +250,9 @@ async def check_units(
         ],
         config=config.merge(GenerateConfig(max_tokens=max_tokens * len(units))),
     )
-    verdicts: list[TruthVerdict | None] = list(parse_truth_verdicts(output.completion))
+    verdicts: list[TruthVerdict | None] = list(
+        parse_truth_verdicts(output.completion, options.score_threshold)
+    )
     return verdicts, [output.completion], [None] * len(verdicts)
 
 
@@ -429,7 +435,7 @@ def dahl_factuality(
             verdicts=list(verdicts),
             read_by_extractor=extracted,
             unit_read_by=read_by,
-            unit_unread_reasons=unread_reasons(replies, len(units.units)),
+            unit_unread_reasons=unread_reasons(replies, len(units.units), checks.score_threshold),
             p_false=p_false if checks.probabilities else None,
             checker_replies=replies,
             splitter_reply=splitter_reply,

@@ -30,6 +30,7 @@ from medhalbench.settings import (
     ReplyTokens,
     SampleLimit,
     SampleSeed,
+    ScoreThreshold,
     SettingProblem,
     Settings,
     Spelling,
@@ -91,6 +92,7 @@ class DahlSettings(BenchmarkSettings, Grounding):
         InputFile | None, Means("judging"), Qualifies("check_mode", "batch")
     ] = None
     """File replacing the batch checker prompt ({statements})."""
+    score_threshold: ScoreThreshold = None
     raw_units: Annotated[bool, Means("judging")] = False
     """Check the splitter's units as written (no markdown stripping, no splitting of
     multi-sentence units, list introductions kept); default: normalised."""
@@ -133,6 +135,13 @@ class DahlSettings(BenchmarkSettings, Grounding):
                 "check_prompt",
                 "is the closed-book checker's prompt; with evidence, give the grounded one as "
                 "evidence_prompt ({statement}, {passages})",
+            )
+        asks = (self.check_prompt, self.check_batch_prompt, self.evidence_prompt)
+        if self.score_threshold is not None and not any(asks):
+            raise SettingProblem(
+                "score_threshold",
+                "needs the checker prompt that asks for a score: --check-prompt, "
+                "--check-batch-prompt or --evidence-prompt",
             )
         return self
 

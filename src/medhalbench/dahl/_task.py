@@ -181,6 +181,7 @@ def dahl(settings: DahlSettings) -> Task:
                 structured=settings.structured,
                 probabilities=settings.probabilities,
                 max_tokens=settings.check_max_tokens,
+                score_threshold=settings.score_threshold,
             ),
             cache=settings.cache,
             normalise=not settings.raw_units,

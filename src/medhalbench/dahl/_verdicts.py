@@ -36,45 +36,54 @@ TRUTH_SCHEMA = VerdictSchema(
 _VERDICTS: dict[Stance, TruthVerdict] = {"holds": "true", "fails": "false", "unsure": "unknown"}
 
 
-def _read(text: str) -> Reading[TruthVerdict]:
-    read = read_stance(text, TRUTH_SCHEMA)
+def _read(text: str, schema: VerdictSchema) -> Reading[TruthVerdict]:
+    read = read_stance(text, schema)
     return Reading(None if read.verdict is None else _VERDICTS[read.verdict], read.reason)
 
 
-def parse_truth_verdict(reply: str) -> TruthVerdict:
+def parse_truth_verdict(reply: str, score_threshold: float | None = None) -> TruthVerdict:
     """Read a checker's reply; anything not clearly true or false is `unknown` (see
     `read_truth_verdict`)."""
-    return read_truth_verdict(reply).verdict or "unknown"
+    return read_truth_verdict(reply, score_threshold).verdict or "unknown"
 
 
-def read_truth_verdict(reply: str) -> Reading[TruthVerdict]:
+def read_truth_verdict(reply: str, score_threshold: float | None = None) -> Reading[TruthVerdict]:
     """Read a checker's reply: true, false, `unknown` when the reply says it cannot tell or
     hedges ("partly true", "cannot be verified", both offered), or None when it cannot be
-    read (the reader's rules: `judging/README.md`)."""
-    return read_reply(reply, _read)
+    read (the reader's rules: `judging/README.md`).
+
+    Args:
+        reply: The checker's reply.
+        score_threshold: Where the prompt asks for the probability that the statement is
+            true: a score at or above it reads as true, below it as false (None: a score is
+            never a verdict).
+    """
+    schema = TRUTH_SCHEMA.scored(score_threshold, "holds")
+    return read_reply(reply, lambda text: _read(text, schema))
 
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]+|\d+[.)]|\(\d+\))\s*")
 
 
-def parse_truth_verdicts(reply: str) -> list[TruthVerdict]:
+def parse_truth_verdicts(reply: str, score_threshold: float | None = None) -> list[TruthVerdict]:
     """Read one verdict per non-blank line (a checker judging several facts at once);
     list markers ("1.", "-") before a verdict are not part of it."""
     return [
-        parse_truth_verdict(_LIST_MARKER.sub("", line))
+        parse_truth_verdict(_LIST_MARKER.sub("", line), score_threshold)
         for line in strip_reasoning(reply).splitlines()
         if line.strip()
     ]
 
 
-def unread_reasons(replies: Sequence[str], units: int) -> list[str | None]:
+def unread_reasons(
+    replies: Sequence[str], units: int, score_threshold: float | None = None
+) -> list[str | None]:
     """Why the strict reader read no verdict from each unit's reply (None where it read
     one): one reply per unit, or one reply for all units read line by line."""
     if len(replies) == 1 and units != 1:
         lines = [line for line in strip_reasoning(replies[0]).splitlines() if line.strip()]
-        readings = [read_truth_verdict(_LIST_MARKER.sub("", line)) for line in lines]
-    else:
-        readings = [read_truth_verdict(reply) for reply in replies]
+        replies = [_LIST_MARKER.sub("", line) for line in lines]
+    readings = [read_truth_verdict(reply, score_threshold) for reply in replies]
     return [None if read.verdict is not None else read.reason for read in readings]
 
 

@@ -26,7 +26,6 @@ from medhalbench.judging._reply import (
     strip_reasoning,
 )
 from medhalbench.judging._schema import Cue, VerdictSchema
-from medhalbench.judging._text import offers_alternatives
 from medhalbench.judging._version import reader_version
 from medhalbench.judging._vocabulary import Stance, WordKind, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no

@@ -5,7 +5,7 @@ position (`Value`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from medhalbench.judging._vocabulary import Stance, VerdictWord, WordKind
@@ -42,6 +42,11 @@ class VerdictSchema:
     unsure: bool = False
     hedge_is_unsure: bool = False
     score: tuple[float, Stance] | None = None
+
+    def scored(self, threshold: float | None, high: Stance) -> VerdictSchema:
+        """This schema where the prompt asks for a score, a score at or above `threshold`
+        giving `high` (None: no score asked for, the schema as it is)."""
+        return self if threshold is None else replace(self, score=(threshold, high))
 
 
 @dataclass(frozen=True)

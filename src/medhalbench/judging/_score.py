@@ -13,8 +13,6 @@ from medhalbench.judging._vocabulary import vocabulary
 
 _NUMBER = r"(?P<number>0?\.\d+|[01](?:\.0+)?|\d{1,3}(?:\.\d+)?[ \t]*%)(?![\w.%])"
 _PROBABILITY = re.compile(rf"\bP\s*\(\s*(?P<of>[^()\n]{{1,30}})\)\s*(?:[=≈~:]\s*{_NUMBER})?")
-
-
 _ALONE = re.compile(rf"^[ \t]*{_NUMBER}[ \t.]*$")
 
 

@@ -1,25 +1,17 @@
-"""Parsing yes/no answers."""
+"""Yes/no replies (an LLM's entailment judgement), read by the strict reader."""
 
 from __future__ import annotations
 
-import re
+from medhalbench.judging._reader import read_stance
+from medhalbench.judging._reply import read_reply
+from medhalbench.judging._schema import VerdictSchema
 
-from medhalbench.judging._text import offers_alternatives
-
-_YES_NO_LEAD = re.compile(
-    r"^[\s*\"'`(\[]*(?:(?:answer|verdict)\s*[:=\-]?\s*)?[\s*\"'`(\[]*(yes|no)\b"
-)
-_YES = re.compile(r"\byes\b")
-_NO = re.compile(r"\bno\b")
+YES_NO_SCHEMA = VerdictSchema(yes="holds", alone=frozenset({"truth", "correctness"}))
+"""A yes/no question ("Does the premise entail the hypothesis?"): yes holds."""
 
 
 def parse_yes_no(reply: str) -> bool | None:
-    """Read a yes/no reply: a leading yes/no wins, else exactly one kind must occur; None otherwise."""
-    text = reply.strip().lower().replace("**", "")
-    lead = _YES_NO_LEAD.match(text)
-    if lead and not offers_alternatives(text[lead.end() :], "yes|no"):
-        return lead.group(1) == "yes"
-    has_yes, has_no = bool(_YES.search(text)), bool(_NO.search(text))
-    if has_yes != has_no:
-        return has_yes
-    return None
+    """Read a yes/no reply: True for yes, False for no, None where the strict reader reads
+    no single answer (`judging/README.md`)."""
+    read = read_reply(reply, lambda text: read_stance(text, YES_NO_SCHEMA))
+    return None if read.verdict not in ("holds", "fails") else read.verdict == "holds"

@@ -27,6 +27,7 @@ from medhalbench.settings import (
     PartOf,
     Positive,
     ProtocolSettings,
+    Qualifies,
     ReplyTokens,
     ScoreThreshold,
     SettingProblem,
@@ -67,7 +68,7 @@ class MedHalSettings(BenchmarkSettings):
     """File replacing the system prompt."""
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({context_block}, {statement})."""
-    score_threshold: ScoreThreshold = None
+    score_threshold: Annotated[ScoreThreshold, Qualifies("prompt")] = None
     max_tokens: ReplyTokens = DEFAULT_JUDGE_MAX_TOKENS
     paper_call: Annotated[Literal["open"] | None, Means("replies")] = None
     """Call the judge as the authors' `medhal_eval.py` did: their task description in front

@@ -9,7 +9,6 @@ yes/no word of the reply), for the authors' figures.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -19,7 +18,6 @@ from pydantic import BaseModel, ConfigDict
 from medhalbench.judging import (
     Cues,
     Reading,
-    Stance,
     VerdictSchema,
     read_reply,
     read_with_cues,
@@ -128,10 +126,7 @@ def parse_factual_verdict(reply: str, *, score_threshold: float | None = None) -
             factual: a score at or above it reads as factual, below it as not (None: a
             score is never a verdict).
     """
-    scored: tuple[float, Stance] | None = (
-        None if score_threshold is None else (score_threshold, "holds")
-    )
-    schema = dataclasses.replace(FACTUAL_SCHEMA, score=scored)
+    schema = FACTUAL_SCHEMA.scored(score_threshold, "holds")
     read = read_reply(reply, functools.partial(_read, schema=schema))
     if read.verdict is None:
         return FactualVerdict(None, None, read.reason)

@@ -28,6 +28,7 @@ from medhalbench.settings import (
     Outputs,
     PartOf,
     ProtocolSettings,
+    Qualifies,
     ReplyTemperature,
     ReplyTokens,
     SampleLimit,
@@ -93,7 +94,7 @@ class MedHalluSettings(BenchmarkSettings, Grounding):
     """File replacing the system prompt."""
     template: Annotated[InputFile | None, Means("replies")] = None
     """File replacing the user template ({question}, {answer}, {knowledge})."""
-    score_threshold: ScoreThreshold = None
+    score_threshold: Annotated[ScoreThreshold, Qualifies("prompt")] = None
     temperature: ReplyTemperature = DETECTION_TEMPERATURE
     max_tokens: ReplyTokens = DETECTION_MAX_TOKENS
 

@@ -10,7 +10,6 @@ Before it, what only MedHallu's prompt invites is set aside: an echo of the prom
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -173,10 +172,7 @@ def parse_detection_verdict(
     Returns:
         The verdict, or an unparseable verdict with the reason.
     """
-    scored: tuple[float, Stance] | None = (
-        None if score_threshold is None else (score_threshold, "fails")
-    )
-    schema = dataclasses.replace(DETECTION_SCHEMA, score=scored)
+    schema = DETECTION_SCHEMA.scored(score_threshold, "fails")
     read = read_reply(reply, functools.partial(_read, schema=schema))
     if read.verdict is None:
         return DetectionVerdict(None, read.reason)

@@ -15,7 +15,6 @@ from medhalbench.settings._marks import (
     InputFile,
     Means,
     OutputFolder,
-    Qualifies,
     Seed,
     SetBy,
     Share,
@@ -74,11 +73,11 @@ Bootstrap = Annotated[
 ScoreThreshold = Annotated[
     Share | None,
     Means("judging"),
-    Qualifies("prompt"),
     Field(
         description="The prompt given asks for a probability from 0 to 1 (of the benchmark's "
-        "question: hallucinated for MedHallu, factual for MedHal): a score at or above this "
-        "reads as that class, below it as the other. Unset, a score is never a verdict."
+        "question: hallucinated for MedHallu, factual for MedHal, true for DAHL's checker): a "
+        "score at or above this reads as that class, below it as the other. Unset, a score "
+        "is never a verdict."
     ),
 ]
 """Where the prompt asks for a score: the threshold it is read against."""

@@ -19,7 +19,6 @@ from inspect_ai.util import JSONSchema
 from medhalbench._prompts import read_template
 from medhalbench.data import PubMedQARecord
 from medhalbench.embeddings import Embedder
-from medhalbench.judging import offers_alternatives
 from medhalbench.medhallu._dataset import (
     HALLUCINATION_TYPES,
     Difficulty,
@@ -29,6 +28,11 @@ from medhalbench.medhallu._dataset import (
 from medhalbench.medhallu._settings import BuildSettings
 from medhalbench.medhallu.builder import PROMPTS
 from medhalbench.nli import NLIModel
+
+
+def _offers_alternatives(rest: str, answers: str) -> bool:
+    """Whether the text after a leading answer joins it to another ("or 2", "/ 1")."""
+    return bool(re.match(rf"^\s*(?:or|/|and|vs\.?|,)\s*(?:{answers})\b", rest))
 
 
 def parse_choice(reply: str, options: int = 2) -> int | None:
@@ -42,7 +46,7 @@ def parse_choice(reply: str, options: int = 2) -> int | None:
     lead = re.match(
         rf"^[\s*\"'`(\[]*(?:(?:answer|option|choice)\s*[:#=\-]?\s*)?({numbers})(?!\d)(?!\.\d)", text
     )
-    if lead and not offers_alternatives(text[lead.end() :], numbers):
+    if lead and not _offers_alternatives(text[lead.end() :], numbers):
         return int(lead.group(1))
     found = {int(m) for m in re.findall(rf"(?<![\w.])({numbers})(?![\w])(?!\.\d)", text)}
     return found.pop() if len(found) == 1 else None
