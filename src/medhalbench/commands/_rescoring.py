@@ -3,6 +3,7 @@ reader, calling no model, so that figures before and after a change of the reade
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,8 +101,10 @@ def _moved(before: EvalLog, after: EvalLog) -> ResultTable:
     )
     old, new = log_metrics(before), log_metrics(after)
     for figure, value in new.items():
-        if old.get(figure) != value and not (value != value and old.get(figure) != old.get(figure)):
-            table.add([figure, old.get(figure), value])
+        before = old.get(figure)
+        undefined = math.isnan(value) and before is not None and math.isnan(before)
+        if before != value and not undefined:
+            table.add([figure, before, value])
     return table
 
 
