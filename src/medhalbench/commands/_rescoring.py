@@ -101,10 +101,10 @@ def _moved(before: EvalLog, after: EvalLog) -> ResultTable:
     )
     old, new = log_metrics(before), log_metrics(after)
     for figure, value in new.items():
-        before = old.get(figure)
-        undefined = math.isnan(value) and before is not None and math.isnan(before)
-        if before != value and not undefined:
-            table.add([figure, before, value])
+        was = old.get(figure)
+        undefined = math.isnan(value) and was is not None and math.isnan(was)
+        if was != value and not undefined:
+            table.add([figure, was, value])
     return table
 
 

@@ -1,13 +1,8 @@
 """What every verdict reader shares: the strict reader and its words, the extractor that
-reads what it cannot, and verdict probabilities.
-
-Each benchmark's reader lives in its package and is the shared reader with a schema (what
-"yes" means, which digits are verdicts, which words may stand alone). Every reader is strict:
-a reply is read only when it commits to one class in a verdict position and nothing after it
-withdraws, hedges or contradicts it, its marked and prose readings agreeing; what cannot be
-read is counted with the reason, never guessed. The verdict words of every language are in
-one data file, `verdict_words.yaml`; the contract and its measured precision are in this
-package's README.
+reads what it cannot, and verdict probabilities. Each benchmark's reader is the shared reader
+with a schema (what "yes" means, which digits are verdicts, which words stand alone); the
+contract (a reply read only when every cue it gives names one class) and its measured
+precision are in this package's README, the words of every language in `verdict_words.yaml`.
 """
 
 from medhalbench import _lazy

@@ -53,6 +53,12 @@ class Cues:
         """Every cue of one tone."""
         return [c for c in self.all if c.tone == tone]
 
+    def disagreeing(self, cues: list[Cue]) -> str:
+        """The first of these cues of each stance, quoted: which cues disagreed."""
+        first = {c.tone: c for c in reversed(cues)}
+        said = [f"{self.text[c.start : c.end].strip()!r} {t}" for t, c in sorted(first.items())]
+        return "; ".join(said)
+
 
 def _answers_another_question(cues: list[Cue], text: str) -> list[Cue]:
     """Cues without a leading yes/no whose own sentence says what it confirms ("Yes, there
@@ -199,9 +205,10 @@ def _declined(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
 def _cannot_tell(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
     if not cues.of_tone("unsure"):
         return None
-    stated = {c.tone for c in cues.marked + cues.prose(schema)} & {"holds", "fails"}
+    stated = [c for c in cues.marked + cues.prose(schema) if c.tone in ("holds", "fails")]
     if stated or cues.conditional_words:
-        return Reading(None, "conflicting verdicts: unsure and a verdict")
+        said = cues.disagreeing(cues.of_tone("unsure") + stated)
+        return Reading(None, f"conflicting verdicts: unsure and a verdict ({said})")
     if schema.unsure:
         return Reading("unsure", "says it cannot tell")
     return Reading(None, "says it cannot tell, which is no answer here")
@@ -217,20 +224,20 @@ def _weighed(cues: Cues, schema: VerdictSchema) -> Reading[Stance] | None:
     """The marked verdict, which the prose must not contradict; without one, the prose."""
     marked, prose = cues.marked, cues.prose(schema)
     if not marked:
-        tones = {c.tone for c in prose}
-        if len(tones) > 1:
-            return Reading(None, "conflicting verdicts")
+        if len({c.tone for c in prose}) > 1:
+            return Reading(None, f"conflicting verdicts ({cues.disagreeing(prose)})")
         return Reading(prose[0].tone, "stated in prose")  # type: ignore[arg-type]
     decided = _marked_stance(marked)
     if decided is None:
-        return Reading(None, "conflicting verdicts")
+        return Reading(None, f"conflicting verdicts ({cues.disagreeing(marked)})")
     agree = any(c.tone == decided for c in prose)
     oppose = any(c.tone == OPPOSITE[decided] for c in prose)
     last = max(prose, key=lambda c: c.start) if prose else None
     if oppose and (not agree or (last is not None and last.tone != decided)):
         # "No, it is not factual. The context confirms exactly what it says.": what the
         # explanation ends with contradicts the verdict.
-        return Reading(None, "conflicting verdicts: the verdict and its explanation disagree")
+        said = cues.disagreeing(marked + prose)
+        return Reading(None, f"conflicting verdicts: the verdict and its explanation ({said})")
     if oppose and len(vocabulary().conditionals.findall(cues.text)) >= 2:
         # "If it means adults, factual (0); if children, hallucinated (1)."
         return Reading(None, "offers each verdict under its own condition")
