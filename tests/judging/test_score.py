@@ -55,7 +55,11 @@ def test_each_benchmark_reads_the_score_of_its_own_question() -> None:
 
 @pytest.mark.parametrize(
     ("benchmark", "needs"),
-    [("medhal", "--prompt"), ("dahl", "--check-prompt, --check-batch-prompt or --evidence-prompt")],
+    [
+        ("medhallu", "--prompt"),
+        ("medhal", "--prompt"),
+        ("dahl", "--check-prompt, --check-batch-prompt or --evidence-prompt"),
+    ],
 )
 def test_a_threshold_is_refused_without_a_prompt_that_asks_for_a_score(
     benchmark: str, needs: str
