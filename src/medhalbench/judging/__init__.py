@@ -6,12 +6,7 @@ precision are in this package's README, the words of every language in `verdict_
 """
 
 from medhalbench import _lazy
-from medhalbench.judging._alternatives import offers_both
-from medhalbench.judging._extract import (
-    extract_verdict,
-    extractor_template,
-    read_then_extract,
-)
+from medhalbench.judging._extract import extractor_template, read_then_extract
 from medhalbench.judging._probability import TOP_LOGPROBS, verdict_probability
 from medhalbench.judging._reader import Cues, decide, read_stance, read_with_cues
 from medhalbench.judging._reply import (
@@ -20,9 +15,9 @@ from medhalbench.judging._reply import (
     read_reply,
     strip_reasoning,
 )
-from medhalbench.judging._schema import Cue, VerdictSchema
+from medhalbench.judging._schema import VerdictSchema
 from medhalbench.judging._version import reader_version
-from medhalbench.judging._vocabulary import Stance, WordKind, vocabulary
+from medhalbench.judging._vocabulary import Stance, vocabulary
 from medhalbench.judging._yes_no import parse_yes_no
 
 __getattr__, __all__ = _lazy.exports(__name__, __file__)

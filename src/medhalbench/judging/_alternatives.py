@@ -22,7 +22,7 @@ _DIGIT_TOKEN = r"(?<![\w.\-])([012])(?![\w])(?!\.\d)(?!-\w)"
 def _word_tokens(text: str) -> list[Token]:
     words = vocabulary()
     tokens: list[Token] = []
-    for match in words.words.finditer(text):
+    for match in words.found(text):
         meaning = words.meaning(match)
         prefix = text[clause_start(text, match.start()) : match.start()]
         negated = negated_before(prefix) or bool(words.negation_after.match(text[match.end() :]))

@@ -252,7 +252,7 @@ def _is_noun_modifier(masked: str, match: re.Match[str], kind: str) -> bool:
 def _word_cues(masked: str, schema: VerdictSchema) -> list[Cue]:
     words = vocabulary()
     cues: list[Cue] = []
-    for match in words.words.finditer(masked):
+    for match in words.found(masked):
         meaning = words.meaning(match)
         if meaning.start_only or _is_noun_modifier(masked, match, meaning.kind):
             continue

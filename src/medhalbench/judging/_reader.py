@@ -155,7 +155,7 @@ def _set_aside(masked: str, cues: list[Cue], schema: VerdictSchema) -> bool:
     "not sure" ("Not sure if it is hallucinated")."""
     words = vocabulary()
     starts = {c.start for c in cues}
-    for match in words.words.finditer(masked):
+    for match in words.found(masked):
         meaning = words.meaning(match)
         if meaning.kind in schema.alone and not meaning.start_only and match.start() not in starts:
             return True

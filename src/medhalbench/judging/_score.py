@@ -13,16 +13,13 @@ from medhalbench.judging._vocabulary import vocabulary
 
 _NUMBER = r"(?P<number>0?\.\d+|[01](?:\.0+)?|\d{1,3}(?:\.\d+)?[ \t]*%)(?![\w.%])"
 _PROBABILITY = re.compile(rf"\bP\s*\(\s*(?P<of>[^()\n]{{1,30}})\)\s*(?:[=≈~:]\s*{_NUMBER})?")
-_ALONE = re.compile(rf"^[ \t]*{_NUMBER}[ \t.]*$")
 
 
 @functools.cache
-def _labelled() -> re.Pattern[str]:
-    """A number after a verdict label ("Score:", "Probability:", "answer:")."""
-    leads = vocabulary().digit_leads.pattern
-    return re.compile(
-        rf"(?:{leads}|probability|likelihood)[ \t]*[:=]?[ \t]*{_NUMBER}", re.IGNORECASE
-    )
+def _scored() -> tuple[re.Pattern[str], ...]:
+    """Numbers in verdict position: the whole reply, or after a verdict label ("Score:")."""
+    after = rf"(?:{vocabulary().digit_leads.pattern}|probability|likelihood)[ \t]*[:=]?[ \t]*"
+    return re.compile(rf"^[ \t]*{_NUMBER}[ \t.]*$"), re.compile(after + _NUMBER, re.IGNORECASE)
 
 
 def _value(number: str) -> float | None:
@@ -38,7 +35,7 @@ def set_scores_aside(text: str, schema: VerdictSchema) -> tuple[str, list[Cue]]:
     cues, spans = [], []
     matches = [*_PROBABILITY.finditer(text)]
     if schema.score is not None:
-        matches += [*_ALONE.finditer(text), *_labelled().finditer(text)]
+        matches += [m for pattern in _scored() for m in pattern.finditer(text)]
     for match in matches:
         spans.append(match.span())
         value = _value(match.group("number")) if match.group("number") else None

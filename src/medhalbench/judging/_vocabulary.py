@@ -122,6 +122,15 @@ class Vocabulary:
         assert match.lastindex is not None
         return self.meanings[match.lastindex - 1]
 
+    def found(self, text: str) -> tuple[re.Match[str], ...]:
+        """Every verdict word of a text, found once per text (several readers scan it)."""
+        return _found(self.words, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _found(words: re.Pattern[str], text: str) -> tuple[re.Match[str], ...]:
+    return tuple(words.finditer(text))
+
 
 @dataclass(frozen=True)
 class _Entry:
