@@ -156,7 +156,7 @@ SUITE_SECRET = "pw-SUITEk3y9Lm"
 @pytest.mark.parametrize(
     ("settings", "model", "culprit"),
     [
-        ("{}", "{name: openai/gpt-4o, argz: {}}", "field 'models[1].argz': no such setting (it takes name, args, roles)"),
+        ("{}", "{name: openai/gpt-4o, argz: {}}", "field 'models[1].argz': no such setting (it takes name, args, roles, run_args, paper_model, substitute)"),
         (f"{{model_base_url: 'user:{SUITE_SECRET}@localhost/v1'}}", "openai/gpt-4o",
          "field 'settings.model_base_url': expected an http"),
         ("{model_base_url: 'ftp://localhost/v1'}", "openai/gpt-4o",

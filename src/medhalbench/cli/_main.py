@@ -43,6 +43,10 @@ _COMMANDS: dict[str, _Lazy] = {
     ),
     "report": _Lazy("medhalbench.cli._report:report_command", "Write the report of finished runs."),
     "compare": _Lazy("medhalbench.cli._compare:compare_command", "Compare two runs."),
+    "reproduce": _Lazy(
+        "medhalbench.cli._reproduce:reproduce_command",
+        "Run a paper's table as the paper ran it (--dry-run plans it).",
+    ),
     "rescore": _Lazy(
         "medhalbench.cli._rescore:rescore_command",
         "Read a run's stored replies again with the current reader (no model call).",

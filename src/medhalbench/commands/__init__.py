@@ -14,6 +14,7 @@ from medhalbench.commands._indexing import index_from_command_line, recall_from_
 from medhalbench.commands._models import OptionError, generate_config
 from medhalbench.commands._plans import keep_plan, task_plan_of
 from medhalbench.commands._reporting import compare_from_command_line, report_from_command_line
+from medhalbench.commands._reproducing import reproduce_from_command_line
 from medhalbench.commands._rescoring import rescore_from_command_line
 from medhalbench.commands._retry import retry_from_command_line
 from medhalbench.commands._serving import serve_from_command_line

@@ -126,6 +126,13 @@ def _read_suite(file: Path) -> Suite:
             parse_model_args(Suite.model_args(model), f"models[{i}].args")
         except click.BadParameter as ex:
             raise DataError(ex.message, path=file, field=f"models[{i}].args") from None
+        for j, run in enumerate(read.runs, start=1):
+            if both := sorted(set(run.args) & set(model.run_args)):
+                raise DataError(
+                    f"{', '.join(both)}: given by the model's run_args and by runs[{j}].args",
+                    path=path,
+                    field=f"models[{i}].run_args",
+                )
         if unknown := set(model.roles) - roles - {SHARED_ROLE}:
             raise DataError(
                 f"no run of the suite has the role(s) {', '.join(sorted(unknown))} "
@@ -137,10 +144,12 @@ def _read_suite(file: Path) -> Suite:
     return Suite(file, log_dir, read.models, read.runs, read.settings)
 
 
-def _task_args(run: SuiteRun, suite: Suite) -> dict[str, Any]:
-    """A run's task arguments, each local path (a setting that names one) relative to the
-    suite file made absolute, so that a rerun from elsewhere finds it."""
-    return anchored(benchmark(run.benchmark).settings, dict(run.args), suite.path.parent)
+def _task_args(run: SuiteRun, suite: Suite, model: SuiteModel) -> dict[str, Any]:
+    """A run's task arguments with those its model gives every run (`run_args`), each local
+    path (a setting that names one) relative to the suite file made absolute, so that a
+    rerun from elsewhere finds it."""
+    given = {**run.args, **model.run_args}
+    return anchored(benchmark(run.benchmark).settings, given, suite.path.parent)
 
 
 @dataclass(frozen=True)
@@ -185,7 +194,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
     for i, run in enumerate(suite.runs, start=1):
         entry = benchmark(run.benchmark)
         for model in suite.models:
-            args = _task_args(run, suite)
+            args = _task_args(run, suite, model)
             roles = _roles(suite, entry, model)
             try:
                 with roles_named(roles):

@@ -40,18 +40,32 @@ from medhalbench.settings import SettingsError, parse_model_args
 
 def run_from_command_line(suite: str, display: str | None, force: bool) -> None:
     """`medhalbench run` from its options' values."""
-    path = suite_path(suite)
-    loaded = read_suite(path)
+    run_suite(f"medhalbench run {suite}", read_suite(suite_path(suite)), display, force)
+
+
+def run_suite(rerun: str, loaded: Suite, display: str | None, force: bool) -> None:
+    """Run a suite in its log folder, held by this process alone.
+
+    Args:
+        rerun: The command that runs it again (said when it stops before its end).
+        loaded: The suite.
+        display: inspect's own display (None: our progress bars).
+        force: Run again the runs whose inputs changed since their logs were made.
+    """
     with (
         log_folder(loaded.log_dir, "log_dir"),
         locked(loaded.log_dir, what="the suite's log folder"),
     ):
-        _run_suite(suite, path, loaded, display, force)
+        _run_suite(rerun, loaded.path, loaded, display, force)
 
 
 def plan_from_command_line(suite: str, prices: str | None, plan_settings: tuple[str, ...]) -> None:
     """`medhalbench plan` from its options' values."""
-    loaded = read_suite(suite_path(suite))
+    plan_suite(read_suite(suite_path(suite)), prices, plan_settings)
+
+
+def plan_suite(loaded: Suite, prices: str | None, plan_settings: tuple[str, ...]) -> None:
+    """Print what a suite will call and cost, calling no model (`-P` settings assumed)."""
     given = parse_model_args(plan_settings, option="-P")
     planned = {
         entry.name: entry.plan_settings
@@ -79,7 +93,7 @@ def plan_from_command_line(suite: str, prices: str | None, plan_settings: tuple[
     print_plans(console, plans, prices)
 
 
-def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
+def _run_suite(rerun: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
     tasks = suite_tasks(loaded)
     plans = [task_plan_of(run.task, [run.model.name], run.roles, None) for run in tasks]
     check_suite_contexts(loaded, tasks, plans)
@@ -102,7 +116,7 @@ def _run_suite(suite: str, path: Path, loaded: Suite, display: str | None, force
     unbatched = batchless([name for run in tasks for name in (run.model.name, *run.roles.values())])
     if settings.batch and unbatched:
         raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(path))
-    again = f"stopped by the user; run 'medhalbench run {suite}' again to finish the rest"
+    again = f"stopped by the user; run '{rerun}' again to finish the rest"
     try:
         with interruptible(again), progress_display(console, enabled=display is None):
             _, logs = eval_set(

@@ -23,6 +23,7 @@ from medhalbench.settings._commands import (
     PlanSettings,
     ReportFormat,
     ReportRequest,
+    ReproduceRequest,
     RescoreRequest,
     RunOptions,
     SuiteSettings,

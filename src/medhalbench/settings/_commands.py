@@ -12,6 +12,7 @@ from annotated_types import Ge, Le
 from pydantic import Field, model_validator
 
 from medhalbench.settings._marks import (
+    COMMA_SEPARATED,
     Count,
     InputFile,
     Internal,
@@ -280,6 +281,29 @@ class CompareRequest(Settings):
     def chosen(self) -> ComparisonFormat:
         """The format written: the one given, else the one --out's suffix names, else text."""
         return self.format or _format_named(self.out, _FILE_COMPARISONS) or "text"
+
+
+class ReproduceRequest(PlanSettings):
+    """Reproduce a paper's table: its packaged suite (the paper's models, conditions and
+    settings; a model that stands in for the paper's says why) run as `medhalbench run` runs
+    a suite, resumed by running it again. Without a NAME, the packaged tables are listed.
+
+    Examples:
+        medhalbench reproduce
+        medhalbench reproduce medhallu-table2 --dry-run --prices prices.yaml
+        medhalbench reproduce medhallu-table2 --model openai/gpt-4o-mini-2024-07-18
+    """
+
+    table: Annotated[str | None, Spelling(positional=True, metavar="NAME")] = None
+    """The packaged table (`medhalbench reproduce` lists them)."""
+    model: Annotated[list[str], COMMA_SEPARATED] = Field(default_factory=list)
+    """Run only these of the table's models (comma-separated, as the table names them)."""
+    display: Display | None = None
+    """inspect's own display (default: our progress bars with retry counts; 'none': no
+    progress)."""
+    force: bool = False
+    """Run again, on the files as they are now, the runs whose data or prompts changed since
+    their logs were made. Default: refused."""
 
 
 class RescoreRequest(Settings):

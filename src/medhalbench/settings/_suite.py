@@ -30,6 +30,14 @@ class SuiteModel(_Entry):
     """Provider arguments (as -M gives them)."""
     roles: Annotated[dict[str, str], _NONE_IS_EMPTY] = {}
     """A model per role (judge: every judge role not named)."""
+    run_args: Annotated[dict[str, Any], _NONE_IS_EMPTY] = {}
+    """Settings every run takes with this model (e.g. `paper_call: openai`), besides the
+    run's own; a setting both give is refused."""
+    paper_model: str | None = None
+    """The model as its paper names it, where the suite reproduces a published table."""
+    substitute: str | None = None
+    """Why this model stands in for the paper's (a snapshot the paper does not name, a
+    checkpoint it names by family and size only)."""
 
 
 ModelEntry = Annotated[

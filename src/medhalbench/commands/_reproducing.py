@@ -1,0 +1,68 @@
+"""`medhalbench reproduce`: a paper's table run as the paper ran it, from its packaged suite
+(the paper's models, conditions and settings), planned first where asked."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from medhalbench._errors import DataError
+from medhalbench.commands._derive import settings_from
+from medhalbench.commands._run import console
+from medhalbench.commands._suite import Suite, read_suite
+from medhalbench.commands._suite_commands import plan_suite, run_suite
+from medhalbench.commands._tables import print_table
+from medhalbench.registry import benchmark
+from medhalbench.reproduce import PAPER_TABLES, paper_table
+from medhalbench.results import Column, ResultTable
+from medhalbench.settings import ReproduceRequest
+
+
+def _chosen(suite: Suite, models: tuple[str, ...]) -> Suite:
+    """The suite on the models asked for (all of them where none is named)."""
+    if not models:
+        return suite
+    known = [m.name for m in suite.models]
+    unknown = [m for m in models if m not in known]
+    if unknown:
+        raise DataError(
+            f"{', '.join(unknown)}: not a model of this table (its models: {', '.join(known)})",
+            path=str(suite.path),
+            field="--model",
+        )
+    return dataclasses.replace(suite, models=[m for m in suite.models if m.name in models])
+
+
+def tables_listed() -> ResultTable:
+    """Every packaged table: its name, what it shows, its models and runs."""
+    listed = ResultTable(
+        "Packaged tables (medhalbench reproduce NAME)",
+        "tables",
+        [
+            Column("name", digits=0),
+            Column("table", digits=0),
+            Column("models", digits=0),
+            Column("runs per model", digits=0),
+            Column("not published (what stands in)", digits=0),
+        ],
+    )
+    for table in PAPER_TABLES:
+        suite = read_suite(table.suite)
+        shown = f"{benchmark(table.benchmark).title} {table.table}: {table.title}"
+        listed.add([table.name, shown, len(suite.models), len(suite.runs), table.unpublished])
+    return listed
+
+
+def reproduce_from_command_line(**values: Any) -> None:
+    """`medhalbench reproduce` from its options' values."""
+    request = settings_from(ReproduceRequest, values)
+    if request.table is None:
+        print_table(console, tables_listed())
+        return
+    table = paper_table(request.table)
+    suite = _chosen(read_suite(table.suite), tuple(request.model))
+    if request.dry_run:
+        plan_suite(suite, request.prices, ())
+        return
+    chosen = f" --model {','.join(request.model)}" if request.model else ""
+    run_suite(f"medhalbench reproduce {table.name}{chosen}", suite, request.display, request.force)

@@ -1,0 +1,7 @@
+"""Reproducing the papers' tables: packaged suites of each published table's grid, and the
+view that sets our figures beside the published ones, cell by cell."""
+
+from medhalbench import _lazy
+from medhalbench.reproduce._tables import PAPER_TABLES, PaperTable, paper_table
+
+__getattr__, __all__ = _lazy.exports(__name__, __file__)

@@ -1,0 +1,94 @@
+"""The packaged tables: each suite reads as a suite, stands for the published rows of its
+table model by model, and is listed and planned by `medhalbench reproduce`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from medhalbench.cli import cli
+from medhalbench.commands._suite import read_suite
+from medhalbench.examples import illustrative
+from medhalbench.registry import benchmark
+from medhalbench.reproduce import PAPER_TABLES, paper_table
+
+TABLES = [t.name for t in PAPER_TABLES]
+
+
+def test_the_list_names_every_packaged_table() -> None:
+    result = CliRunner().invoke(cli, ["reproduce"])
+    assert result.exit_code == 0, result.stderr
+    for table in PAPER_TABLES:
+        assert f"│ {table.name} " in result.stdout
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_each_model_of_a_table_stands_for_one_of_its_published_rows(name: str) -> None:
+    table = paper_table(name)
+    suite = read_suite(table.suite)
+    rows = [
+        r for r in benchmark(table.benchmark).implementation.published()
+        if r.source.endswith(table.table)
+    ]  # fmt: skip
+    published = {r.model for r in rows}
+    named = [m.paper_model for m in suite.models]
+    assert set(named) <= published, set(named) - published
+    assert len(set(named)) == len(named)  # one model per published row
+    left_out = published - set(named)
+    assert all(model.split()[0] in table.unpublished for model in left_out), left_out
+    for figure in table.figures:  # every published figure of the table is one it shows
+        assert any(figure in r.metrics for r in rows), figure
+
+
+def test_an_unknown_table_or_model_is_refused_in_one_line() -> None:
+    result = CliRunner().invoke(cli, ["reproduce", "medhallu-table9"])
+    assert result.exit_code == 2 and "medhallu-table2" in result.stderr
+    result = CliRunner().invoke(cli, ["reproduce", "medhallu-table2", "--model", "openai/gpt-5"])
+    assert result.exit_code == 2
+    assert "openai/gpt-5: not a model of this table" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_table_is_planned_with_its_calls_and_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hub is out of reach here: the paper's data stands as the packaged example rows.
+    from medhalbench.medhallu import _dataset, _task
+
+    example = illustrative("medhallu_illustrative.jsonl")
+    monkeypatch.setattr(
+        _task, "load_medhallu", lambda source, **kw: _dataset.load_medhallu(example)
+    )
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("openai/gpt-4o-mini-2024-07-18: {input: 0.15, output: 0.60}\n")
+    result = CliRunner().invoke(
+        cli,
+        ["reproduce", "medhallu-table2", "--dry-run", "--prices", str(prices),
+         "--model", "openai/gpt-4o-mini-2024-07-18"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    plans = result.stdout.count("Cost $")
+    assert plans == 4  # the table's four runs: two configs, without and with knowledge
+    assert result.stdout.count("knowledge yes") == 2 and "gpt-4o-mini-2024-" in result.stdout
+
+
+def test_a_models_run_args_go_to_each_of_its_runs_and_may_not_overlap_a_runs(
+    tmp_path: Path,
+) -> None:
+    from medhalbench._errors import DataError
+    from medhalbench.commands._suite import suite_tasks
+
+    suite = tmp_path / "suite.yaml"
+    body = (
+        "models:\n  - name: openai/gpt-4o-mini\n    run_args: {paper_call: openai}\n"
+        "runs:\n  - benchmark: medhallu\n    args: {dataset: example, limit: 1%s}\n"
+    )
+    suite.write_text(body % "")
+    [task] = suite_tasks(read_suite(suite), resolve=False)
+    assert task.args["paper_call"] == "openai"
+    suite.write_text(body % ", paper_call: open")
+    with pytest.raises(DataError, match="paper_call: given by the model's run_args") as raised:
+        read_suite(suite)
+    assert raised.value.field == "models[1].run_args"
