@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
+
+from inspect_ai.log import read_eval_log
 
 from medhalbench._errors import DataError
 from medhalbench.commands._derive import settings_from
@@ -13,7 +16,7 @@ from medhalbench.commands._suite import Suite, read_suite
 from medhalbench.commands._suite_commands import plan_suite, run_suite
 from medhalbench.commands._tables import print_table
 from medhalbench.registry import benchmark
-from medhalbench.reproduce import PAPER_TABLES, paper_table
+from medhalbench.reproduce import PAPER_TABLES, paper_table, reproduction, reproduction_table
 from medhalbench.results import Column, ResultTable
 from medhalbench.settings import ReproduceRequest
 
@@ -66,3 +69,6 @@ def reproduce_from_command_line(**values: Any) -> None:
         return
     chosen = f" --model {','.join(request.model)}" if request.model else ""
     run_suite(f"medhalbench reproduce {table.name}{chosen}", suite, request.display, request.force)
+    # Every finished run of the table in its folder, this one's and earlier ones' models.
+    logs = [read_eval_log(str(p)) for p in sorted(Path(suite.log_dir).glob("*.eval"))]
+    print_table(console, reproduction_table(table, reproduction(table, logs)))

@@ -1,0 +1,178 @@
+"""A reproduced table, cell by cell: each published figure beside ours, from the runs of the
+paper's data, condition and protocol (several runs of one cell pooled, as MedHallu's two
+configurations make its 10,000 questions), with its 95% interval, the difference, and
+whether the published figure lies inside the interval."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from inspect_ai.log import EvalLog
+from inspect_ai.scorer import SampleScore, Value
+
+from medhalbench.data import read_settings_file
+from medhalbench.registry import benchmark, benchmark_of
+from medhalbench.report import in_setting
+from medhalbench.reproduce._tables import PaperTable
+from medhalbench.results import Column, Estimate, PublishedRow, ResultTable, RunResult, run_result
+from medhalbench.settings import SuiteFile
+
+NaN = math.nan
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One published figure and ours.
+
+    Attributes:
+        model: The model, as the paper names it.
+        condition: The published row's settings as text ("knowledge yes · not_sure no").
+        figure: The published figure, by our metric name (the paper protocol's).
+        published: Its published value.
+        paper: Ours under the paper's protocol, with its interval (None: not run).
+        ours: Ours under our own reading (None: not run, or none beside this figure).
+    """
+
+    model: str
+    condition: str
+    figure: str
+    published: float
+    paper: Estimate | None = None
+    ours: Estimate | None = None
+
+    @property
+    def difference(self) -> float | None:
+        """Ours under the paper's protocol less the published figure (None: not run)."""
+        return None if self.paper is None else self.paper.value - self.published
+
+    @property
+    def reproduced(self) -> bool | None:
+        """Whether the published figure lies in our 95% interval (None: not run, or our
+        interval undefined)."""
+        if self.paper is None or math.isnan(self.paper.low) or math.isnan(self.paper.high):
+            return None
+        return self.paper.low <= self.published <= self.paper.high
+
+
+def _suite(table: PaperTable) -> SuiteFile:
+    return SuiteFile.model_validate(read_settings_file(table.suite, what="suite file"))
+
+
+def _datasets(table: PaperTable, suite: SuiteFile) -> set[str]:
+    """The data the table's runs judge: the paper's (a run on other data is no cell's)."""
+    default = benchmark(table.benchmark).settings.model_fields["dataset"].default
+    return {str(run.args.get("dataset", default)) for run in suite.runs}
+
+
+def _estimate(figures: Mapping[str, float], name: str | None) -> Estimate | None:
+    if name is None or name not in figures:
+        return None
+    low, high = figures.get(f"{name}_ci_low", NaN), figures.get(f"{name}_ci_high", NaN)
+    return Estimate(figures[name], low, high)
+
+
+def _pooled(logs: Sequence[EvalLog]) -> dict[str, float]:
+    """Every figure of the runs' sample scores pooled, by the benchmark's own metric."""
+    entry = benchmark_of(logs[0])
+    assert entry is not None and entry.implementation.metric is not None
+    name = entry.implementation.scorer_name
+    scores = [
+        SampleScore(score=s.scores[name], sample_id=s.id, sample_metadata=s.metadata)
+        for log in logs
+        for s in log.samples or []
+        if s.scores and name in s.scores
+    ]
+    # The benchmarks' metrics take sample scores (inspect's current protocol).
+    metric = cast(
+        Callable[[list[SampleScore]], Value],
+        entry.implementation.metric(run_result(logs[0]).record),
+    )
+    value = metric(scores)
+    return {k: float(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _rows(table: PaperTable) -> list[PublishedRow]:
+    published = benchmark(table.benchmark).implementation.published()
+    return [r for r in published if r.source.endswith(table.table)]
+
+
+def _condition(row: PublishedRow, shown: Collection[str]) -> str:
+    return " · ".join(f"{k} {v}" for k, v in row.settings.items() if k in shown)
+
+
+def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
+    """Each published cell of a table beside ours, from finished logs of its suite.
+
+    Args:
+        table: The table.
+        logs: Logs with their samples (others, and runs on other data, are left out).
+    """
+    suite = _suite(table)
+    by_paper = {m.paper_model: m.name for m in suite.models if m.paper_model}
+    data = _datasets(table, suite)
+    runs: list[tuple[EvalLog, RunResult]] = [
+        (log, run_result(log))
+        for log in logs
+        if log.status == "success" and benchmark_of(log) is benchmark(table.benchmark)
+    ]
+    runs = [(log, run) for log, run in runs if str(run.record.data.dataset) in data]
+    shown = set(benchmark(table.benchmark).settings.model_fields)
+    cells = []
+    for row in _rows(table):
+        chosen = [
+            log
+            for log, run in runs
+            if run.model == by_paper.get(row.model) and in_setting(row, run)
+        ]
+        figures = _pooled(chosen) if chosen else {}
+        for figure, ours in table.figures.items():
+            if figure not in row.metrics:
+                continue
+            cells.append(
+                Cell(row.model, _condition(row, shown), figure, row.metrics[figure],
+                     _estimate(figures, figure), _estimate(figures, ours))
+            )  # fmt: skip
+    return cells
+
+
+def verdict(cells: Sequence[Cell]) -> str:
+    """A table's verdict in one line: cells reproduced, not, not run."""
+    reproduced = sum(c.reproduced is True for c in cells)
+    missed = sum(c.reproduced is False for c in cells)
+    unrun = sum(c.paper is None for c in cells)
+    undefined = len(cells) - reproduced - missed - unrun
+    said = f"{reproduced} of {len(cells)} cells reproduced, {missed} not, {unrun} not run"
+    return said + (f", {undefined} without an interval" if undefined else "")
+
+
+def reproduction_table(table: PaperTable, cells: Sequence[Cell]) -> ResultTable:
+    """The view: each cell's published figure, ours (paper protocol and ours) with its 95%
+    interval, the difference, and whether it is reproduced; the verdict under it."""
+    shown = ResultTable(
+        f"{benchmark(table.benchmark).title} {table.table}: {table.title}",
+        table.name,
+        [
+            Column("model", digits=0),
+            Column("condition", digits=0),
+            Column("figure", digits=0),
+            Column("published"),
+            Column("ours, paper protocol", interval=True),
+            Column("ours", interval=True),
+            Column("difference"),
+            Column("reproduced", digits=0),
+        ],
+    )
+    marks = {True: "yes", False: "no", None: "–"}
+    for c in (c for c in cells if c.paper is not None):
+        shown.add(
+            [c.model, c.condition, c.figure, c.published, c.paper, c.ours, c.difference,
+             marks[c.reproduced]]
+        )  # fmt: skip
+    shown.notes.append(verdict(cells))
+    unrun = list(dict.fromkeys(c.model for c in cells if c.paper is None))
+    if unrun:  # a row per cell not run says nothing: their models, once
+        shown.notes.append(f"Not run: {', '.join(unrun)}.")
+    return shown
