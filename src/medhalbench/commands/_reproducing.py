@@ -7,8 +7,6 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import read_eval_log
-
 from medhalbench._errors import DataError
 from medhalbench.commands._derive import settings_from
 from medhalbench.commands._run import console
@@ -17,7 +15,7 @@ from medhalbench.commands._suite_commands import plan_suite, run_suite
 from medhalbench.commands._tables import print_table
 from medhalbench.registry import benchmark
 from medhalbench.reproduce import PAPER_TABLES, paper_table, reproduction, reproduction_table
-from medhalbench.results import Column, ResultTable
+from medhalbench.results import Column, ResultTable, read_log
 from medhalbench.settings import ReproduceRequest
 
 
@@ -70,5 +68,5 @@ def reproduce_from_command_line(**values: Any) -> None:
     chosen = f" --model {','.join(request.model)}" if request.model else ""
     run_suite(f"medhalbench reproduce {table.name}{chosen}", suite, request.display, request.force)
     # Every finished run of the table in its folder, this one's and earlier ones' models.
-    logs = [read_eval_log(str(p)) for p in sorted(Path(suite.log_dir).glob("*.eval"))]
+    logs = [read_log(p) for p in sorted(Path(suite.log_dir).glob("*.eval"))]
     print_table(console, reproduction_table(table, reproduction(table, logs)))

@@ -9,16 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import score
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log, write_eval_log
+from inspect_ai.log import EvalLog, EvalSample, write_eval_log
 from inspect_ai.scorer import Score
 
-from medhalbench._errors import MedhalbenchError
+from medhalbench._errors import DataError
 from medhalbench.commands._derive import settings_from
 from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
 from medhalbench.judging import reader_version
 from medhalbench.registry import benchmark_of
-from medhalbench.results import Column, ResultTable, RunFacts, log_metrics, run_record
+from medhalbench.results import Column, ResultTable, RunFacts, log_metrics, read_log, run_record
 from medhalbench.settings import RescoreRequest
 from medhalbench.text import printable
 
@@ -64,25 +64,23 @@ def rescore_log(log: EvalLog) -> Rescored:
     """A benchmark run's log with its stored replies read again by the current reader.
 
     Raises:
-        MedhalbenchError: The log is no benchmark's, or holds no scored sample.
+        DataError: The log is no benchmark's, or holds no scored sample.
     """
     entry = benchmark_of(log)
     if entry is None or entry.implementation.rescorer is None:
-        raise MedhalbenchError(f"{log.location}: not a run of a benchmark that can be rescored")
+        raise DataError("not a run of a benchmark that can be rescored", path=log.location)
     name = entry.implementation.scorer_name
     before = _scores(log, name)
     if not before:
-        raise MedhalbenchError(f"{log.location}: no scored sample to read again")
+        raise DataError("no scored sample to read again", path=log.location)
     scorer = entry.implementation.rescorer(run_record(log), before)
     # The log's models and roles are not made (no key is needed): nothing is called.
     bare = log.model_copy(update={"eval": log.eval.model_copy(update={"model_roles": None})})
     rescored = score(bare, [scorer], action="overwrite", display="none", model=NO_CALL)
     after = _scores(rescored, name)
     facts = RunFacts.of(log.eval.metadata)
-    metadata = {**(log.eval.metadata or {}), "reader_version": reader_version()}
-    rescored.eval = log.eval.model_copy(
-        update={"metadata": {**metadata, "rescored_from": log.location}}
-    )
+    now = {"reader_version": reader_version(), "rescored_from": log.location}
+    rescored.eval = log.eval.model_copy(update={"metadata": {**(log.eval.metadata or {}), **now}})
     return Rescored(
         rescored,
         changed=sum(_reading(before[k]) != _reading(after[k]) for k in before if k in after),
@@ -113,7 +111,7 @@ def rescore_from_command_line(**values: Any) -> None:
     request = settings_from(RescoreRequest, values)
     path = Path(request.log)
     out = Path(request.out) if request.out else path.with_name(f"{path.stem}-rescored{path.suffix}")
-    old = read_eval_log(str(path))
+    old = read_log(path)
     done = rescore_log(old)
     write_eval_log(done.log, str(out))
     version = done.reader_before or "not recorded"

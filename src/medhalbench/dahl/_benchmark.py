@@ -14,6 +14,7 @@ from medhalbench.dahl._settings import (
 dahl_benchmark = registry.Benchmark(
     name="dahl",
     position=2,
+    paper_data=("github",),  # the questions the authors released, at the pinned commit
     title="DAHL",
     paper=(
         "Seo et al., DAHL: Domain-specific Automated Hallucination Evaluation of Long-Form "

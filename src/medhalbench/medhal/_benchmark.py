@@ -8,6 +8,7 @@ from medhalbench.medhal._settings import MedHalBuild, MedHalSettings, TrainReque
 medhal_benchmark = registry.Benchmark(
     name="medhal",
     position=3,
+    paper_data=("GM07/medhal-lf-bal",),  # the split the authors evaluated on (its test)
     title="MedHal",
     paper="Mehenni & Zouaq, MedHal: An Evaluation Dataset for Medical Hallucination Detection",
     settings=MedHalSettings,

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from medhalbench import registry
-from medhalbench.medhallu._settings import ClusterRequest, MedHalluBuild, MedHalluSettings, Merge
+from medhalbench.medhallu._settings import (
+    MEDHALLU_HUB,
+    ClusterRequest,
+    MedHalluBuild,
+    MedHalluSettings,
+    Merge,
+)
 
 GENERATOR = registry.Role("generator", "Model that writes hallucinated answers.")
 DISCRIMINATOR = registry.Role(
@@ -27,6 +33,7 @@ medhallu_benchmark = registry.Benchmark(
     # the paper's contrasts.
     key_figure=registry.KeyFigure("F1", "f1", "paper_f1"),
     paired_correctness=True,
+    paper_data=(MEDHALLU_HUB,),
     roles=(registry.EXTRACTOR,),
     builder=registry.Builder(
         settings=MedHalluBuild, roles=(GENERATOR, DISCRIMINATOR, REFINER, registry.NLI_JUDGE)

@@ -140,6 +140,9 @@ class Benchmark:
         demo: Whether the demo runs it (`Implementation.demo`).
         paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
         position: Where it comes in the demo and the report (then by name).
+        paper_data: The data its paper's published figures were computed on, as `--dataset`
+            names it (a hub id, read at its pinned revision): a published figure stands
+            beside a run only on this data.
     """
 
     name: str
@@ -156,6 +159,7 @@ class Benchmark:
     demo: bool = True
     paired_correctness: bool = False
     position: int = 100
+    paper_data: tuple[str, ...] = ()
 
     @functools.cached_property
     def implementation(self) -> Implementation:

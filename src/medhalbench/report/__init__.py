@@ -14,7 +14,7 @@ from medhalbench.report._html import render_html
 from medhalbench.report._latex import latex
 from medhalbench.report._multiple import holm
 from medhalbench.report._page import Page, build_page
-from medhalbench.report._published import in_setting, published_of
+from medhalbench.report._published import in_setting, on_paper_data, published_of
 from medhalbench.report._runs_table import OwnColumns, runs_table
 from medhalbench.report._settings import RunSettings, settings_of
 from medhalbench.report._summary import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from medhalbench.registry import benchmark
 from medhalbench.report._settings import declared, setting_as_text, settings_of
 from medhalbench.results import PublishedRow, RunResult, setting_text
 
@@ -42,8 +43,17 @@ def in_setting(row: PublishedRow, run: RunResult) -> bool:
     )
 
 
+def on_paper_data(run: RunResult) -> bool:
+    """Whether a run judged its paper's own data (`Benchmark.paper_data`): a published figure
+    beside a run on other data (an example, a local sample) compares nothing."""
+    return str(run.record.data.dataset) in benchmark(run.system).paper_data
+
+
 def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow | None:
-    """The published row of a run's model in its setting, if the paper has one."""
+    """The published row of a run's model in its setting, on the paper's data, if the paper
+    has one."""
+    if not on_paper_data(run):
+        return None
     return next(
         (r for r in rows if same_model(r.model.removesuffix(" (published)"), run.model)
          and in_setting(r, run)),

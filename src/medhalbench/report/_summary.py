@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from medhalbench.registry import Benchmark, benchmarks
-from medhalbench.report._published import in_setting
+from medhalbench.report._published import in_setting, on_paper_data
 from medhalbench.report._settings import (
     RunSettings,
     differing,
@@ -207,15 +207,21 @@ def _published_rows(
     entry: Benchmark, placed: Sequence[Placed], columns: list[str]
 ) -> tuple[list[Cell], list[Cell], list[int]]:
     """The lowest and highest published figure (paper protocol) in each column's condition,
-    and how many models the paper gives there."""
+    and how many models the paper gives there: none beside a column with a run on other
+    data than the paper's."""
     key = entry.key_figure.paper
     lowest: list[Cell] = ["Published: lowest of the paper's models"]
     highest: list[Cell] = ["Published: highest of the paper's models"]
     counts = []
     published = entry.implementation.published()
     for column in columns:
-        shown = next(p.run for p in placed if p.column == column)
-        figures = [r.metrics[key] for r in published if key in r.metrics and in_setting(r, shown)]
+        runs = [p.run for p in placed if p.column == column]
+        comparable = all(map(on_paper_data, runs))
+        figures = [
+            r.metrics[key]
+            for r in published
+            if comparable and key in r.metrics and in_setting(r, runs[0])
+        ]
         lowest.append(Estimate(min(figures)) if figures else None)
         highest.append(Estimate(max(figures)) if figures else None)
         counts.append(len(figures))

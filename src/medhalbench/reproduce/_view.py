@@ -15,7 +15,7 @@ from inspect_ai.scorer import SampleScore, Value
 
 from medhalbench.data import read_settings_file
 from medhalbench.registry import benchmark, benchmark_of
-from medhalbench.report import in_setting
+from medhalbench.report import in_setting, on_paper_data
 from medhalbench.reproduce._tables import PaperTable
 from medhalbench.results import Column, Estimate, PublishedRow, ResultTable, RunResult, run_result
 from medhalbench.settings import SuiteFile
@@ -59,12 +59,6 @@ class Cell:
 
 def _suite(table: PaperTable) -> SuiteFile:
     return SuiteFile.model_validate(read_settings_file(table.suite, what="suite file"))
-
-
-def _datasets(table: PaperTable, suite: SuiteFile) -> set[str]:
-    """The data the table's runs judge: the paper's (a run on other data is no cell's)."""
-    default = benchmark(table.benchmark).settings.model_fields["dataset"].default
-    return {str(run.args.get("dataset", default)) for run in suite.runs}
 
 
 def _estimate(figures: Mapping[str, float], name: str | None) -> Estimate | None:
@@ -112,13 +106,12 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
     """
     suite = _suite(table)
     by_paper = {m.paper_model: m.name for m in suite.models if m.paper_model}
-    data = _datasets(table, suite)
     runs: list[tuple[EvalLog, RunResult]] = [
         (log, run_result(log))
         for log in logs
         if log.status == "success" and benchmark_of(log) is benchmark(table.benchmark)
     ]
-    runs = [(log, run) for log, run in runs if str(run.record.data.dataset) in data]
+    runs = [(log, run) for log, run in runs if on_paper_data(run)]
     shown = set(benchmark(table.benchmark).settings.model_fields)
     cells = []
     for row in _rows(table):
