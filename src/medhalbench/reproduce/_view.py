@@ -68,21 +68,22 @@ def _estimate(figures: Mapping[str, float], name: str | None) -> Estimate | None
     return Estimate(figures[name], low, high)
 
 
-def _pooled(logs: Sequence[EvalLog]) -> dict[str, float]:
-    """Every figure of the runs' sample scores pooled, by the benchmark's own metric."""
-    entry = benchmark_of(logs[0])
+def _pooled(runs: Sequence[tuple[EvalLog, RunResult]]) -> dict[str, float]:
+    """Every figure of the runs' sample scores pooled, by the benchmark's own metric (with
+    the first run's settings: a cell's runs share their condition)."""
+    entry = benchmark(runs[0][1].system)
     assert entry is not None and entry.implementation.metric is not None
     name = entry.implementation.scorer_name
     scores = [
         SampleScore(score=s.scores[name], sample_id=s.id, sample_metadata=s.metadata)
-        for log in logs
+        for log, _ in runs
         for s in log.samples or []
         if s.scores and name in s.scores
     ]
     # The benchmarks' metrics take sample scores (inspect's current protocol).
     metric = cast(
         Callable[[list[SampleScore]], Value],
-        entry.implementation.metric(run_result(logs[0]).record),
+        entry.implementation.metric(runs[0][1].record),
     )
     value = metric(scores)
     return {k: float(v) for k, v in value.items()} if isinstance(value, dict) else {}
@@ -116,7 +117,7 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
     cells = []
     for row in _rows(table):
         chosen = [
-            log
+            (log, run)
             for log, run in runs
             if run.model == by_paper.get(row.model) and in_setting(row, run)
         ]
