@@ -252,6 +252,9 @@ def test_a_404_with_a_reason_and_a_key_http_cannot_carry_are_named() -> None:
     )
     assert kind == "misbehaving" and "The model `x` does not exist." in reason
     assert "no such endpoint" in _kind_of("Error code: 404 - <html>", "x.NotFoundError: 404")[1]
+    # A 404 is a status: the number elsewhere in a traceback (a line, a port, an address) is not.
+    timed_out = _kind_of("Request timed out.", 'File "x.py", line 404\nopenai.APITimeoutError')
+    assert timed_out == ("server", "timed out")
     kind, reason = _kind_of(
         "'ascii' codec can't encode character '\\xfc' in position 13",
         "builtins.UnicodeEncodeError: 'ascii' codec can't encode character",

@@ -43,7 +43,7 @@ def log_path(log: EvalLog) -> str:
 
 # A server that answers, but not as its API promises: rerunning cannot help until the server
 # (or the base URL) is fixed, so these end with exit code 2.
-_MISBEHAVING = [
+_MISBEHAVING: list[tuple[str | re.Pattern[str], str]] = [
     ("OpenAIResponseError", "the server answered with a body that is not JSON (an HTML page?)"),
     ("JSONDecodeError", "the server answered with a body that is not JSON, or cut off"),
     ("UnicodeDecodeError", "the server answered with a body that is not UTF-8 text"),
@@ -52,7 +52,9 @@ _MISBEHAVING = [
     ("ValidationError", "the server's JSON is not a chat completion (fields of the wrong type)"),
     ("self.choices[0]", "the server's chat completion holds no choice (an empty 'choices')"),
     ("TooManyRedirects", "the server redirects the request again and again"),
-    ("404", "the server has no such endpoint (404)"),
+    # A status, never a bare number: "404" is also a line number, a port or part of an address.
+    (re.compile(r"NotFoundError|Error code: 404\b|\b404 (?:NOT_FOUND|Not Found)\b"),
+     "the server has no such endpoint (404)"),
 ]  # fmt: skip
 # A 4xx other than those with a failure of their own (401, 403, 408, 429), as the
 # OpenAI-style SDKs word it: 'BadRequestError("Error code: 400 - REASON")', the reason the
@@ -172,7 +174,7 @@ def _kind_of(message: str, traceback_text: str, folder: str | None = None) -> tu
         hint = f"; {MISBEHAVING_HINT}" if refused[1] == "404" else ""
         return "misbehaving", f"{refused_request(refused[1], reason)}{hint}"
     for needle, reason in _MISBEHAVING:
-        if needle in text:
+        if needle.search(text) if isinstance(needle, re.Pattern) else needle in text:
             return "misbehaving", f"{reason}; {MISBEHAVING_HINT}"
     for needle, reason in _FAILURES:
         if needle in text:
