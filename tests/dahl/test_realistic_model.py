@@ -137,6 +137,9 @@ def test_the_paper_column_reads_a_reasoning_block_as_the_server_sent_it(
     score is undefined (pandas' mean of no row), where the completion alone reads."""
     [reasoning] = [s for s in TRUTH_STYLES if s.kind == "reasoning"]
     monkeypatch.setattr(realistic, "TRUTH_STYLES", [reasoning])
+    # Splits without a block of their own: which question gets which split layout follows
+    # the order the calls arrive in, and a block's lines are units of the authors' split.
+    monkeypatch.setattr(realistic, "SPLIT_LAYOUTS", realistic.SPLIT_LAYOUTS[:1])
     model = realistic_model()
     run_dahl(model, tmp_path, monkeypatch)
     [log] = [read_eval_log(str(p)) for p in tmp_path.glob("*.eval")]
