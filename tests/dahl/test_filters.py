@@ -298,7 +298,9 @@ def test_questions_written_by_other_hands(
 @pytest.mark.slow
 def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> None:
     """What each check drops of the released questions (the authors kept them all; a share
-    needs the paper all the same). Embeds 8,445 questions: about two minutes on two cores."""
+    needs the paper all the same): the rules on all 8,573; the learned stage, which embeds
+    each question (about a minute for all on two cores), on every fourth (the README's
+    figure for all, 290, is `medhalbench dahl filter`'s on the whole file)."""
     released = shared_data / "dahl" / "questions.csv"
     if not released.is_file():
         pytest.skip(f"{released} is absent")
@@ -313,23 +315,23 @@ def test_released_questions_keep_their_authors_decisions(shared_data: Path) -> N
         "How did PARA affect the total blood transfusion cost compared to the control group?"
         in ours
     )
+    # The paper's families flag 198 for a hand review (`dahl filter --protocol paper` keeps
+    # every question, as the authors' review had the last word).
+    paper = check_questions(questions, "paper")
+    assert sum(m is not None for m in paper) == 198
     # With --cases the learned stage sees the same questions (it leaves case reports to that
     # rule), so one pass gives both.
-    full = check_questions(questions, cases=True)
+    sample = questions[2::4]
+    full = check_questions(sample, cases=True)
     by_rule = Counter(m.rule for m in full if m is not None)
-    assert by_rule["case_reference"] == 93
-    assert by_rule["learned"] == 290
-    assert sum(by_rule.values()) == 128 + 93 + 290  # ours --cases: 511 (5.96%)
-    learned = [q for q, m in zip(questions, full, strict=True) if m and m.rule == "learned"]
+    assert len(sample) == 2143 and by_rule["case_reference"] == 21
+    assert by_rule["learned"] == 79  # 3.7% of the sample (290 of all, 3.4%)
+    learned = [q for q, m in zip(sample, full, strict=True) if m and m.rule == "learned"]
     # Read among them: a study's own measurements, told as known.
     assert (
         "What were the mean buccal and palatal bone thickness measurements at T0 and T1, "
         "and were the changes statistically significant?" in learned
     )
-    # The paper's families flag 198 for a hand review (`dahl filter --protocol paper` keeps
-    # every question, as the authors' review had the last word).
-    paper = check_questions(questions, "paper")
-    assert sum(m is not None for m in paper) == 198
 
 
 # --- the learned stage ------------------------------------------------------------------------
