@@ -159,7 +159,9 @@ def completion(request: dict[str, Any]) -> dict[str, Any]:
         "id": f"stub-{StubHandler.requests}",
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": request.get("model", "stub"),
+        "model": StubHandler.served_as.get(
+            request.get("model", "stub"), request.get("model", "stub")
+        ),
         "choices": [
             {
                 "index": 0,
@@ -260,6 +262,9 @@ class StubHandler(BaseHTTPRequestHandler):
     fault: Callable[[int], Fault] = staticmethod(lambda n: "ok")
     faults_served: dict[str, int] = {}
     hang = 30.0
+    served_as: dict[str, str] = {}
+    """The model a reply names, by the model asked for (a provider's dated version of an
+    alias); others are answered under their own name."""
     headers_seen: list[dict[str, str]] = []
     """The headers of each model call as received, names in lower case (what a client sent,
     not what it logged)."""

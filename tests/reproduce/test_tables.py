@@ -17,11 +17,31 @@ from medhalbench.reproduce import PAPER_TABLES, paper_table
 TABLES = [t.name for t in PAPER_TABLES]
 
 
-def test_the_list_names_every_packaged_table() -> None:
-    result = CliRunner().invoke(cli, ["reproduce"])
+@pytest.mark.parametrize("args", [["--list"], []])
+def test_the_list_names_every_packaged_table(args: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["reproduce", *args])
     assert result.exit_code == 0, result.stderr
     for table in PAPER_TABLES:
         assert f"│ {table.name} " in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["medhallu-table2", "--list"], "--list: lists every table"),
+        (["--view"], "--view: needs a table's NAME"),
+        (["medhallu-table2", "--max-cost", "5"], "--max-cost: needs --prices"),
+        (["medhallu-table2", "--view", "--out", "x.txt"], "--out: needs --format csv"),
+        (["medhallu-table2", "--view", "--format", "csv", "--out", "x.json"], "--out"),
+    ],
+)
+def test_options_that_do_not_go_together_are_refused_in_one_line(
+    args: list[str], named: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["reproduce", *args])
+    assert result.exit_code == 2 and named in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("name", TABLES)

@@ -212,12 +212,16 @@ def read_failure(log: EvalLog) -> Failure:
     return Failure(kind, reason, log.eval.model, None, log.eval.model_base_url)
 
 
-def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPTED) -> None:
+def fail_on_unfinished(
+    logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPTED, rerun: str | None = None
+) -> None:
     """For each run that did not finish, one line on stderr: the model whose call failed
     (the role named), its base URL, the underlying error, the retries made, the samples
-    done, and how to finish it; then exit: `stopped_code` (130 by default) when the user
-    stopped every one; 1 when one failed on a bug of ours (its traceback in a file); else 2
-    (a model server failed or misbehaved, or bad input was met: the line names it)."""
+    done, and how to finish it (`rerun`, the command that finishes every run at once, such
+    as a suite's; else `retry` of its log); then exit: `stopped_code` (130 by default) when
+    the user stopped every one; 1 when one failed on a bug of ours (its traceback in a
+    file); else 2 (a model server failed or misbehaved, or bad input was met: the line names
+    it)."""
     failed = [log for log in logs if log.status != "success"]
     if not failed:
         return
@@ -243,7 +247,7 @@ def fail_on_unfinished(logs: Sequence[EvalLog], *, stopped_code: int = INTERRUPT
             reason = f"timed out (no reply within {limit} s)"
         finish = (
             f"{done} of {total} samples done. "
-            f"Finish it with: medhalbench retry {_shortest(log_path(log))}"
+            f"Finish it with: {rerun or f'medhalbench retry {_shortest(log_path(log))}'}"
         )
         head, extra = f"{log.eval.task}: {reason}", ""
         if failure.kind == "bug":

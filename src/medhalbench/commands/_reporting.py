@@ -12,6 +12,7 @@ from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
 from medhalbench.data import write_text_atomically
 from medhalbench.report import compare_logs, comparison_table, comparison_text, write_report
+from medhalbench.reproduce import reproduced_tables
 from medhalbench.settings import CompareRequest, ReportRequest
 from medhalbench.text import printable
 
@@ -21,7 +22,12 @@ def report_from_command_line(**values: Any) -> None:
     request = settings_from(ReportRequest, values)
     warn = lambda text: click.secho(printable(f"warning: {text}"), fg="yellow", err=True)  # noqa: E731
     written = write_report(
-        request.logs, request.target, request.chosen, published=request.published, warn=warn
+        request.logs,
+        request.target,
+        request.chosen,
+        published=request.published,
+        warn=warn,
+        reproduced=reproduced_tables(request.logs) if request.published else (),
     )
     for path in written:
         console.print(f"Wrote {path}")

@@ -7,16 +7,28 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import click
+
 from medhalbench._errors import DataError
 from medhalbench.commands._derive import settings_from
 from medhalbench.commands._run import console
 from medhalbench.commands._suite import Suite, read_suite
-from medhalbench.commands._suite_commands import plan_suite, run_suite
+from medhalbench.commands._suite_commands import Budget, plan_suite, run_suite
 from medhalbench.commands._tables import print_table
+from medhalbench.data import write_text_atomically
 from medhalbench.registry import benchmark
-from medhalbench.reproduce import PAPER_TABLES, paper_table, reproduction, reproduction_table
+from medhalbench.reproduce import (
+    PAPER_TABLES,
+    PaperTable,
+    paper_table,
+    reproduction,
+    reproduction_table,
+    reproduction_text,
+    verdict,
+)
 from medhalbench.results import Column, ResultTable, read_log
 from medhalbench.settings import ReproduceRequest
+from medhalbench.text import printable
 
 
 def _chosen(suite: Suite, models: tuple[str, ...]) -> Suite:
@@ -65,8 +77,35 @@ def reproduce_from_command_line(**values: Any) -> None:
     if request.dry_run:
         plan_suite(suite, request.prices, ())
         return
-    chosen = f" --model {','.join(request.model)}" if request.model else ""
-    run_suite(f"medhalbench reproduce {table.name}{chosen}", suite, request.display, request.force)
-    # Every finished run of the table in its folder, this one's and earlier ones' models.
-    logs = [read_log(p) for p in sorted(Path(suite.log_dir).glob("*.eval"))]
-    print_table(console, reproduction_table(table, reproduction(table, logs)))
+    if not request.view:
+        chosen = f" --model {','.join(request.model)}" if request.model else ""
+        budget = (
+            None
+            if request.max_cost is None or request.prices is None
+            else Budget(request.max_cost, request.prices)
+        )
+        run_suite(
+            f"medhalbench reproduce {table.name}{chosen}",
+            suite,
+            request.display,
+            request.force,
+            budget,
+        )
+    _show(table, suite, request)
+
+
+def _show(table: PaperTable, suite: Suite, request: ReproduceRequest) -> None:
+    """The view from every finished run of the table in its folder (this command's and
+    earlier ones'), on the terminal or in the format asked for."""
+    folder = Path(suite.log_dir)
+    logs = [read_log(p) for p in sorted(folder.glob("*.eval"))] if folder.is_dir() else []
+    cells = reproduction(table, logs)
+    if request.chosen == "text":
+        print_table(console, reproduction_table(table, cells))
+        return
+    text = reproduction_text(table, cells, request.chosen)
+    if request.out is None:
+        click.echo(printable(text), nl=False)
+        return
+    write_text_atomically(request.out, printable(text))  # whole or not at all
+    console.print(f"Wrote {request.out}: {verdict(cells)}")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import score
-from inspect_ai.log import EvalLog, EvalSample, write_eval_log
+from inspect_ai.log import EvalLog, write_eval_log
 from inspect_ai.scorer import Score
 
 from medhalbench._errors import DataError
@@ -18,7 +18,15 @@ from medhalbench.commands._run import console
 from medhalbench.commands._tables import print_table
 from medhalbench.judging import reader_version
 from medhalbench.registry import benchmark_of
-from medhalbench.results import Column, ResultTable, RunFacts, log_metrics, read_log, run_record
+from medhalbench.results import (
+    Column,
+    ResultTable,
+    RunFacts,
+    log_metrics,
+    read_log,
+    run_record,
+    sample_scores,
+)
 from medhalbench.settings import RescoreRequest
 from medhalbench.text import printable
 
@@ -46,8 +54,7 @@ class Rescored:
 
 
 def _scores(log: EvalLog, name: str) -> dict[tuple[str | int, int], Score]:
-    samples: list[EvalSample] = log.samples or []
-    return {(s.id, s.epoch): s.scores[name] for s in samples if s.scores and name in s.scores}
+    return {key: scored.score for key, (scored, _) in sample_scores(log, name).items()}
 
 
 def _reading(found: Score) -> tuple[Any, ...]:

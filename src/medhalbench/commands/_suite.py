@@ -6,13 +6,14 @@ roles)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 from inspect_ai import Task, task_with
+from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 from pydantic import ValidationError
 
@@ -252,31 +253,57 @@ class StaleLog:
     changed: list[str]
 
 
+def _run_of(header: EvalLog, tasks: Sequence[SuiteTask]) -> SuiteTask | None:
+    """The suite's run a log is of (same benchmark, model and settings), if any."""
+    entry = benchmark_of(header)
+    kept = (header.eval.metadata or {}).get(SETTINGS_KEY)
+    return next(
+        (
+            run
+            for run in tasks
+            if entry is not None
+            and benchmark_of(run.task) is entry
+            and header.eval.model == normalise_model_name(run.model.name)
+            and kept == (run.task.metadata or {}).get(SETTINGS_KEY)
+        ),
+        None,
+    )
+
+
+def _headers(suite: Suite) -> list[EvalLog]:
+    return log_headers(suite.log_dir) if Path(suite.log_dir).is_dir() else []
+
+
 def stale_logs(suite: Suite, tasks: Sequence[SuiteTask]) -> list[StaleLog]:
     """The logs in the suite's folder of its runs (same benchmark, model and settings)
     whose data, prompts or templates changed since they were made: rerunning the suite
     would keep their finished samples beside new ones."""
-    if not Path(suite.log_dir).is_dir():
-        return []
     stale = []
-    for header in log_headers(suite.log_dir):
-        entry = benchmark_of(header)
-        kept = (header.eval.metadata or {}).get(SETTINGS_KEY)
-        for run in tasks:
-            if (
-                entry is None
-                or benchmark_of(run.task) is not entry
-                or header.eval.model != normalise_model_name(run.model.name)
-                or kept != (run.task.metadata or {}).get(SETTINGS_KEY)
-            ):
-                continue
-            changed = changed_inputs(
-                RunFacts.of(header.eval.metadata), RunFacts.of(run.task.metadata), run.args
-            )
-            if changed:
-                stale.append(StaleLog(local_path(header.location), changed))
-            break
+    for header in _headers(suite):
+        run = _run_of(header, tasks)
+        if run is None:
+            continue
+        changed = changed_inputs(
+            RunFacts.of(header.eval.metadata), RunFacts.of(run.task.metadata), run.args
+        )
+        if changed:
+            stale.append(StaleLog(local_path(header.location), changed))
     return stale
+
+
+def finished_runs(
+    suite: Suite, tasks: Sequence[SuiteTask], again: Collection[str] = ()
+) -> list[SuiteTask]:
+    """The suite's runs with a finished log in its folder (running the suite skips them),
+    but for the logs `again` names (by path: stale ones, set aside to run again)."""
+    done = {
+        id(run)
+        for h in _headers(suite)
+        if h.status == "success"
+        and local_path(h.location) not in again
+        and (run := _run_of(h, tasks))
+    }
+    return [run for run in tasks if id(run) in done]
 
 
 def check_suite_contexts(suite: Suite, tasks: Sequence[SuiteTask], plans: Sequence[Plan]) -> None:

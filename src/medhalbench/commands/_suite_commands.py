@@ -3,6 +3,8 @@ it will call and cost."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -26,15 +28,19 @@ from medhalbench.commands._run import (
 )
 from medhalbench.commands._suite import (
     Suite,
+    SuiteTask,
     check_suite_contexts,
+    finished_runs,
     read_suite,
     stale_logs,
     suite_path,
     suite_tasks,
 )
 from medhalbench.commands._tables import show_results
+from medhalbench.planning import Plan, plan_cost, read_prices
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
+from medhalbench.reproduce import reproduced_tables
 from medhalbench.settings import SettingsError, parse_model_args
 
 
@@ -43,7 +49,18 @@ def run_from_command_line(suite: str, display: str | None, force: bool) -> None:
     run_suite(f"medhalbench run {suite}", read_suite(suite_path(suite)), display, force)
 
 
-def run_suite(rerun: str, loaded: Suite, display: str | None, force: bool) -> None:
+@dataclass(frozen=True)
+class Budget:
+    """The most a suite's runs still to do may cost: `limit` dollars at the `prices` file's
+    prices, by their plans' upper bound."""
+
+    limit: float
+    prices: str
+
+
+def run_suite(
+    rerun: str, loaded: Suite, display: str | None, force: bool, budget: Budget | None = None
+) -> None:
     """Run a suite in its log folder, held by this process alone.
 
     Args:
@@ -51,12 +68,45 @@ def run_suite(rerun: str, loaded: Suite, display: str | None, force: bool) -> No
         loaded: The suite.
         display: inspect's own display (None: our progress bars).
         force: Run again the runs whose inputs changed since their logs were made.
+        budget: Refuse, before any call, runs still to do that may cost more.
     """
     with (
         log_folder(loaded.log_dir, "log_dir"),
         locked(loaded.log_dir, what="the suite's log folder"),
     ):
-        _run_suite(rerun, loaded.path, loaded, display, force)
+        _run_suite(rerun, loaded.path, loaded, display, force, budget)
+
+
+def _within(
+    budget: Budget,
+    loaded: Suite,
+    tasks: Sequence[SuiteTask],
+    plans: Sequence[Plan],
+    again: set[str],
+) -> None:
+    """Refuse runs still to do whose plans may cost more than the budget (or have a model
+    without a price), naming the cost; a finished run costs nothing more, unless its log is
+    one of `again` (stale: run again)."""
+    done = {id(run) for run in finished_runs(loaded, tasks, again)}
+    todo = [plan for run, plan in zip(tasks, plans, strict=True) if id(run) not in done]
+    prices = read_prices(budget.prices)
+    unpriced = sorted({r.model or "" for p in todo for r in p.roles if r.model not in prices})
+    if unpriced:
+        raise DataError(
+            f"no price for {', '.join(unpriced)}: --max-cost cannot be kept", path=budget.prices
+        )
+    cost = sum(plan_cost(plan, prices) for plan in todo)
+    if cost > budget.limit:
+        raise click.BadParameter(
+            f"the {len(todo)} of {len(tasks)} runs still to do may cost ${cost:,.2f} at "
+            f"{budget.prices} (their plan, output at the max-token settings), more than "
+            f"${budget.limit:,.2f}: nothing was run. Run fewer models (--model) or raise it",
+            param_hint="--max-cost",
+        )
+    console.print(
+        f"{len(todo)} of {len(tasks)} runs to do, at most ${cost:,.2f} of --max-cost "
+        f"${budget.limit:,.2f}"
+    )
 
 
 def plan_from_command_line(suite: str, prices: str | None, plan_settings: tuple[str, ...]) -> None:
@@ -93,11 +143,19 @@ def plan_suite(loaded: Suite, prices: str | None, plan_settings: tuple[str, ...]
     print_plans(console, plans, prices)
 
 
-def _run_suite(rerun: str, path: Path, loaded: Suite, display: str | None, force: bool) -> None:
+def _run_suite(
+    rerun: str,
+    path: Path,
+    loaded: Suite,
+    display: str | None,
+    force: bool,
+    budget: Budget | None,
+) -> None:
     tasks = suite_tasks(loaded)
     plans = [task_plan_of(run.task, [run.model.name], run.roles, None) for run in tasks]
     check_suite_contexts(loaded, tasks, plans)
-    for stale in stale_logs(loaded, tasks):
+    stale_found = stale_logs(loaded, tasks)
+    for stale in stale_found[:1]:
         if not force:
             raise DataError(
                 f"{'; '.join(stale.changed[:2])} since this log was made: rerunning the suite "
@@ -105,6 +163,9 @@ def _run_suite(rerun: str, path: Path, loaded: Suite, display: str | None, force
                 "--force to run it again on them as they are now",
                 path=stale.path,
             )
+    if budget is not None:  # a stale log's run is to do again
+        _within(budget, loaded, tasks, plans, {stale.path for stale in stale_found})
+    for stale in stale_found:
         Path(stale.path).rename(f"{stale.path}.stale")
         console.print(f"{stale.path}: {'; '.join(stale.changed)}: set aside as .stale, run again")
     for run, plan in zip(tasks, plans, strict=True):
@@ -143,6 +204,10 @@ def _run_suite(rerun: str, path: Path, loaded: Suite, display: str | None, force
     write_outputs(logs)
     finished = [log.location for log in logs if log.status == "success"]
     if finished:
-        [report] = write_report(finished, str(Path(loaded.log_dir) / "report.html"))
+        [report] = write_report(
+            finished,
+            str(Path(loaded.log_dir) / "report.html"),
+            reproduced=reproduced_tables(finished),
+        )
         console.print(f"Report: {report}")
-    fail_on_unfinished(logs)
+    fail_on_unfinished(logs, rerun=rerun)

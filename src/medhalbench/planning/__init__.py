@@ -7,6 +7,7 @@ from medhalbench.planning._plan import (
     Price,
     RoleEstimate,
     input_tokens,
+    plan_cost,
     plan_table,
     read_prices,
     task_plan,

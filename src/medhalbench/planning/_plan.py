@@ -134,6 +134,12 @@ def _cost(role: RoleEstimate, prices: Mapping[str, Price], upper: bool) -> float
     return (tokens_in * price.input + tokens_out * price.output) / 1e6
 
 
+def plan_cost(plan: Plan, prices: Mapping[str, Price]) -> float:
+    """A plan's dollars at most (every role's calls, output at the max-token settings); NaN
+    where a role's model has no price."""
+    return sum(_cost(role, prices, True) for role in plan.roles)
+
+
 def _span(low: int, high: int) -> str:
     return f"{low:,}" if low == high else f"{low:,}–{high:,}"
 

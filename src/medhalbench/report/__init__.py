@@ -10,8 +10,9 @@ from medhalbench.report._compare import (
     comparison_text,
 )
 from medhalbench.report._contrasts import contrasts, differences
+from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._html import render_html
-from medhalbench.report._latex import latex
+from medhalbench.report._latex import latex, latex_table
 from medhalbench.report._multiple import holm
 from medhalbench.report._page import Page, build_page
 from medhalbench.report._published import in_setting, on_paper_data, published_of

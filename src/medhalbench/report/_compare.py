@@ -22,7 +22,15 @@ from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._multiple import holm
 from medhalbench.report._settings import settings_of
 from medhalbench.report._summary import run_names
-from medhalbench.results import Column, Estimate, ResultTable, read_log, run_record, run_result
+from medhalbench.results import (
+    Column,
+    Estimate,
+    ResultTable,
+    read_log,
+    run_record,
+    run_result,
+    sample_scores,
+)
 from medhalbench.settings import ComparisonFormat
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,
@@ -88,16 +96,7 @@ def _read(path: str | Path) -> EvalLog:
 def _scores(log: EvalLog) -> dict[tuple[Any, int], tuple[SampleScore, EvalSample]]:
     entry = benchmark_of(log)
     assert entry is not None  # `_read` checked it
-    name = entry.implementation.scorer_name
-    scored = {}
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(name)
-        if score is not None:
-            scored[(sample.id, sample.epoch)] = (
-                SampleScore(score=score, sample_id=sample.id, sample_metadata=sample.metadata),
-                sample,
-            )
-    return scored
+    return sample_scores(log, entry.implementation.scorer_name)
 
 
 def compare_logs(

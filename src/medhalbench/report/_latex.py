@@ -95,11 +95,13 @@ def latex_table(table: ResultTable) -> str:
     )
 
 
-def latex(summaries: Sequence[BenchmarkSummary]) -> str:
+def latex(summaries: Sequence[BenchmarkSummary], reproduced: Sequence[ResultTable] = ()) -> str:
     """The summary of every benchmark as LaTeX tables of our headline figures (the
-    paper protocol's figures and the published range are in the HTML, CSV and JSON)."""
+    paper protocol's figures and the published range are in the HTML, CSV and JSON), then
+    the papers' tables reproduced, cell by cell."""
     head = (
         f"% medhalbench {VERSION}: each benchmark's headline figure per run and condition,\n"
         "% with its 95% bootstrap interval. Needs \\usepackage{booktabs}.\n"
     )
-    return head + "\n".join(latex_table(t) for s in summaries for t in s.ours)
+    tables = [t for s in summaries for t in s.ours] + list(reproduced)
+    return head + "\n".join(latex_table(t) for t in tables)

@@ -45,17 +45,28 @@ class Section:
 
 @dataclass
 class Page:
-    """The whole report."""
+    """The whole report.
+
+    Attributes:
+        summary: Every benchmark's headline figures.
+        sections: A section per benchmark.
+        extras: The tables that span benchmarks.
+        provenance: What stands behind each run's numbers.
+        left_out: The logs not included, and why.
+        reproduced: The papers' tables that runs of the report stand in for, cell by cell
+            (published figure, ours, the difference and the verdict).
+    """
 
     summary: list[BenchmarkSummary]
     sections: list[Section]
     extras: list[ResultTable] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
+    reproduced: list[ResultTable] = field(default_factory=list)
 
     def tables(self) -> list[ResultTable]:
         """Every table, in page order (published rows inside their benchmark's tables)."""
-        found = [t for s in self.summary for t in s.tables()]
+        found = [t for s in self.summary for t in s.tables()] + self.reproduced
         for s in self.sections:
             found += s.tables + ([s.overview] if s.overview else []) + s.comparisons + s.audit
         return found + self.extras
@@ -115,8 +126,14 @@ def _audit(runs: Sequence[RunResult]) -> list[ResultTable]:
     return audit_tables(audited_logs(audited)) if audited else []
 
 
-def build_page(results: CollectedResults, *, published: bool = True) -> Page:
-    """The report of collected results (`published`: with the papers' figures)."""
+def build_page(
+    results: CollectedResults,
+    *,
+    published: bool = True,
+    reproduced: Sequence[ResultTable] = (),
+) -> Page:
+    """The report of collected results (`published`: with the papers' figures, and the
+    `reproduced` tables' views)."""
     names = dict(zip((r.log for r in results.runs), run_names(results.runs), strict=True))
     sections = [
         _section(entry, results.of(entry.name), published)
@@ -134,4 +151,5 @@ def build_page(results: CollectedResults, *, published: bool = True) -> Page:
         extras=extras,
         provenance=results.provenance,
         left_out=[*results.unreadable, *results.skipped],
+        reproduced=list(reproduced) if published else [],
     )

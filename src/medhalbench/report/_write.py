@@ -39,6 +39,7 @@ def write_report(
     *,
     published: bool = True,
     warn: Callable[[str], None] | None = None,
+    reproduced: Sequence[ResultTable] = (),
 ) -> list[Path]:
     """Write the report of the given logs (files or folders).
 
@@ -49,6 +50,8 @@ def write_report(
         fmt: `html`, `csv`, `markdown`, `parquet`, `json` or `latex` (see `ReportFormat`).
         published: Add the papers' published figures as reference rows.
         warn: Told of each file that is no readable log (it is left out).
+        reproduced: The views of the papers' tables the runs stand in for (`reproduce`'s),
+            shown after the summary where `published`.
 
     Returns:
         The files written.
@@ -76,7 +79,7 @@ def write_report(
         if warn is not None:
             warn(f"left out {left_out}")
     try:
-        page = build_page(results, published=published)
+        page = build_page(results, published=published, reproduced=reproduced)
         return _write(page, results.runs, target, fmt, published=published)
     except OSError as ex:
         raise DataError(f"cannot write the report ({ex.strerror or ex})", path=target) from None
@@ -105,7 +108,7 @@ def _write(page: Page, runs: Sequence[RunResult], target: Path, fmt: ReportForma
     texts: dict[str, Callable[[], str]] = {  # one text file, rendered only when asked for
         "html": lambda: render_html(page),
         "markdown": lambda: markdown(page.tables()),
-        "latex": lambda: latex(page.summary),
+        "latex": lambda: latex(page.summary, page.reproduced),
     }
     if fmt in texts:
         # Names and text a user or a model gave, escaped as a terminal shows them: a page

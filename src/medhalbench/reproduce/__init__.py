@@ -2,7 +2,8 @@
 view that sets our figures beside the published ones, cell by cell."""
 
 from medhalbench import _lazy
+from medhalbench.reproduce._export import reproduced_tables, reproduction_text, reproductions
 from medhalbench.reproduce._tables import PAPER_TABLES, PaperTable, paper_table
-from medhalbench.reproduce._view import Cell, reproduction, reproduction_table, verdict
+from medhalbench.reproduce._view import Cell, Tally, reproduction, reproduction_table, verdict
 
 __getattr__, __all__ = _lazy.exports(__name__, __file__)

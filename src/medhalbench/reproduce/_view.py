@@ -5,6 +5,7 @@ whether the published figure lies inside the interval."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,16 @@ from medhalbench.data import read_settings_file
 from medhalbench.registry import benchmark, benchmark_of
 from medhalbench.report import in_setting, on_paper_data
 from medhalbench.reproduce._tables import PaperTable
-from medhalbench.results import Column, Estimate, PublishedRow, ResultTable, RunResult, run_result
+from medhalbench.results import (
+    Column,
+    Estimate,
+    PublishedRow,
+    ResultTable,
+    RunResult,
+    run_result,
+    sample_scores,
+    served_models,
+)
 from medhalbench.settings import SuiteFile
 
 NaN = math.nan
@@ -34,6 +44,8 @@ class Cell:
         published: Its published value.
         paper: Ours under the paper's protocol, with its interval (None: not run).
         ours: Ours under our own reading (None: not run, or none beside this figure).
+        served: The model versions the provider named in its replies, over the cell's runs
+            (empty: not run, or no reply named one).
     """
 
     model: str
@@ -42,6 +54,7 @@ class Cell:
     published: float
     paper: Estimate | None = None
     ours: Estimate | None = None
+    served: tuple[str, ...] = ()
 
     @property
     def difference(self) -> float | None:
@@ -74,12 +87,7 @@ def _pooled(runs: Sequence[tuple[EvalLog, RunResult]]) -> dict[str, float]:
     entry = benchmark(runs[0][1].system)
     assert entry is not None and entry.implementation.metric is not None
     name = entry.implementation.scorer_name
-    scores = [
-        SampleScore(score=s.scores[name], sample_id=s.id, sample_metadata=s.metadata)
-        for log, _ in runs
-        for s in log.samples or []
-        if s.scores and name in s.scores
-    ]
+    scores = [scored for log, _ in runs for scored, _ in sample_scores(log, name).values()]
     # The benchmarks' metrics take sample scores (inspect's current protocol).
     metric = cast(
         Callable[[list[SampleScore]], Value],
@@ -87,6 +95,15 @@ def _pooled(runs: Sequence[tuple[EvalLog, RunResult]]) -> dict[str, float]:
     )
     value = metric(scores)
     return {k: float(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _latest(runs: Sequence[tuple[EvalLog, RunResult]]) -> list[tuple[EvalLog, RunResult]]:
+    """One run per model and settings, the latest: a run made again (`--force`, or an eval
+    into the same folder) replaces the earlier one in its cell, never adds its samples."""
+    kept: dict[str, tuple[EvalLog, RunResult]] = {}
+    for log, run in sorted(runs, key=lambda x: str(x[0].eval.created)):
+        kept[json.dumps([run.model, run.record.stored], sort_keys=True, default=str)] = (log, run)
+    return list(kept.values())
 
 
 def _rows(table: PaperTable) -> list[PublishedRow]:
@@ -112,7 +129,7 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
         for log in logs
         if log.status == "success" and benchmark_of(log) is benchmark(table.benchmark)
     ]
-    runs = [(log, run) for log, run in runs if on_paper_data(run)]
+    runs = _latest([(log, run) for log, run in runs if on_paper_data(run)])
     shown = set(benchmark(table.benchmark).settings.model_fields)
     cells = []
     for row in _rows(table):
@@ -122,24 +139,43 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
             if run.model == by_paper.get(row.model) and in_setting(row, run)
         ]
         figures = _pooled(chosen) if chosen else {}
+        served = tuple(dict.fromkeys(v for log, _ in chosen for v in served_models(log)))
         for figure, ours in table.figures.items():
             if figure not in row.metrics:
                 continue
             cells.append(
                 Cell(row.model, _condition(row, shown), figure, row.metrics[figure],
-                     _estimate(figures, figure), _estimate(figures, ours))
+                     _estimate(figures, figure), _estimate(figures, ours), served)
             )  # fmt: skip
     return cells
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A table's cells counted by outcome."""
+
+    cells: int
+    reproduced: int
+    not_reproduced: int
+    not_run: int
+    without_interval: int
+
+    @classmethod
+    def of(cls, cells: Sequence[Cell]) -> Tally:
+        """The outcomes of cells."""
+        reproduced = sum(c.reproduced is True for c in cells)
+        missed = sum(c.reproduced is False for c in cells)
+        unrun = sum(c.paper is None for c in cells)
+        return cls(len(cells), reproduced, missed, unrun, len(cells) - reproduced - missed - unrun)
+
+
 def verdict(cells: Sequence[Cell]) -> str:
     """A table's verdict in one line: cells reproduced, not, not run."""
-    reproduced = sum(c.reproduced is True for c in cells)
-    missed = sum(c.reproduced is False for c in cells)
-    unrun = sum(c.paper is None for c in cells)
-    undefined = len(cells) - reproduced - missed - unrun
-    said = f"{reproduced} of {len(cells)} cells reproduced, {missed} not, {unrun} not run"
-    return said + (f", {undefined} without an interval" if undefined else "")
+    t = Tally.of(cells)
+    said = (
+        f"{t.reproduced} of {t.cells} cells reproduced, {t.not_reproduced} not, {t.not_run} not run"
+    )
+    return said + (f", {t.without_interval} without an interval" if t.without_interval else "")
 
 
 def reproduction_table(table: PaperTable, cells: Sequence[Cell]) -> ResultTable:
@@ -157,13 +193,14 @@ def reproduction_table(table: PaperTable, cells: Sequence[Cell]) -> ResultTable:
             Column("ours", interval=True),
             Column("difference"),
             Column("reproduced", digits=0),
+            Column("served as", digits=0),
         ],
     )
     marks = {True: "yes", False: "no", None: "–"}
     for c in (c for c in cells if c.paper is not None):
         shown.add(
             [c.model, c.condition, c.figure, c.published, c.paper, c.ours, c.difference,
-             marks[c.reproduced]]
+             marks[c.reproduced], ", ".join(c.served) or "–"]
         )  # fmt: skip
     shown.notes.append(verdict(cells))
     unrun = list(dict.fromkeys(c.model for c in cells if c.paper is None))

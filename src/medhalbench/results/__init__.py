@@ -29,6 +29,8 @@ from medhalbench.results._runs import (
     run_record,
     run_result,
     sample_score,
+    sample_scores,
+    served_models,
 )
 from medhalbench.results._tables import (
     AUROC_UNDEFINED,

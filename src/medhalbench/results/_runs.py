@@ -9,7 +9,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, EvalSpec
 from inspect_ai.model import ModelConfig
-from inspect_ai.scorer import Score
+from inspect_ai.scorer import SampleScore, Score
 
 from medhalbench.results._record import RunRecord
 from medhalbench.settings import SETTINGS_KEY
@@ -193,6 +193,30 @@ def role_usage(log: EvalLog) -> dict[str, tuple[int, int]]:
             main.output_tokens - sum(u[1] for u in shared),
         )
     return usage
+
+
+def sample_scores(
+    log: EvalLog, scorer: str
+) -> dict[tuple[str | int, int], tuple[SampleScore, EvalSample]]:
+    """Each sample a log's `scorer` scored, by sample id and epoch: its score as inspect's
+    metrics take it, and the sample."""
+    return {
+        (sample.id, sample.epoch): (
+            SampleScore(score=score, sample_id=sample.id, sample_metadata=sample.metadata),
+            sample,
+        )
+        for sample in log.samples or []
+        if (score := (sample.scores or {}).get(scorer)) is not None
+    }
+
+
+def served_models(log: EvalLog) -> tuple[str, ...]:
+    """The model names the provider gave in its replies to the model under test (the
+    version it served, such as `gpt-4o-mini-2024-07-18` for `gpt-4o-mini`), in order of
+    first reply; empty where no reply names one (outputs written elsewhere)."""
+    return tuple(
+        dict.fromkeys(s.output.model for s in log.samples or [] if s.output and s.output.model)
+    )
 
 
 def sample_score(sample: EvalSample) -> Score | None:

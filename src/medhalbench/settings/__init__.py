@@ -24,6 +24,7 @@ from medhalbench.settings._commands import (
     ReportFormat,
     ReportRequest,
     ReproduceRequest,
+    ReproductionFormat,
     RescoreRequest,
     RunOptions,
     SuiteSettings,

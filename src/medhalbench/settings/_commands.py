@@ -283,19 +283,43 @@ class CompareRequest(Settings):
         return self.format or _format_named(self.out, _FILE_COMPARISONS) or "text"
 
 
+ReproductionFormat = Literal["text", "csv", "markdown", "json", "latex"]
+"""How `reproduce` writes its view: the table for the terminal, CSV or Markdown (the same
+table), JSON (every cell, not-run ones included, and the tally; null where undefined), or a
+LaTeX table for a paper."""
+
+_FILE_REPRODUCTIONS: Mapping[ReproductionFormat, str] = {
+    f: SUFFIXES[f] for f in ("csv", "markdown", "json", "latex")
+}
+
+
 class ReproduceRequest(PlanSettings):
     """Reproduce a paper's table: its packaged suite (the paper's models, conditions and
     settings; a model that stands in for the paper's says why) run as `medhalbench run` runs
     a suite, resumed by running it again. Without a NAME, the packaged tables are listed.
 
     Examples:
-        medhalbench reproduce
+        medhalbench reproduce --list
         medhalbench reproduce medhallu-table2 --dry-run --prices prices.yaml
         medhalbench reproduce medhallu-table2 --model openai/gpt-4o-mini-2024-07-18
+        medhalbench reproduce medhallu-table2 --prices prices.yaml --max-cost 20
+        medhalbench reproduce medhallu-table2 --view --out table2.tex
     """
 
     table: Annotated[str | None, Spelling(positional=True, metavar="NAME")] = None
-    """The packaged table (`medhalbench reproduce` lists them)."""
+    """The packaged table (`medhalbench reproduce --list` lists them)."""
+    list_tables: Annotated[bool, Spelling(flag="--list")] = False
+    """List the packaged tables."""
+    view: bool = False
+    """Show the table's reproduction from the logs already in its folder, running nothing."""
+    max_cost: Annotated[float | None, Ge(0)] = None
+    """Dollars the runs still to do may cost at most, at --prices (their plan's upper
+    bound): more, and nothing runs."""
+    format: ReproductionFormat | None = None
+    """How to write the view: text (the terminal's table), csv, markdown, json, latex. Left
+    out, the one --out's suffix names, else text."""
+    out: OutputFile | None = None
+    """Write the view to this file (csv, markdown, json, latex)."""
     model: Annotated[list[str], COMMA_SEPARATED] = Field(default_factory=list)
     """Run only these of the table's models (comma-separated, as the table names them)."""
     display: Display | None = None
@@ -304,6 +328,26 @@ class ReproduceRequest(PlanSettings):
     force: bool = False
     """Run again, on the files as they are now, the runs whose data or prompts changed since
     their logs were made. Default: refused."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.list_tables and self.table is not None:
+            raise SettingProblem("list_tables", "lists every table: give no NAME with it")
+        if self.table is None:
+            for name in ("view", "dry_run", "max_cost", "format", "out", "model"):
+                if getattr(self, name) not in (None, False, []):
+                    raise SettingProblem(name, "needs a table's NAME (see --list)")
+        if self.max_cost is not None and self.prices is None:
+            raise SettingProblem("max_cost", "needs --prices: the cost is the plan's at them")
+        if self.out is not None and self.chosen == "text":
+            raise SettingProblem("out", "needs --format csv, markdown, json or latex")
+        _refuse_another_suffix(self.out, self.format, _FILE_REPRODUCTIONS)
+        return self
+
+    @property
+    def chosen(self) -> ReproductionFormat:
+        """The view's format: the one given, else the one --out's suffix names, else text."""
+        return self.format or _format_named(self.out, _FILE_REPRODUCTIONS) or "text"
 
 
 class RescoreRequest(Settings):

@@ -1,0 +1,89 @@
+"""The reproduction view as files (CSV, Markdown, JSON, LaTeX), and the reproductions a set
+of logs holds (for the report: every packaged table one of its runs stands in)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from medhalbench._errors import DataError
+from medhalbench._version import VERSION
+from medhalbench.registry import benchmark, benchmark_of
+from medhalbench.report import csv_frame, latex_table, markdown, on_paper_data
+from medhalbench.reproduce._tables import PAPER_TABLES, PaperTable
+from medhalbench.reproduce._view import Cell, Tally, reproduction, reproduction_table
+from medhalbench.results import Estimate, ResultTable, log_paths, read_log, run_result
+from medhalbench.settings import ReproductionFormat
+
+
+def reproductions(paths: Sequence[str | Path]) -> list[tuple[PaperTable, list[Cell]]]:
+    """Each packaged table that finished runs among the logs (files or folders) stand in
+    for, cell by cell: runs on the paper's data, in a published row's condition, of a model
+    its suite names. Only those logs are read whole."""
+    headers = []
+    for path in log_paths(paths):
+        try:
+            headers.append(read_log(path, header_only=True))
+        except DataError:  # no log: the report says so; nothing of a table is in it
+            continue
+    on_paper = [
+        h.location
+        for h in headers
+        if h.status == "success" and benchmark_of(h) is not None and on_paper_data(run_result(h))
+    ]
+    logs = [read_log(p) for p in on_paper]
+    found = []
+    for table in PAPER_TABLES:
+        of_table = [log for log in logs if benchmark_of(log) is benchmark(table.benchmark)]
+        cells = reproduction(table, of_table) if of_table else []
+        if any(c.paper is not None for c in cells):
+            found.append((table, cells))
+    return found
+
+
+def reproduced_tables(paths: Sequence[str | Path]) -> list[ResultTable]:
+    """The view of each packaged table that runs among the logs stand in for (the
+    report's section)."""
+    return [reproduction_table(table, cells) for table, cells in reproductions(paths)]
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if isinstance(value, Estimate):
+        return {k: _json_value(v) for k, v in dataclasses.asdict(value).items()}
+    return list(value) if isinstance(value, tuple) else value
+
+
+def reproduction_text(table: PaperTable, cells: Sequence[Cell], fmt: ReproductionFormat) -> str:
+    """The view as CSV, Markdown, LaTeX (the table, verdict under it) or JSON (every cell,
+    not-run ones included, with each field of `Cell`, its difference and whether it was
+    reproduced; undefined figures as null, and the tally)."""
+    view = reproduction_table(table, cells)
+    if fmt == "csv":
+        return str(csv_frame(view).to_csv(index=False))
+    if fmt == "markdown":
+        return markdown([view])
+    if fmt == "latex":
+        return latex_table(view)
+    if fmt == "json":
+        document = {
+            "medhalbench": VERSION,
+            "table": table.name,
+            "title": view.title,
+            "verdict": dataclasses.asdict(Tally.of(cells)),
+            "cells": [
+                {
+                    **{f.name: _json_value(getattr(c, f.name)) for f in dataclasses.fields(c)},
+                    "difference": _json_value(c.difference),
+                    "reproduced": c.reproduced,
+                }
+                for c in cells
+            ],
+        }
+        return json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+    raise ValueError(f"no text form for {fmt!r}: the terminal prints the table")
