@@ -10,8 +10,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +36,7 @@ if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
 
 import pytest  # noqa: E402
 
-from helpers import LocalServer, free_port  # noqa: E402
+from helpers import LocalServer, served_locally  # noqa: E402
 from tests_data import shared_data_or_skip  # noqa: E402
 
 
@@ -127,34 +125,8 @@ def llama_server(
 ) -> Iterator[LocalServer]:
     """llama.cpp's server (`medhalbench serve`) on the tiny model: the real server, SDK and
     provider path; tests whose point is what a reply says use the realistic server."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    command = [
-        sys.executable, "-m", "medhalbench.cli", "serve", "--model", tiny_model, "--port", str(port),
-        "--alias", "tiny", "-M", "n_ctx=4096",
-    ]  # fmt: skip
-    with log.open("w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"server exited early:\n{log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"server did not start in 120 s:\n{log.read_text()[-2000:]}")
-                time.sleep(0.5)
+    with served_locally(tiny_model, "tiny", tmp_path_factory.mktemp("server")) as base_url:
         yield LocalServer(base_url=base_url, model="tiny")
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

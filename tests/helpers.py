@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -79,6 +81,41 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served_locally(model: str, alias: str, folder: Path) -> Iterator[str]:
+    """`medhalbench serve` (llama.cpp's server) on `model` under the name `alias`, on a free
+    port of 127.0.0.1, its output in `folder/server.log`; yields its base URL once it
+    answers, and stops it after."""
+    port = free_port()
+    log = folder / "server.log"
+    command = [
+        sys.executable, "-m", "medhalbench.cli", "serve", "--model", model, "--port", str(port),
+        "--alias", alias, "-M", "n_ctx=4096",
+    ]  # fmt: skip
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"server exited early:\n{log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"server did not start in 120 s:\n{log.read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def reply_corpus(path: Path) -> list[dict[str, Any]]:

@@ -191,6 +191,9 @@ def _plan(command: Command, words: list[str]) -> Plan:
         and not any(_paid(m) for m in _models(args))
     ):  # fmt: skip
         return Plan("medhalbench", args, how="offline error", why="needs the Hugging Face hub")
+    if args[0] == "reproduce" and args[1:2] != ["--list"] and "--view" not in args:
+        # A table's run or plan loads the paper's own data first.
+        return Plan("medhalbench", args, how="offline error", why="needs the Hugging Face hub")
     if not slow and any(m.startswith("hf/") for m in _models(args)):
         # Transformers weights from the hub: loaded even to check the name.
         return Plan("medhalbench", args, how="offline error", why="needs the Hugging Face hub")
