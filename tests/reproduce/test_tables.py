@@ -10,7 +10,6 @@ from click.testing import CliRunner
 
 from medhalbench.cli import cli
 from medhalbench.commands._suite import read_suite
-from medhalbench.examples import illustrative
 from medhalbench.registry import benchmark
 from medhalbench.reproduce import PAPER_TABLES, paper_table
 
@@ -71,27 +70,22 @@ def test_an_unknown_table_or_model_is_refused_in_one_line() -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_a_table_is_planned_with_its_calls_and_cost(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("name", TABLES)
+def test_the_whole_table_is_planned_with_its_calls_and_cost(
+    name: str, paper_data: None, tmp_path: Path
 ) -> None:
-    # The hub is out of reach here: the paper's data stands as the packaged example rows.
-    from medhalbench.medhallu import _dataset, _task
-
-    example = illustrative("medhallu_illustrative.jsonl")
-    monkeypatch.setattr(
-        _task, "load_medhallu", lambda source, **kw: _dataset.load_medhallu(example)
-    )
+    table = paper_table(name)
+    suite = read_suite(table.suite)
     prices = tmp_path / "prices.yaml"
     prices.write_text("openai/gpt-4o-mini-2024-07-18: {input: 0.15, output: 0.60}\n")
-    result = CliRunner().invoke(
-        cli,
-        ["reproduce", "medhallu-table2", "--dry-run", "--prices", str(prices),
-         "--model", "openai/gpt-4o-mini-2024-07-18"],
-    )  # fmt: skip
+    result = CliRunner().invoke(cli, ["reproduce", name, "--dry-run", "--prices", str(prices)])
     assert result.exit_code == 0, result.stderr
-    plans = result.stdout.count("Cost $")
-    assert plans == 4  # the table's four runs: two configs, without and with knowledge
-    assert result.stdout.count("knowledge yes") == 2 and "gpt-4o-mini-2024-" in result.stdout
+    # A plan per run of each model, its calls and cost (undefined without a price).
+    assert result.stdout.count("┃ Role ") == len(suite.models) * len(suite.runs)
+    assert result.stdout.count("Cost $ ┃") == len(suite.models) * len(suite.runs)
+    assert ("no price for this model" in result.stdout) == any(
+        "gpt-4o-mini" not in m.name for m in suite.models
+    )
 
 
 def test_a_models_run_args_go_to_each_of_its_runs_and_may_not_overlap_a_runs(

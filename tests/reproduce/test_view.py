@@ -27,20 +27,6 @@ def always_hallucinated(messages: list[dict[str, Any]]) -> str:
 
 
 @pytest.fixture
-def paper_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The hub is out of reach here: the paper's data stands as the packaged example rows
-    (the runs record the hub id, as a run on the paper's data does); commands run in
-    `tmp_path`, with a reply cache of their own."""
-    from medhalbench.medhallu import _dataset, _task
-
-    monkeypatch.setattr(
-        _task, "load_medhallu", lambda source, **kw: _dataset.load_medhallu(EXAMPLE)
-    )
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))  # each test's replies
-
-
-@pytest.fixture
 def served_as() -> Iterator[dict[str, str]]:
     """The model names the stub's replies give, by the model asked for."""
     from stub_server import StubHandler
@@ -97,21 +83,22 @@ def test_one_model_of_table_2_reproduced_against_a_stub(
     assert verdict[0] in markdown
 
 
-def test_runs_on_other_data_are_set_beside_no_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_runs_on_other_data_or_made_otherwise_are_set_beside_no_table(
+    paper_data: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    # The table's model and call on other data; on the paper's data, without the paper's call.
+    made = (["--dataset", EXAMPLE, "--paper-call", "openai"],
+            ["--dataset", "UTAustin-AIHealth/MedHallu", "--config", "pqa_labeled"])  # fmt: skip
     with openai_served(always_hallucinated, monkeypatch):
-        ran = CliRunner().invoke(
-            cli, ["eval", "medhallu", "--dataset", EXAMPLE, "--model", MODEL, "--pairing",
-                  "random", "--paper-call", "openai", "--log-dir", "logs/medhallu-table2",
-                  "--display", "none"],
-        )  # fmt: skip
-    assert ran.exit_code == 0, ran.stderr
+        for args in made:
+            ran = CliRunner().invoke(
+                cli, ["eval", "medhallu", *args, "--model", MODEL, "--pairing", "random",
+                      "--log-dir", "logs/medhallu-table2", "--display", "none"],
+            )  # fmt: skip
+            assert ran.exit_code == 0, ran.stderr
     view = reproduce("--view")
-    assert view.exit_code == 0 and "0 of 140 cells reproduced, 0 not, 140 not run" in " ".join(
-        view.stdout.split()
-    )
+    flat = " ".join(view.stdout.split())
+    assert view.exit_code == 0 and "0 of 140 cells reproduced, 0 not, 140 not run" in flat
     report = CliRunner().invoke(cli, ["report", "logs", "--out", "r.html"])
     assert report.exit_code == 0, report.stderr
     assert "Papers&#39; tables reproduced" not in (tmp_path / "r.html").read_text()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from medhalbench.reproduce import (
     verdict,
 )
 from medhalbench.results import Column, ResultTable, read_log
-from medhalbench.settings import ReproduceRequest
+from medhalbench.settings import ReproduceRequest, anchored, parse_model_args
 from medhalbench.text import printable
 
 
@@ -44,6 +45,31 @@ def _chosen(suite: Suite, models: tuple[str, ...]) -> Suite:
             field="--model",
         )
     return dataclasses.replace(suite, models=[m for m in suite.models if m.name in models])
+
+
+def _with_task_args(suite: Suite, values: list[str]) -> Suite:
+    """The suite with settings given by `-T` on every run (paths against the working
+    folder); a setting the table sets itself, or one its benchmark has not, is refused."""
+    given = parse_model_args(values, option="-T")
+    if not given:
+        return suite
+    settings = benchmark(suite.runs[0].benchmark).settings
+    unknown = sorted(set(given) - set(settings.model_fields))
+    if unknown:
+        raise click.BadParameter(
+            f"{', '.join(unknown)}: not a setting of this table's benchmark", param_hint="-T"
+        )
+    own = {k for run in suite.runs for k in run.args} | {
+        k for m in suite.models for k in m.run_args
+    }
+    clash = sorted(set(given) & own)
+    if clash:
+        raise click.BadParameter(
+            f"{', '.join(clash)}: set by the table itself, as its paper ran it", param_hint="-T"
+        )
+    given = anchored(settings, given, Path.cwd())
+    models = [m.model_copy(update={"run_args": {**m.run_args, **given}}) for m in suite.models]
+    return dataclasses.replace(suite, models=models)
 
 
 def tables_listed() -> ResultTable:
@@ -73,12 +99,15 @@ def reproduce_from_command_line(**values: Any) -> None:
         print_table(console, tables_listed())
         return
     table = paper_table(request.table)
-    suite = _chosen(read_suite(table.suite), tuple(request.model))
+    suite = _with_task_args(
+        _chosen(read_suite(table.suite), tuple(request.model)), request.task_args
+    )
     if request.dry_run:
         plan_suite(suite, request.prices, ())
         return
     if not request.view:
         chosen = f" --model {','.join(request.model)}" if request.model else ""
+        chosen += "".join(f" -T {shlex.quote(value)}" for value in request.task_args)
         budget = (
             None
             if request.max_cost is None or request.prices is None

@@ -24,8 +24,12 @@ def reproductions(paths: Sequence[str | Path]) -> list[tuple[PaperTable, list[Ce
     """Each packaged table that finished runs among the logs (files or folders) stand in
     for, cell by cell: runs on the paper's data, in a published row's condition, of a model
     its suite names. Only those logs are read whole."""
+    try:
+        logs_found = log_paths(paths)
+    except DataError:  # no log there: the report (its caller) says so, after its own checks
+        return []
     headers = []
-    for path in log_paths(paths):
+    for path in logs_found:
         try:
             headers.append(read_log(path, header_only=True))
         except DataError:  # no log: the report says so; nothing of a table is in it

@@ -27,8 +27,9 @@ from medhalbench.results import (
     run_result,
     sample_scores,
     served_models,
+    setting_text,
 )
-from medhalbench.settings import SuiteFile
+from medhalbench.settings import SuiteFile, SuiteModel
 
 NaN = math.nan
 
@@ -106,6 +107,14 @@ def _latest(runs: Sequence[tuple[EvalLog, RunResult]]) -> list[tuple[EvalLog, Ru
     return list(kept.values())
 
 
+def _made_as_listed(run: RunResult, model: SuiteModel) -> bool:
+    """Whether a run is of the suite's model, made with the settings the suite gives it (the
+    authors' call): a run of the same model made otherwise is no run of the table's."""
+    return run.model == model.name and all(
+        setting_text(run.settings.get(k)) == setting_text(v) for k, v in model.run_args.items()
+    )
+
+
 def _rows(table: PaperTable) -> list[PublishedRow]:
     published = benchmark(table.benchmark).implementation.published()
     return [r for r in published if r.source.endswith(table.table)]
@@ -123,7 +132,7 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
         logs: Logs with their samples (others, and runs on other data, are left out).
     """
     suite = _suite(table)
-    by_paper = {m.paper_model: m.name for m in suite.models if m.paper_model}
+    by_paper = {m.paper_model: m for m in suite.models if m.paper_model}
     runs: list[tuple[EvalLog, RunResult]] = [
         (log, run_result(log))
         for log in logs
@@ -133,10 +142,11 @@ def reproduction(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
     shown = set(benchmark(table.benchmark).settings.model_fields)
     cells = []
     for row in _rows(table):
+        model = by_paper.get(row.model)
         chosen = [
             (log, run)
             for log, run in runs
-            if run.model == by_paper.get(row.model) and in_setting(row, run)
+            if model is not None and _made_as_listed(run, model) and in_setting(row, run)
         ]
         figures = _pooled(chosen) if chosen else {}
         served = tuple(dict.fromkeys(v for log, _ in chosen for v in served_models(log)))

@@ -304,6 +304,7 @@ class ReproduceRequest(PlanSettings):
         medhalbench reproduce medhallu-table2 --model openai/gpt-4o-mini-2024-07-18
         medhalbench reproduce medhallu-table2 --prices prices.yaml --max-cost 20
         medhalbench reproduce medhallu-table2 --view --out table2.tex
+        medhalbench reproduce dahl-table2 -T paper_prompts=their_prompts/
     """
 
     table: Annotated[str | None, Spelling(positional=True, metavar="NAME")] = None
@@ -320,6 +321,12 @@ class ReproduceRequest(PlanSettings):
     out, the one --out's suffix names, else text."""
     out: OutputFile | None = None
     """Write the view to this file (csv, markdown, json, latex)."""
+    task_args: Annotated[list[str], Spelling(flag="-T", metavar="NAME=VALUE")] = Field(
+        default_factory=list
+    )
+    """A setting for every run of the table, as `eval` takes it: the authors' prompt files
+    make every call theirs (`-T prompt=FILE`, DAHL's `-T paper_prompts=DIR`). A setting the
+    table sets itself is refused."""
     model: Annotated[list[str], COMMA_SEPARATED] = Field(default_factory=list)
     """Run only these of the table's models (comma-separated, as the table names them)."""
     display: Display | None = None
@@ -334,7 +341,7 @@ class ReproduceRequest(PlanSettings):
         if self.list_tables and self.table is not None:
             raise SettingProblem("list_tables", "lists every table: give no NAME with it")
         if self.table is None:
-            for name in ("view", "dry_run", "max_cost", "format", "out", "model"):
+            for name in ("view", "dry_run", "max_cost", "format", "out", "model", "task_args"):
                 if getattr(self, name) not in (None, False, []):
                     raise SettingProblem(name, "needs a table's NAME (see --list)")
         if self.max_cost is not None and self.prices is None:
