@@ -9,6 +9,9 @@ batch admin operations, log writes); replacing that one name keeps the retry log
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
+import sys
 from typing import Any
 
 import tenacity
@@ -21,3 +24,47 @@ def _short_wait(*args: Any, **kwargs: Any) -> Any:
 
 
 tenacity.wait_exponential_jitter = _short_wait  # type: ignore[misc,assignment]
+
+
+# inspect renders each failed sample's traceback twice, as text and as a rich ANSI render with
+# every frame's source tokenised (about 0.3 s of CPU each): a test of a failing server fails
+# dozens of samples. Here the ANSI render is the text itself, unless a test asks for the
+# render with local variables (INSPECT_TRACEBACK_LOCALS=1: what a key could hide in). The
+# text, which every command reads, is inspect's own. Patched as inspect loads the function's
+# module (before the modules that import it by name), so that a process that never imports
+# inspect does not load it here.
+_TRACEBACKS = "inspect_ai._util.rich"
+
+
+def _plain_tracebacks(module: Any) -> None:
+    import os
+
+    rendered = module.format_traceback
+
+    def plain(exc_type: Any, exc_value: Any, exc_traceback: Any) -> tuple[str, str]:
+        if os.environ.get("INSPECT_TRACEBACK_LOCALS") == "1":
+            return rendered(exc_type, exc_value, exc_traceback)  # type: ignore[no-any-return]
+        text, _ = module.truncate_traceback(exc_type, exc_value, exc_traceback)
+        return text, text
+
+    module.format_traceback = plain
+
+
+class _PatchOnLoad(importlib.abc.MetaPathFinder):
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != _TRACEBACKS:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            execute = spec.loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                execute(module)
+                _plain_tracebacks(module)
+
+            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+sys.meta_path.insert(0, _PatchOnLoad())

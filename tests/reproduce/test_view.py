@@ -117,9 +117,9 @@ def test_a_run_past_its_cost_limit_is_refused_and_a_stopped_one_resumes(
         assert refused.exit_code == 2 and stub.seen == 0, refused.stderr
         [line] = refused.stderr.strip().splitlines()
         assert "--max-cost" in line and "4 of 4 runs still to do may cost $" in line
-        # A server that fails from its 7th call on stops the run; it is finished by running
+        # A server that refuses from its 7th call on stops the run; it is finished by running
         # the same command again, each sample asked once in all.
-        stub.schedule = lambda n: "ok" if n <= 6 else "500"
+        stub.schedule = lambda n: "ok" if n <= 6 else "400"
         stopped = reproduce("--model", MODEL, "--display", "none")
         assert stopped.exit_code == 2, stopped.stdout
         assert f"medhalbench reproduce medhallu-table2 --model {MODEL}" in stopped.stderr

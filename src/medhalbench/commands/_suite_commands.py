@@ -98,14 +98,14 @@ def _within(
     cost = sum(plan_cost(plan, prices) for plan in todo)
     if cost > budget.limit:
         raise click.BadParameter(
-            f"the {len(todo)} of {len(tasks)} runs still to do may cost ${cost:,.2f} at "
+            f"the {len(todo)} of {len(tasks)} runs still to do may cost {_dollars(cost)} at "
             f"{budget.prices} (their plan, output at the max-token settings), more than "
-            f"${budget.limit:,.2f}: nothing was run. Run fewer models (--model) or raise it",
+            f"{_dollars(budget.limit)}: nothing was run. Run fewer models (--model) or raise it",
             param_hint="--max-cost",
         )
     console.print(
-        f"{len(todo)} of {len(tasks)} runs to do, at most ${cost:,.2f} of --max-cost "
-        f"${budget.limit:,.2f}"
+        f"{len(todo)} of {len(tasks)} runs to do, at most {_dollars(cost)} of --max-cost "
+        f"{_dollars(budget.limit)}"
     )
 
 
@@ -141,6 +141,12 @@ def plan_suite(loaded: Suite, prices: str | None, plan_settings: tuple[str, ...]
         for run in suite_tasks(loaded, resolve=False)
     ]
     print_plans(console, plans, prices)
+
+
+def _dollars(amount: float) -> str:
+    """Dollars to the cent, or to two significant digits under a cent (never "$0.00" for
+    a cost that is not nothing)."""
+    return f"${amount:,.2f}" if amount == 0 or amount >= 0.01 else f"${amount:.2g}"
 
 
 def _run_suite(
