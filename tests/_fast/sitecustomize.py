@@ -27,8 +27,8 @@ tenacity.wait_exponential_jitter = _short_wait  # type: ignore[misc,assignment]
 
 
 # inspect renders each failed sample's traceback twice, as text and as a rich ANSI render with
-# every frame's source tokenised (about 0.3 s of CPU each): a test of a failing server fails
-# dozens of samples. Here the ANSI render is the text itself, unless a test asks for the
+# every frame's source tokenised (about 0.3 s of CPU each), and each failed task's again in its
+# results panel: a test of a failing server fails dozens of samples. Here the ANSI render is the text itself, unless a test asks for the
 # render with local variables (INSPECT_TRACEBACK_LOCALS=1: what a key could hide in). The
 # text, which every command reads, is inspect's own. Patched as inspect loads the function's
 # module (before the modules that import it by name), so that a process that never imports
@@ -48,6 +48,12 @@ def _plain_tracebacks(module: Any) -> None:
         return text, text
 
     module.format_traceback = plain
+    # The panel inspect renders for a task that failed: its traceback without highlighting
+    # (lexing each frame's whole source file), as inspect renders one it does not show.
+    highlighted = module.rich_traceback
+    module.rich_traceback = lambda *args, **kwargs: highlighted(
+        *args, **{**kwargs, "highlight_code": False}
+    )
 
 
 class _PatchOnLoad(importlib.abc.MetaPathFinder):

@@ -9,6 +9,9 @@ model under test takes the model's `--model-base-url` and `-M`.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
 import re
 from collections.abc import Sequence
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import click
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 
 from medhalbench._errors import MedhalbenchError
@@ -162,6 +166,20 @@ def role_connection(role: str, name: str, options: ModelOptions, main: str | Non
     )
 
 
+@functools.cache
+def quiet_hooks() -> None:
+    """Load inspect's hooks as it does before its first model, without its banner ("hooks
+    enabled: 1", three lines before every command's output and errors) where the only hooks
+    are ours; a banner that names another package's hooks is printed, on stderr."""
+    from inspect_ai.hooks._startup import init_hooks
+
+    with contextlib.redirect_stdout(io.StringIO()) as banner:
+        init_hooks()
+    named = re.findall(r"^\s+([\w.-]+)/", banner.getvalue(), re.M)
+    if any(package != "medhalbench" for package in named):
+        click.echo(banner.getvalue().rstrip(), err=True)
+
+
 def resolve_model(name: str, via: Connection, *, option: str) -> Model:
     """An inspect model for a command-line name, checked now.
 
@@ -169,6 +187,7 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         OptionError: The name, a model argument or the provider's set-up (e.g. a missing API
             key) is wrong; the message names the option and the model.
     """
+    quiet_hooks()
     problem = model_name_problem(name)
     if problem:
         raise OptionError(f"{option}{' ' if name.strip() else ': '}{named_problem(name, problem)}")
@@ -193,7 +212,12 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             resolved = get_model(model, base_url=via.base_url, config=config, memoize=False, **args)
             _sdk_retries_off(resolved)
     except Exception as ex:  # the provider's own error, named after the option that caused it
-        raise OptionError(f"{option} {name}: {plain_message(ex)}") from None
+        message = plain_message(ex)
+        # A key not set: its variable alone (providers word it at length, and several
+        # models' missing keys are named in one line).
+        unset = _NO_KEY.search(message)
+        reason = f"no API key: set {unset[1]}" if unset else message
+        raise OptionError(f"{option} {name}: {reason}") from None
     if via.base_url is None and (found := _base_url(resolved)):
         # The provider or its SDK took its base URL from the environment (SERVICE_BASE_URL,
         # OPENAI_BASE_URL): it is checked as the option's would be.
@@ -214,6 +238,29 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
         )
     retry_malformed_replies(resolved)
     return guard_model(resolved)
+
+
+_NO_KEY = re.compile(r"\bNo ([A-Z][A-Z0-9_]*_API_KEY)\b")
+"""inspect's words for a provider's key that is not set ("No OPENAI_API_KEY, ... defined")."""
+
+
+def resolve_models(wanted: Sequence[tuple[str, Connection, str]]) -> list[Model]:
+    """Each model (name, how it is reached, the option that names it) resolved as
+    `resolve_model` does, in order.
+
+    Raises:
+        OptionError: Every model that cannot be resolved, in one line (a key missing for the
+            model under test and for a judge are named together, not one per attempt).
+    """
+    resolved, problems = [], []
+    for name, via, option in wanted:
+        try:
+            resolved.append(resolve_model(name, via, option=option))
+        except OptionError as ex:
+            problems.append(str(ex))
+    if problems:
+        raise OptionError("; ".join(problems))
+    return resolved
 
 
 def _base_url(model: Model) -> str | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, TaskEnd, TaskStart, hooks
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
@@ -234,10 +234,12 @@ _registered = False
 
 def _register() -> None:
     """Register the hooks, once. inspect prints a banner at its first model or eval when any
-    hook is registered; letting it start first (a `none` model) keeps the banner away."""
+    hook is registered; loading its hooks first, quietly, keeps the banner away."""
+    from medhalbench.commands._models import quiet_hooks
+
     global _registered
     if not _registered:
-        get_model("none/none")
+        quiet_hooks()
         hooks(
             name="medhalbench_progress",
             description="medhalbench's progress display and retry record.",

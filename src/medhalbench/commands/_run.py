@@ -26,7 +26,8 @@ from medhalbench.commands._models import (
     check_model_name,
     connection,
     normalise_model_name,
-    resolve_model,
+    quiet_hooks,
+    resolve_models,
     role_connection,
 )
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
@@ -145,6 +146,7 @@ def run_eval(
     """
     tasks = tasks if isinstance(tasks, list) else [tasks]
     roles = roles or {}
+    quiet_hooks()
     plans = [task_plan_of(t, models, roles, plan_settings) for t in tasks]
     # How each model is reached, worked out once: checked, planned and resolved alike.
     main = connection(options)
@@ -167,13 +169,14 @@ def run_eval(
     writable_folder(options.log_dir, "--log-dir")
     for task, plan in zip(tasks, plans, strict=True):
         keep_plan(task, plan)
-    resolved = [
-        get_model(name) if writes_nothing(name) else resolve_model(name, main, option="--model")
-        for name in models
-    ]
-    role_models: dict[str, Model] = {
-        role: resolve_model(name, reached[role], option=f"--{role}") for role, name in roles.items()
-    }
+    found = iter(
+        resolve_models(
+            [(name, main, "--model") for name in models if not writes_nothing(name)]
+            + [(name, reached[role], f"--{role}") for role, name in roles.items()]
+        )
+    )
+    resolved = [get_model(name) if writes_nothing(name) else next(found) for name in models]
+    role_models: dict[str, Model] = {role: next(found) for role in roles}
     if announce:
         console.print(f"[bold]Model(s) under test:[/bold] {', '.join(models)}")
         for role, name in roles.items():
