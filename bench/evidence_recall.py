@@ -129,6 +129,11 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true", help="Also the held-out set, last.")
     parser.add_argument("--sweep", action="store_true", help="Hybrid over rrf k and depth.")
     parser.add_argument(
+        "--questions", type=Path, action="append", default=[],
+        help="Another question set (JSONL: question, gold, style), named by its file; printed "
+        "after the others. Repeatable.",
+    )  # fmt: skip
+    parser.add_argument(
         "--encoded-rerank", type=int, default=40,
         help="Questions timed with re-ranking that encodes candidates at query time (0: none).",
     )  # fmt: skip
@@ -144,6 +149,8 @@ def main() -> None:
     }
     if args.heldout:
         sets["held out"] = read_set(HELDOUT)
+    for path in args.questions:
+        sets[path.stem] = read_set(path)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.index or Path(tmp) / "index")
         started = time.perf_counter()

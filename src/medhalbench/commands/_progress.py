@@ -26,6 +26,7 @@ from rich.table import Column
 from rich.text import Text
 
 from medhalbench._secrets import guard_active_models
+from medhalbench.commands._models import quiet_hooks
 from medhalbench.commands._saturation import (
     local_endpoints,
     saturation_hint,
@@ -235,8 +236,6 @@ _registered = False
 def _register() -> None:
     """Register the hooks, once. inspect prints a banner at its first model or eval when any
     hook is registered; loading its hooks first, quietly, keeps the banner away."""
-    from medhalbench.commands._models import quiet_hooks
-
     global _registered
     if not _registered:
         quiet_hooks()
