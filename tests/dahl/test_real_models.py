@@ -59,7 +59,11 @@ def test_real_questions_sample(tiny_model: str, shared_data: Path, tmp_path: Pat
     [log] = eval(
         dahl(dataset=str(shared_data / "dahl" / "questions.csv"), sample=0.0003, max_tokens=48),
         model=tiny_model,
+        # The judges too (the embedded default would judge otherwise): the pipeline on the
+        # released questions is the point, not the judging.
+        model_roles={"splitter": tiny_model, "checker": tiny_model},
         log_dir=str(tmp_path),
         display="none",
     )
     assert_complete(log, 3)  # round(8573 * 0.0003) = 3, stratified
+    assert set(log.stats.model_usage) == {tiny_model}
