@@ -28,7 +28,7 @@ from medhalbench.evidence import (
     open_retriever,
     reciprocal_rank_fusion,
 )
-from medhalbench.settings import RRF_K, DenseSettings
+from medhalbench.settings import DENSE_WEIGHT, RRF_K, DenseSettings
 
 # Words of none of the corpus's documents: BM25 finds nothing, the vectors find vaccines.
 OWN_WORDS = "Do jabs keep protecting you years later?"
@@ -59,7 +59,8 @@ def test_an_index_with_vectors_is_searched_hybrid_and_finds_what_bm25_cannot(
     retriever = open_retriever(str(dense_index))
     assert isinstance(retriever, HybridRetriever)
     assert retriever.name == (
-        f"hybrid:{dense_index} (bm25 + all-MiniLM-L6-v2, rrf k {RRF_K}, depth {retriever.depth})"
+        f"hybrid:{dense_index} (bm25 + all-MiniLM-L6-v2, rrf k {RRF_K}, depth {retriever.depth}, "
+        f"dense weight {DENSE_WEIGHT:g})"
     )
     bm25 = open_retriever(str(dense_index), retriever="bm25")
     assert isinstance(bm25, BM25Retriever) and bm25.search([OWN_WORDS], 3) == [[]]
@@ -71,7 +72,7 @@ def test_an_index_with_vectors_is_searched_hybrid_and_finds_what_bm25_cannot(
     [both] = retriever.search(["Does tobacco smoking cause lung cancer?"], 1)
     [hit] = both
     assert hit.passage.source_id == "lung-cancer" and hit.bm25 and hit.dense
-    assert hit.score == pytest.approx(2 / (RRF_K + 1))
+    assert hit.score == pytest.approx((1 + DENSE_WEIGHT) / (RRF_K + 1))
     dense = open_retriever(str(dense_index), retriever="dense")
     assert isinstance(dense, DenseRetriever)
     [nearest] = dense.search([OWN_WORDS], 4)
@@ -248,6 +249,17 @@ def test_fusion_breaks_ties_by_best_rank_then_by_the_rankings_order() -> None:
     assert [i for i, _ in reciprocal_rank_fusion([["b"], ["a", "b"]])] == ["b", "a"]
     with pytest.raises(ValueError, match="holds an item twice"):
         reciprocal_rank_fusion([["a", "a"]])
+
+
+def test_a_weighted_ranking_keeps_its_first_item_first() -> None:
+    # BM25 finds "both" first (the vectors' 8th); the vectors alone find "dense" first.
+    lexical, dense = ["both", "x"], ["dense", *"abcdef", "both"]
+    assert reciprocal_rank_fusion([lexical, dense], k=10)[0][0] == "both"
+    weighted = reciprocal_rank_fusion([lexical, dense], k=10, weights=[1.0, 3.0])
+    assert weighted[0] == ("dense", 3 / 11) and weighted[1] == ("both", 1 / 11 + 3 / 18)
+    for bad in ([1.0], [1.0, -1.0]):
+        with pytest.raises(ValueError, match="one weight of at least 0 per ranking"):
+            reciprocal_rank_fusion([lexical, dense], weights=bad)
 
 
 rankings = st.lists(st.lists(st.integers(0, 25), unique=True, max_size=15), min_size=1, max_size=4)

@@ -6,6 +6,7 @@ from medhalbench.embeddings._embedder import (
     Embedder,
     cosine_similarity,
     packaged_minilm_path,
+    torch_threads,
 )
 
 __getattr__, __all__ = _lazy.exports(__name__, __file__)

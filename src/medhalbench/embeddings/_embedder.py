@@ -131,6 +131,23 @@ def _model_fingerprint(model: Any) -> str:
     return digest.hexdigest()[:16]
 
 
+@contextlib.contextmanager
+def torch_threads(count: int | None) -> Iterator[None]:
+    """torch's intra-op threads set to `count` inside the block (None: left as they are),
+    restored after."""
+    if count is None:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def cosine_similarity(a: np.ndarray, b: np.ndarray) -> float:
     """Cosine similarity of two vectors (0 when either is zero)."""
     denominator = float(np.linalg.norm(a) * np.linalg.norm(b))

@@ -20,7 +20,7 @@ import numpy as np
 from medhalbench._errors import DataError
 from medhalbench._provenance import dataset_fingerprint
 from medhalbench._secrets import address_secrets, register_secret
-from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder
+from medhalbench.embeddings import DEFAULT_EMBEDDER, Embedder, torch_threads
 from medhalbench.evidence._build import build_index, index_text
 from medhalbench.evidence._corpus import corpus_kind
 from medhalbench.evidence._fusion import reciprocal_rank_fusion
@@ -28,6 +28,7 @@ from medhalbench.evidence._index import PassageIndex
 from medhalbench.evidence._layout import is_index, read_manifest
 from medhalbench.evidence._records import Passage, RetrievedPassage
 from medhalbench.settings import (
+    DENSE_WEIGHT,
     HYBRID_DEPTH,
     RERANK_CANDIDATES,
     RRF_K,
@@ -142,7 +143,9 @@ class DenseRetriever:
 
     def positions(self, queries: Sequence[str], k: int) -> list[list[tuple[int, float]]]:
         """Each query's k nearest passages as (position, cosine similarity), best first."""
-        with self._lock:
+        # One query on one thread: under load torch's threads contend (358 ms p50 against
+        # 40 ms on one, two cores busy); a batch of queries has work for all of them.
+        with self._lock, torch_threads(1 if len(queries) == 1 else None):
             vectors = self.embedder.encode(list(queries))
         return self.index.vectors.search(vectors, k)
 
@@ -166,6 +169,7 @@ class HybridRetriever:
         embedder: The query model's name (default: the index's own).
         rrf_k: The fusion constant (`reciprocal_rank_fusion`).
         depth: Candidates taken from each retriever per query (at least k).
+        dense_weight: The vectors' ranking's weight in the fusion (BM25's is 1).
 
     Raises:
         DataError: As `query_embedder`.
@@ -180,17 +184,20 @@ class HybridRetriever:
         *,
         rrf_k: int = RRF_K,
         depth: int = HYBRID_DEPTH,
+        dense_weight: float = DENSE_WEIGHT,
     ) -> None:
         self.index = index
         self.dense = DenseRetriever(index, embedder)
         self.rrf_k = rrf_k
         self.depth = depth
+        self.dense_weight = dense_weight
 
     @property
     def name(self) -> str:
         model = self.index.vectors.dense.model
         return (
-            f"hybrid:{self.index.folder} (bm25 + {model}, rrf k {self.rrf_k}, depth {self.depth})"
+            f"hybrid:{self.index.folder} (bm25 + {model}, rrf k {self.rrf_k}, depth {self.depth}, "
+            f"dense weight {self.dense_weight:g})"
         )
 
     def search(self, queries: Sequence[str], k: int) -> list[list[RetrievedPassage]]:
@@ -200,7 +207,9 @@ class HybridRetriever:
         found = []
         for words, vectors in zip(lexical, dense, strict=True):
             bm25, cosine = dict(words), dict(vectors)
-            fused = reciprocal_rank_fusion([list(bm25), list(cosine)], k=self.rrf_k)[:k]
+            fused = reciprocal_rank_fusion(
+                [list(bm25), list(cosine)], k=self.rrf_k, weights=[1.0, self.dense_weight]
+            )[:k]
             found.append(
                 [
                     RetrievedPassage(

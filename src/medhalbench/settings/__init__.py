@@ -32,6 +32,7 @@ from medhalbench.settings._commands import (
     task_options,
 )
 from medhalbench.settings._evidence import (
+    DENSE_WEIGHT,
     HYBRID_DEPTH,
     RERANK_CANDIDATES,
     RRF_K,

@@ -34,6 +34,12 @@ RRF_K = 10
 1 / (RRF_K + r) from it. The paper's (and MedRAG's) is 60; on BM25 and all-MiniLM-L6-v2 over
 PubMedQA and SumPubMed, 10 found as many verbatim questions' abstracts in the top 5 and more
 reworded ones (`bench/evidence_recall.py --sweep`: 1.000 against 0.981 of 160)."""
+DENSE_WEIGHT = 3.0
+"""The weight of the vectors' ranking in hybrid retrieval's fusion (BM25's is 1): with equal
+weights a passage BM25 misses falls behind one both find, and hybrid put the gold abstract
+first less often than the vectors alone on reworded questions. Chosen on the verbatim and
+reworded sets (`bench/evidence_fusion_weight.py`: recall@1 0.980 and 0.956, recall@5 0.995
+and 1.000, against 0.980/0.925 and 0.990/1.000 at weight 1)."""
 HYBRID_DEPTH = 100
 """Candidates hybrid retrieval takes from BM25 and from the vectors each, per query, before
 fusing them (`bench/evidence_recall.py --sweep`: 50 to 200 find as many; 10 and 20 rank the
