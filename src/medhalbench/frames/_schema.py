@@ -127,7 +127,7 @@ VERDICT_WORDS: Mapping[str, Mapping[str, str]] = {
 COUNT = re.compile(
     r"^(samples|unparseable|read_by_extractor|not_sure_replies|responses|scored|excluded.*"
     r"|paper_good|removed_declines|units_.*|list_intros_dropped|statements|factual"
-    r"|non_factual|explanations|probability_samples|rows|outputs_not_in_dataset"
+    r"|non_factual|explanations|probability_samples|rows|outputs_not_in_dataset|samples_without_output"
     r"|questions_not_in_dataset|.*_samples|.*/samples|.*/unparseable|.*/scored"
     r"|calibration/\d+/count)$"
 )

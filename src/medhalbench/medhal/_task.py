@@ -42,8 +42,10 @@ from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.outputs import (
     AuthorsCall,
     GivenOutput,
+    Matched,
     generate_for_epoch,
     given_output,
+    left_out_facts,
     match_outputs,
     one_user_message,
     reply_config,
@@ -100,9 +102,9 @@ def _labelled(dataset: str, split: str) -> list[MedHalRecord]:
         raise
 
 
-def judge_outputs(samples: list[Sample], responses: str) -> tuple[list[Sample], int]:
-    """The samples a judge's replies (written elsewhere) answer, each with its reply, and
-    how many replies matched no sample.
+def judge_outputs(samples: list[Sample], responses: str) -> Matched:
+    """The samples a judge's replies (written elsewhere) answer, each with its reply, how
+    many replies matched no sample, and the samples without a reply.
 
     Raises:
         DataError: A malformed row, or no reply matching the dataset.
@@ -177,9 +179,10 @@ def medhal(settings: MedHalSettings) -> Task:
         )
         for r in records
     ]
-    unmatched = 0
+    matched = None
     if settings.responses is not None:
-        samples, unmatched = judge_outputs(samples, settings.responses)
+        matched = judge_outputs(samples, settings.responses)
+        samples = matched.samples
     extract_template = extractor_template(settings.extract_prompt)
     call = PAPER_CALLS[settings.paper_call] if settings.paper_call else None
     config = reply_config(
@@ -209,7 +212,7 @@ def medhal(settings: MedHalSettings) -> Task:
                 f for f in (settings.prompt, settings.template, settings.extract_prompt) if f
             ],
             "dataset_fingerprint": dataset_fingerprint(settings.dataset),
-            "outputs_not_in_dataset": unmatched,
+            **left_out_facts(matched),
             "prompts": {"system": text_hash(system), "user": text_hash(user)},
         },
     )

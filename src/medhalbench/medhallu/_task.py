@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inspect_ai import Task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig, ResponseSchema
 from inspect_ai.util import JSONSchema
 
@@ -28,8 +28,10 @@ from medhalbench.medhallu._verdicts import DetectionLabel
 from medhalbench.outputs import (
     AuthorsCall,
     GivenOutput,
+    Matched,
     epoch_generate,
     given_output,
+    left_out_facts,
     match_outputs,
     one_user_message,
     reply_config,
@@ -65,9 +67,7 @@ def _texts(kept: MedHalluSampleMetadata) -> tuple[str | None, str | None]:
     return text_key(kept.question), text_key(kept.answer)
 
 
-def detector_outputs(
-    samples: MemoryDataset, responses: str, *, not_sure: bool
-) -> tuple[list[Sample], int]:
+def detector_outputs(samples: MemoryDataset, responses: str, *, not_sure: bool) -> Matched:
     """The samples a detector's outputs (written elsewhere) answer, each with its output,
     and how many outputs matched no sample.
 
@@ -164,10 +164,10 @@ def medhallu(settings: MedHalluSettings) -> Task:
         retrieved=retrieved,
         listed=call is not None,
     )
-    unmatched = 0
+    matched = None
     if settings.responses is not None:
-        given, unmatched = detector_outputs(samples, settings.responses, not_sure=settings.not_sure)
-        samples = MemoryDataset(given, name=samples.name, shuffled=True)
+        matched = detector_outputs(samples, settings.responses, not_sure=settings.not_sure)
+        samples = MemoryDataset(matched.samples, name=samples.name, shuffled=True)
     return Task(
         version=MEDHALLU_TASK_VERSION,
         dataset=samples,
@@ -200,7 +200,7 @@ def medhallu(settings: MedHalluSettings) -> Task:
             "responses_fingerprint": dataset_fingerprint(settings.responses)
             if settings.responses
             else None,
-            "outputs_not_in_dataset": unmatched,
+            **left_out_facts(matched),
             "rows": len(records),
             "evidence_index": grounding_summary(settings.grounding),
             "prompts": {"system": text_hash(system_prompt), "user": text_hash(user_template)},

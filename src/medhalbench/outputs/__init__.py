@@ -6,7 +6,9 @@ from medhalbench import _lazy
 from medhalbench.outputs._given import (
     GIVEN_OUTPUT,
     GivenOutput,
+    Matched,
     given_output,
+    left_out_facts,
     match_outputs,
     system_model,
     text_key,

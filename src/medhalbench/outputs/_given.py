@@ -45,13 +45,29 @@ def text_key(text: str | None) -> str | None:
     return " ".join(text.split()).lower() if text else None
 
 
+@dataclass(frozen=True)
+class Matched:
+    """Outputs written elsewhere attached to the samples they answer.
+
+    Attributes:
+        samples: The samples with an output (its text in `GIVEN_OUTPUT`), in dataset order.
+        not_in_dataset: How many outputs matched no sample (left out).
+        without_output: The ids of the dataset's samples no output answers (left out),
+            sorted.
+    """
+
+    samples: list[Sample]
+    not_in_dataset: int
+    without_output: list[str]
+
+
 def match_outputs(
     samples: Sequence[Sample],
     outputs: Sequence[GivenOutput],
     sample_keys: Callable[[Sample], Sequence[Hashable | None]],
     *,
     path: str,
-) -> tuple[list[Sample], int]:
+) -> Matched:
     """Attach each output to the sample it answers (its text in `GIVEN_OUTPUT`), keeping the
     samples that have one.
 
@@ -65,7 +81,8 @@ def match_outputs(
         path: The file, for messages.
 
     Returns:
-        The samples with an output, and how many outputs matched no sample.
+        The samples with an output, the count of outputs that matched no sample, and the
+        samples without an output.
 
     Raises:
         DataError: When no output matches any sample, two match the same one, or one matches
@@ -108,7 +125,28 @@ def match_outputs(
             "id, else by the text judged)",
             path=path,
         )
-    return [kept[s.id] for s in samples if s.id in kept], unmatched
+    return Matched(
+        [kept[s.id] for s in samples if s.id in kept],
+        unmatched,
+        sorted(str(s.id) for s in samples if s.id not in kept),
+    )
+
+
+LISTED_WITHOUT_OUTPUT = 5
+"""How many of the samples without an output a run names (all are counted)."""
+
+
+def left_out_facts(matched: Matched | None) -> dict[str, object]:
+    """What outputs written elsewhere left out, as the run's facts keep it (`RunFacts`):
+    outputs that matched no sample, and the samples no output answers (counted, the first
+    few named); nothing for a run that generated its replies."""
+    if matched is None:
+        return {}
+    return {
+        "outputs_not_in_dataset": matched.not_in_dataset,
+        "samples_without_output": len(matched.without_output),
+        "samples_without_output_ids": matched.without_output[:LISTED_WITHOUT_OUTPUT],
+    }
 
 
 @solver

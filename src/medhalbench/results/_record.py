@@ -95,6 +95,9 @@ class RunFacts(pydantic.BaseModel):
         prompt_files: The files that replaced packaged prompts.
         prompts: The hash of each prompt the run sent, by its name.
         outputs_not_in_dataset: Outputs written elsewhere matching no sample (left out).
+        samples_without_output: The dataset's samples no output written elsewhere answers
+            (left out of the figures).
+        samples_without_output_ids: The first of them (`LISTED_WITHOUT_OUTPUT`), by id.
         questions_not_in_dataset: DAHL answers to questions the dataset lacks (uncategorised).
         rows: The rows a task took (MedHallu), where it counts them.
         embedder: The model of an explanation similarity (MedHal; None: off).
@@ -113,6 +116,8 @@ class RunFacts(pydantic.BaseModel):
     prompt_files: list[str] = pydantic.Field(default_factory=list)
     prompts: dict[str, str] = pydantic.Field(default_factory=dict)
     outputs_not_in_dataset: int = 0
+    samples_without_output: int = 0
+    samples_without_output_ids: list[str] = pydantic.Field(default_factory=list)
     questions_not_in_dataset: int = 0
     rows: int | None = None
     embedder: str | None = None

@@ -264,13 +264,18 @@ def sample_counts(run: RunResult) -> str:
     """How many samples a run scored, could not read, read through the extractor, and
     (outputs written elsewhere) could not match to the dataset."""
     extracted = run.metrics.get("read_by_extractor", 0)
-    unmatched = run.record.facts.outputs_not_in_dataset
+    facts = run.record.facts
+    unmatched, missing = facts.outputs_not_in_dataset, facts.samples_without_output
+    named = ", ".join(facts.samples_without_output_ids)
+    more = ", ..." if missing > len(facts.samples_without_output_ids) else ""
     return (
         f"{run.metrics.get('samples', 0):.0f} samples, "
         f"{run.metrics.get('unparseable', 0):.0f} unparseable"
         + (f", {extracted:.0f} read by the extractor" if extracted else "")
         + (f", {unmatched} outputs not in the dataset (left out)" if unmatched else "")
-    )
+        + (f", {missing:,} of the dataset's samples without an output (left out: {named}{more})"
+           if missing else "")
+    )  # fmt: skip
 
 
 def figure_rows(run: RunResult, spec: list[FigureRow], title: str = "") -> ResultTable:
