@@ -66,11 +66,11 @@ def test_no_model_means_the_embedded_default() -> None:
 
 @pytest.mark.slow
 def test_inspect_cli_finds_the_task_through_the_entry_point(
-    sample_path: str, tmp_path: Path
+    sample_path: str, tiny_model: str, tmp_path: Path
 ) -> None:
     inspect = Path(sys.executable).parent / "inspect"
     result = subprocess.run(
-        [str(inspect), "eval", "medhalbench/medhallu", "--model", "embedded/smollm2",
+        [str(inspect), "eval", "medhalbench/medhallu", "--model", tiny_model,
          "-T", f"dataset={sample_path}", "-T", "limit=1", "--log-dir", str(tmp_path), "--display", "none"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
