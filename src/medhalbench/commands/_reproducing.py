@@ -22,12 +22,12 @@ from medhalbench.reproduce import (
     PAPER_TABLES,
     PaperTable,
     paper_table,
-    reproduction,
     reproduction_table,
     reproduction_text,
+    table_cells,
     verdict,
 )
-from medhalbench.results import Column, ResultTable, read_log
+from medhalbench.results import Column, ResultTable
 from medhalbench.settings import ReproduceRequest, anchored, parse_model_args
 from medhalbench.text import printable
 
@@ -126,9 +126,7 @@ def reproduce_from_command_line(**values: Any) -> None:
 def _show(table: PaperTable, suite: Suite, request: ReproduceRequest) -> None:
     """The view from every finished run of the table in its folder (this command's and
     earlier ones'), on the terminal or in the format asked for."""
-    folder = Path(suite.log_dir)
-    logs = [read_log(p) for p in sorted(folder.glob("*.eval"))] if folder.is_dir() else []
-    cells = reproduction(table, logs)
+    cells = table_cells(table, [suite.log_dir])
     if request.chosen == "text":
         print_table(console, reproduction_table(table, cells))
         return

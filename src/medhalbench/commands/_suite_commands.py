@@ -74,7 +74,7 @@ def run_suite(
         log_folder(loaded.log_dir, "log_dir"),
         locked(loaded.log_dir, what="the suite's log folder"),
     ):
-        _run_suite(rerun, loaded.path, loaded, display, force, budget)
+        _run_suite(rerun, loaded, display, force, budget)
 
 
 def _within(
@@ -151,7 +151,6 @@ def _dollars(amount: float) -> str:
 
 def _run_suite(
     rerun: str,
-    path: Path,
     loaded: Suite,
     display: str | None,
     force: bool,
@@ -177,12 +176,12 @@ def _run_suite(
     for run, plan in zip(tasks, plans, strict=True):
         keep_plan(run.task, plan)
     console.print(
-        f"[bold]Suite[/bold] {path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
+        f"[bold]Suite[/bold] {loaded.path}: {len(loaded.runs)} runs x {len(loaded.models)} models -> {loaded.log_dir}"
     )
     settings = loaded.settings
     unbatched = batchless([name for run in tasks for name in (run.model.name, *run.roles.values())])
     if settings.batch and unbatched:
-        raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(path))
+        raise DataError(f"settings: {{batch: true}}: {unbatched}", path=str(loaded.path))
     again = f"stopped by the user; run '{rerun}' again to finish the rest"
     try:
         with interruptible(again), progress_display(console, enabled=display is None):

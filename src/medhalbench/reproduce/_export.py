@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.log import EvalLog
+
 from medhalbench._errors import DataError
 from medhalbench._version import VERSION
 from medhalbench.registry import benchmark, benchmark_of
@@ -20,33 +22,46 @@ from medhalbench.results import Estimate, ResultTable, log_paths, read_log, run_
 from medhalbench.settings import ReproductionFormat
 
 
+def _paper_logs(paths: Sequence[str | Path]) -> list[EvalLog]:
+    """The finished runs on their paper's data among the logs (files or folders), read
+    whole; the others are read no further than their header (none: no log there)."""
+    try:
+        logs_found = log_paths(paths)
+    except DataError:  # no log there: a report (the caller) says so, after its own checks
+        return []
+    on_paper = []
+    for path in logs_found:
+        try:
+            header = read_log(path, header_only=True)
+        except DataError:  # no log: the report says so; nothing of a table is in it
+            continue
+        if (
+            header.status == "success"
+            and benchmark_of(header) is not None
+            and on_paper_data(run_result(header))
+        ):
+            on_paper.append(read_log(path))
+    return on_paper
+
+
+def _cells(table: PaperTable, logs: Sequence[EvalLog]) -> list[Cell]:
+    return reproduction(
+        table, [log for log in logs if benchmark_of(log) is benchmark(table.benchmark)]
+    )
+
+
+def table_cells(table: PaperTable, paths: Sequence[str | Path]) -> list[Cell]:
+    """Each published cell of a table beside ours, from the logs (files or folders)."""
+    return _cells(table, _paper_logs(paths))
+
+
 def reproductions(paths: Sequence[str | Path]) -> list[tuple[PaperTable, list[Cell]]]:
     """Each packaged table that finished runs among the logs (files or folders) stand in
     for, cell by cell: runs on the paper's data, in a published row's condition, of a model
-    its suite names. Only those logs are read whole."""
-    try:
-        logs_found = log_paths(paths)
-    except DataError:  # no log there: the report (its caller) says so, after its own checks
-        return []
-    headers = []
-    for path in logs_found:
-        try:
-            headers.append(read_log(path, header_only=True))
-        except DataError:  # no log: the report says so; nothing of a table is in it
-            continue
-    on_paper = [
-        h.location
-        for h in headers
-        if h.status == "success" and benchmark_of(h) is not None and on_paper_data(run_result(h))
-    ]
-    logs = [read_log(p) for p in on_paper]
-    found = []
-    for table in PAPER_TABLES:
-        of_table = [log for log in logs if benchmark_of(log) is benchmark(table.benchmark)]
-        cells = reproduction(table, of_table) if of_table else []
-        if any(c.paper is not None for c in cells):
-            found.append((table, cells))
-    return found
+    its suite names."""
+    logs = _paper_logs(paths)
+    found = [(table, _cells(table, logs)) for table in PAPER_TABLES]
+    return [(table, cells) for table, cells in found if any(c.paper is not None for c in cells)]
 
 
 def reproduced_tables(paths: Sequence[str | Path]) -> list[ResultTable]:
