@@ -8,6 +8,7 @@ from medhalbench.report._compare import (
     compare_logs,
     comparison_table,
     comparison_text,
+    json_safe,
 )
 from medhalbench.report._contrasts import contrasts, differences
 from medhalbench.report._export import csv_frame, markdown

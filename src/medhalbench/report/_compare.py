@@ -296,15 +296,17 @@ def comparison_text(comparison: Comparison, fmt: ComparisonFormat) -> str:
     if fmt == "markdown":
         return markdown([table])
     if fmt == "json":
-        return json.dumps(_json_safe(dataclasses.asdict(comparison)), indent=2) + "\n"
+        return json.dumps(json_safe(dataclasses.asdict(comparison)), indent=2) + "\n"
     raise ValueError(f"no text form for {fmt!r}: the terminal prints the table")
 
 
-def _json_safe(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
+    """A value made of dicts, lists and numbers as JSON holds it: NaN and infinities as
+    null (undefined), tuples as lists."""
     if isinstance(value, float):
         return None if math.isnan(value) or math.isinf(value) else value
     if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
+        return [json_safe(v) for v in value]
     return value

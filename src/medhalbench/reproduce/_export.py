@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog
 
 from medhalbench._errors import DataError
 from medhalbench._version import VERSION
 from medhalbench.registry import benchmark, benchmark_of
-from medhalbench.report import csv_frame, latex_table, markdown, on_paper_data
+from medhalbench.report import csv_frame, json_safe, latex_table, markdown, on_paper_data
 from medhalbench.reproduce._tables import PAPER_TABLES, PaperTable
 from medhalbench.reproduce._view import Cell, Tally, reproduction, reproduction_table
-from medhalbench.results import Estimate, ResultTable, log_paths, read_log, run_result
+from medhalbench.results import ResultTable, log_paths, read_log, run_result
 from medhalbench.settings import ReproductionFormat
 
 
@@ -70,14 +68,6 @@ def reproduced_tables(paths: Sequence[str | Path]) -> list[ResultTable]:
     return [reproduction_table(table, cells) for table, cells in reproductions(paths)]
 
 
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float):
-        return None if math.isnan(value) or math.isinf(value) else value
-    if isinstance(value, Estimate):
-        return {k: _json_value(v) for k, v in dataclasses.asdict(value).items()}
-    return list(value) if isinstance(value, tuple) else value
-
-
 def reproduction_text(table: PaperTable, cells: Sequence[Cell], fmt: ReproductionFormat) -> str:
     """The view as CSV, Markdown, LaTeX (the table, verdict under it) or JSON (every cell,
     not-run ones included, with each field of `Cell`, its difference and whether it was
@@ -97,8 +87,8 @@ def reproduction_text(table: PaperTable, cells: Sequence[Cell], fmt: Reproductio
             "verdict": dataclasses.asdict(Tally.of(cells)),
             "cells": [
                 {
-                    **{f.name: _json_value(getattr(c, f.name)) for f in dataclasses.fields(c)},
-                    "difference": _json_value(c.difference),
+                    **json_safe(dataclasses.asdict(c)),
+                    "difference": json_safe(c.difference),
                     "reproduced": c.reproduced,
                 }
                 for c in cells
