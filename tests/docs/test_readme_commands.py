@@ -1,8 +1,8 @@
-"""Every shell command in the READMEs runs, so that the docs cannot go stale.
+"""Every shell command in the READMEs and the docs runs, so that the docs cannot go stale.
 
-Each command of a ```bash block of README.md, the benchmarks' READMEs and the examples'
-README is run as written, in a folder holding the files it names (made from the packaged
-examples), with these rules:
+Each command of a ```bash block of README.md, the docs folder, the benchmarks' READMEs and
+the examples' README is run as written, in a folder holding the files it names (made from
+the packaged examples), with these rules:
 
 - a command that calls a paid API (a model of a provider other than the embedded model,
   outputs written elsewhere or a scripted model) runs with `--dry-run`: the data is loaded
@@ -51,6 +51,7 @@ from stub_server import canned_reply
 ROOT = Path(__file__).parents[2]
 READMES = [
     ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
     *sorted((ROOT / "src" / "medhalbench").glob("*/README.md")),
 ]
 OFFLINE_PROVIDERS = ("embedded", "system", "mockllm", "none")
@@ -61,7 +62,7 @@ MODEL_OPTIONS = (
 )  # fmt: skip
 NOT_RUN = {
     "./scripts/install.sh": "installs the package and its test tools into .venv; CI runs it "
-    "on a fresh machine (README: Measured figures)",
+    "on a fresh machine (docs/measured.md)",
     "./scripts/test.sh": "runs the whole suite, this test included",
     "source .venv/bin/activate": "activates the environment in the reader's shell; the "
     "commands here run in this process's",
@@ -514,13 +515,13 @@ def test_a_slow_readme_command_runs(
 
 
 def test_the_readme_counts_what_the_repository_holds() -> None:
-    """Numbers the README states about the repository are what it holds now."""
-    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    """Numbers the README and the docs state about the repository are what it holds now."""
+    text = " ".join(" ".join(r.read_text(encoding="utf-8").split()) for r in READMES)
     match = re.search(
         r"`tests/\{(\w+),(\w+),(\w+)\}/data/replies\.jsonl` hold (\d+), (\d+) and (\d+) replies",
         text,
     )
-    assert match, "the README no longer states the reply corpora's sizes"
+    assert match, "the docs no longer state the reply corpora's sizes"
     for name, stated in zip(match.groups()[:3], match.groups()[3:], strict=True):
         path = ROOT / "tests" / name / "data" / "replies.jsonl"
         held = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())

@@ -1,4 +1,4 @@
-"""The Python API: the README's snippet runs on real logs and its frames hold what the logs
+"""The Python API: the docs' snippet runs on real logs and its frames hold what the logs
 hold (figures with intervals, per-sample replies and verdicts, DAHL units)."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import medhalbench
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 
-README = Path(__file__).parents[2] / "README.md"
+PYTHON_API_PAGE = Path(__file__).parents[2] / "docs" / "python-api.md"
 
 
 def readme_snippet() -> str:
-    section = README.read_text().split("## Python API", 1)[1]
+    section = PYTHON_API_PAGE.read_text()
     match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
-    assert match, "the README's Python API section has no snippet"
+    assert match, "the docs' Python API page has no snippet"
     return match.group(1)
 
 
@@ -81,7 +81,7 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
     monkeypatch.chdir(logs)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(readme_snippet(), {})  # noqa: S102 - the README's own code
+        exec(readme_snippet(), {})  # noqa: S102 - the docs' own code
     assert "acme" in printed.getvalue() and "verdict" in printed.getvalue()
 
     runs = medhalbench.load_runs("logs")
