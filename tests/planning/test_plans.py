@@ -31,7 +31,7 @@ def run(args: list[str]) -> tuple[int, str, str]:
 
 def cells(out: str, role: str) -> list[str]:
     """The cells of a plan table's row for a role."""
-    line = next(row for row in out.splitlines() if re.match(rf"^│ {role}\s+│", row))
+    line = next(row for row in out.splitlines() if re.match(rf"^│ {re.escape(role)}\s+│", row))
     return [c.strip() for c in line.strip("│").split("│")]
 
 
@@ -67,10 +67,30 @@ def test_dahl_dry_run_scales_checks_with_units_per_answer(
          "--no-paper-protocol"]
     )  # fmt: skip
     assert int(cells(out, "checker")[2]) == answers
-    # The authors' pipeline splits each answer again and checks every unit on its own.
+    # The authors' pipeline splits each answer again and checks every unit on its own: the
+    # paper column's calls are rows of their own, priced, and the option that skips them said.
     code, out, _ = run(["eval", "dahl", "--dataset", DAHL, "--dry-run", "--units-per-answer", "5"])
-    assert int(cells(out, "splitter")[2]) == 2 * answers
-    assert int(cells(out, "checker")[2]) == 2 * 5 * answers
+    assert int(cells(out, "splitter")[2]) == answers
+    assert int(cells(out, "splitter (paper column)")[2]) == answers
+    assert int(cells(out, "checker (paper column)")[2]) == 5 * answers
+    assert "Rows (paper column): --no-paper-protocol skips their calls." in " ".join(out.split())
+
+
+def test_a_role_planned_in_parts_is_kept_as_one_and_each_part_is_priced() -> None:
+    price = {"openai/gpt-4o-mini": Price(input=1.0, output=2.0)}
+    plan = Plan("t", 2, [
+        RoleEstimate("checker", 10, 1_000_000, 0, model="openai/gpt-4o-mini"),
+        RoleEstimate("checker", 10, 1_000_000, 500_000, model="openai/gpt-4o-mini",
+                     part="paper column", skipped_by="--no-paper-protocol"),
+    ])  # fmt: skip
+    table = plan_table(plan, price)
+    assert [r[0] for r in table.rows] == ["checker", "checker (paper column)"]
+    assert [r[-1] for r in table.rows] == [pytest.approx(1.0), pytest.approx(2.0)]
+    assert table.notes == ["Rows (paper column): --no-paper-protocol skips their calls."]
+    (kept,) = plan.kept().roles  # the usage of the role's calls is counted as one
+    assert (kept.role, kept.calls, kept.input_tokens, kept.output_tokens) == (
+        "checker", 20, 2_000_000, 500_000,
+    )  # fmt: skip
 
 
 def test_prices_give_the_cost_and_a_model_without_one_is_undefined(tmp_path: Path) -> None:

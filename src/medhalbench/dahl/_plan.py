@@ -25,6 +25,11 @@ from medhalbench.registry import RoleModels
 from medhalbench.results import RunRecord
 from medhalbench.settings import Settings
 
+PAPER_COLUMN = "paper column"
+"""The part of the splitter's and the checker's calls made for the paper-protocol column."""
+SKIPS_PAPER_COLUMN = "--no-paper-protocol"
+"""The option (`DahlSettings.paper_protocol` off) that skips the paper column's calls."""
+
 
 def _template_tokens(name: str, path: str | None) -> int:
     """Tokens of a prompt template without its placeholders."""
@@ -82,12 +87,15 @@ def dahl_plan(
     # The units of an answer together are about as long as the answer.
     check_in = (template + system) * check_calls + answer_tokens
     split_calls, split_out = answers, SPLITTER_MAX_TOKENS * answers
-    if settings.paper_protocol:  # the authors' pipeline: one split and per-unit checks more
-        paper_checks = round(answers * units)
-        split_in, split_calls, split_out = split_in * 2, split_calls * 2, split_out * 2
-        check_in += (unit_template + system) * paper_checks + answer_tokens
-        check_calls += paper_checks
-        check_out += verdict_tokens * paper_checks
+    paper_checks = round(answers * units)
+    # The authors' pipeline, for the paper column: one split and per-unit checks more.
+    paper_column = [
+        RoleEstimate("splitter", split_calls, split_in, split_out, model=roles.get("splitter"),
+                     part=PAPER_COLUMN, skipped_by=SKIPS_PAPER_COLUMN),
+        RoleEstimate("checker", paper_checks, (unit_template + system) * paper_checks + answer_tokens,
+                     verdict_tokens * paper_checks, model=roles.get("checker"),
+                     part=PAPER_COLUMN, skipped_by=SKIPS_PAPER_COLUMN),
+    ] if settings.paper_protocol else []  # fmt: skip
     answering = task_plan(task)
     # The answer's system prompt is added by the solver, not held by the samples.
     system_in = (
@@ -100,6 +108,7 @@ def dahl_plan(
         *([answering] if record.generated else []),
         RoleEstimate("splitter", split_calls, split_in, split_out, model=roles.get("splitter")),
         RoleEstimate("checker", check_calls, check_in, check_out, model=roles.get("checker")),
+        *paper_column,
     ]  # fmt: skip
 
 

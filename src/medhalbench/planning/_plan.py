@@ -22,8 +22,14 @@ from medhalbench.settings import Settings, SettingsError
 
 @dataclass(frozen=True)
 class RoleEstimate:
-    """Calls and tokens of one model role; `*_max` differ from the rest when the count depends
-    on model replies (a builder's retries)."""
+    """Calls and tokens of one model role, or of a part of its calls (`part`); `*_max` differ
+    from the rest when the count depends on model replies (a builder's retries).
+
+    Attributes:
+        part: What part of the role's calls the row counts, where a role's calls are planned
+            in parts (DAHL's paper column: "paper column"); empty for all of them.
+        skipped_by: The option that skips the part's calls (`--no-paper-protocol`).
+    """
 
     role: str
     calls: int
@@ -33,6 +39,8 @@ class RoleEstimate:
     input_tokens_max: int | None = None
     output_tokens_max: int | None = None
     model: str | None = None
+    part: str = ""
+    skipped_by: str = ""
 
     @property
     def upper(self) -> tuple[int, int, int]:
@@ -63,12 +71,21 @@ class Plan:
     unit: str = "samples"
 
     def kept(self) -> TokenEstimate:
-        """The plan as a run's log keeps it (the report sets it beside the actual usage)."""
+        """The plan as a run's log keeps it (the report sets it beside the actual usage): a
+        role planned in parts as one, as its calls' usage is counted."""
+        by_role: dict[str, PlannedRole] = {}
+        for row in self.roles:
+            kept = PlannedRole.model_validate(asdict(row))
+            if (seen := by_role.get(row.role)) is not None:
+                kept = PlannedRole(
+                    role=row.role,
+                    calls=seen.calls + kept.calls,
+                    input_tokens=seen.input_tokens + kept.input_tokens,
+                    output_tokens=seen.output_tokens + kept.output_tokens,
+                )
+            by_role[row.role] = kept
         return TokenEstimate(
-            items=self.items,
-            unit=self.unit,
-            tokenizer=TOKENIZER_NAME,
-            roles=[PlannedRole.model_validate(asdict(r)) for r in self.roles],
+            items=self.items, unit=self.unit, tokenizer=TOKENIZER_NAME, roles=list(by_role.values())
         )
 
 
@@ -156,11 +173,14 @@ def plan_table(plan: Plan, prices: Mapping[str, Price] | None = None) -> ResultT
     for role in plan.roles:
         calls, tokens_in, tokens_out = role.upper
         row: list[Any] = [
-            role.role, role.model or "", _span(role.calls, calls),
+            f"{role.role} ({role.part})" if role.part else role.role, role.model or "",
+            _span(role.calls, calls),
             _span(role.input_tokens, tokens_in), _span(role.output_tokens, tokens_out),
         ]  # fmt: skip
         if prices is not None:
             low, high = _cost(role, prices, False), _cost(role, prices, True)
             row.append(low if math.isnan(low) or low == high else f"{low:.2f}–{high:.2f}")
         table.add(row)
+    skips = {(r.part, r.skipped_by): None for r in plan.roles if r.part and r.skipped_by}
+    table.notes += [f"Rows ({part}): {option} skips their calls." for part, option in skips]
     return table
