@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from inspect_ai.model import BatchConfig
+from inspect_ai.model import BatchConfig, GenerateConfig
 
+from helpers import LocalServer, stub_at
 from medhalbench.commands import generate_config
+from medhalbench.commands._models import Connection, resolve_model
+from medhalbench.commands._saturation import server_slots
 from medhalbench.settings import DEFAULT_ATTEMPT_TIMEOUT, DEFAULT_MAX_RETRIES, ConnectionSettings
 
 
@@ -40,3 +43,28 @@ def test_given_values_pass_through_and_zero_retries_stays_zero() -> None:
     assert (config.max_connections, config.max_retries) == (3, 0)
     assert config.batch == BatchConfig(send_delay=5, tick=5)
     assert generate_config(ConnectionSettings.of(batch=True)).batch is True
+
+
+@pytest.mark.slow
+def test_a_local_server_is_sent_as_many_calls_at_once_as_it_decodes(
+    llama_server: LocalServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`medhalbench serve` says how many calls it decodes at once; a model on it is sent that
+    many unless `--max-connections` says otherwise (more would queue past the attempt
+    timeout and be retried: the README's serve recipe runs as written)."""
+    monkeypatch.setenv("LOCAL_API_KEY", "any")
+    slots = server_slots(llama_server.base_url)
+    assert isinstance(slots, int) and slots >= 1
+    name = f"openai-api/local/{llama_server.model}"
+    via = Connection(base_url=llama_server.base_url)
+    assert resolve_model(name, via, option="--model").config.max_connections == slots
+    given = Connection(base_url=llama_server.base_url, config=GenerateConfig(max_connections=7))
+    assert resolve_model(name, given, option="--model").config.max_connections == 7
+    # A server that does not say (vLLM, Ollama, a remote API): inspect's own limit stands.
+    with stub_at(lambda messages: "1") as stub:
+        assert (
+            resolve_model(
+                "openai-api/local/m", Connection(base_url=stub), option="--model"
+            ).config.max_connections
+            is None
+        )

@@ -35,6 +35,7 @@ from medhalbench._secrets import (
 )
 from medhalbench.commands._errors import plain_message
 from medhalbench.commands._retries import SDK_RETRYING_PROVIDERS, retry_malformed_replies
+from medhalbench.commands._saturation import is_local, server_slots
 from medhalbench.models import writes_nothing
 from medhalbench.settings import (
     UNSENDABLE,
@@ -236,8 +237,18 @@ def resolve_model(name: str, via: Connection, *, option: str) -> Model:
             f"{option} {name}: the API key (its environment variable, or -M api_key) "
             f"{UNSENDABLE}; the key is not shown"
         )
+    _fill_local_slots(resolved, via.base_url or _base_url(resolved))
     retry_malformed_replies(resolved)
     return guard_model(resolved)
+
+
+def _fill_local_slots(model: Model, base_url: str | None) -> None:
+    """Send a local server that says how many calls it decodes at once (`medhalbench serve`,
+    llama.cpp's server) that many, where no connection limit is given: more would wait in its
+    queue past the attempt timeout and be retried."""
+    if model.config.max_connections is None and is_local(base_url):
+        if slots := server_slots(str(base_url)):
+            model.config = model.config.merge(GenerateConfig(max_connections=slots))
 
 
 _NO_KEY = re.compile(r"\bNo ([A-Z][A-Z0-9_]*_API_KEY)\b")
