@@ -148,3 +148,20 @@ def test_every_figure_of_a_tiny_not_sure_run_is_a_float(tmp_path: Path) -> None:
     }
     assert str(runs["samples"].dtype) == "Int64"
     runs[figures].mean()  # numbers, whatever is undefined
+
+
+@pytest.mark.slow
+def test_the_headline_columns_are_those_of_every_run_naming_it_and_its_headline_figures(
+    logs: Path,
+) -> None:
+    full = medhalbench.load_runs(logs / "logs")
+    headline = medhalbench.load_runs(logs / "logs", headline=True)
+    assert set(headline.columns) < set(full.columns)
+    assert len(headline.columns) < len(full.columns) / 4
+    assert list(headline.columns[:5]) == ["benchmark", "model", "run", "log", "created"]
+    for name in ("f1", "f1_ci_low", "f1_ci_high", "dahl_score", "paper_dahl_score", "samples"):
+        assert name in headline.columns, name
+    assert "splitter_model" in headline.columns  # the judges that made the figures
+    assert "hard_f1_ci_low" in headline.columns and "difficulty" not in headline.columns
+    # The same values as the whole frame holds.
+    assert headline.equals(full[list(headline.columns)])

@@ -23,6 +23,7 @@ dahl_benchmark = registry.Benchmark(
     settings=DahlSettings,
     implementation_path="medhalbench.dahl._implementation:dahl_implementation",
     key_figure=registry.KeyFigure("score", "dahl_score", "paper_dahl_score"),
+    headline=("dahl_score", "paper_dahl_score"),
     roles=(
         registry.Role("splitter", "Model that splits answers into atomic units."),
         registry.Role(

@@ -22,6 +22,7 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
+from medhalbench.dahl._benchmark import dahl_benchmark
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
 from medhalbench.outputs import PaperText
@@ -382,14 +383,11 @@ def judged_responses(scores: Sequence[SampleScore]) -> tuple[list[JudgedResponse
     return responses, questions
 
 
-HEADLINE = ("dahl_score", "paper_dahl_score")
-
-
 def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[Figure]:
     """The figures a comparison of two runs reports (over questions; the same whatever the run's
     settings, `record`)."""
     responses, questions = judged_responses(scores)
-    return [f for f in dahl_figures(responses, questions) if f.name in HEADLINE]
+    return [f for f in dahl_figures(responses, questions) if f.name in dahl_benchmark.headline]
 
 
 @metric

@@ -43,11 +43,17 @@ def _paths(logs: LogPaths) -> list[str | Path]:
     return [logs] if isinstance(logs, str | Path) else list(logs)
 
 
-def load_runs(logs: LogPaths) -> pd.DataFrame:
+def load_runs(logs: LogPaths, *, headline: bool = False) -> pd.DataFrame:
     """One row per finished run: benchmark, model, run name, log file, created, each role's
     model (`<role>_model`), its settings (the task's arguments by name, generation settings
     as sent) and every figure with its 95% interval (`<figure>`, `<figure>_ci_low`,
     `<figure>_ci_high`; NaN where undefined). Columns and dtypes: `frames.RUNS`.
+
+    Args:
+        logs: A log, a folder of logs, or several of either.
+        headline: Keep only the columns that name a run (benchmark, model, run, log,
+            created, each role's model), each benchmark's headline figures with their
+            intervals (`Benchmark.headline`) and the counts `samples` and `unparseable`.
 
     Raises:
         DataError: A path that does not exist, or no log found.
@@ -81,7 +87,24 @@ def load_runs(logs: LogPaths) -> pd.DataFrame:
     # Values as Python gives them; each setting's dtype from its declared type, each figure a
     # float (NaN where undefined, whatever the other runs hold) and each count a whole number.
     dtypes = _figure_dtypes(found.runs) | _setting_dtypes(found.runs)
-    return typed(pd.DataFrame(rows, dtype=object), RUNS, settings=dtypes)
+    frame = typed(pd.DataFrame(rows, dtype=object), RUNS, settings=dtypes)
+    return frame[_headline_columns(frame, found.runs)] if headline else frame
+
+
+_HEADLINE_COUNTS = ("samples", "unparseable")
+
+
+def _headline_columns(frame: pd.DataFrame, runs: Sequence[RunResult]) -> list[str]:
+    """The columns `load_runs(..., headline=True)` keeps, in the frame's order."""
+    figures = {
+        f for name in dict.fromkeys(r.system for r in runs) for f in benchmark(name).headline
+    }
+    kept = {
+        *(c.name for c in RUN),
+        *(f"{f}{end}" for f in figures for end in ("", "_ci_low", "_ci_high")),
+        *_HEADLINE_COUNTS,
+    }
+    return [c for c in frame.columns if c in kept or c.endswith("_model")]
 
 
 def _figure_dtypes(runs: Sequence[RunResult]) -> dict[str, str]:

@@ -14,6 +14,17 @@ medhal_benchmark = registry.Benchmark(
     settings=MedHalSettings,
     implementation_path="medhalbench.medhal._implementation:medhal_implementation",
     key_figure=registry.KeyFigure("F1", "f1", "format_matching_f1"),
+    headline=(
+        "f1",
+        "precision",
+        "recall",
+        "accuracy",
+        "format_matching_f1",
+        "format_matching_accuracy",
+        "bleu",
+        "rouge1",
+        "rouge2",
+    ),
     paired_correctness=True,
     roles=(registry.EXTRACTOR,),
     builder=registry.Builder(

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._verdicts import MedHalReadingMetadata, MedHalScoreMetadata
 from medhalbench.results import RunRecord
 from medhalbench.statistics import (
@@ -326,19 +327,6 @@ def outcome_from_score(sample_score: SampleScore) -> StatementOutcome:
     )
 
 
-HEADLINE = (
-    "f1",
-    "precision",
-    "recall",
-    "accuracy",
-    "format_matching_f1",
-    "format_matching_accuracy",
-    "bleu",
-    "rouge1",
-    "rouge2",
-)
-
-
 def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[Figure]:
     """The figures a comparison of two runs reports (over source items; the same whatever the run's
     settings, `record`)."""
@@ -346,7 +334,7 @@ def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[F
     clusters = [f"{o.source}:{o.item}" for o in outcomes]
     figures = statement_figures("", clusters, outcomes, [True] * len(outcomes))
     figures += paper_figures(clusters, outcomes)
-    return [f for f in figures if f.name in HEADLINE]
+    return [f for f in figures if f.name in medhal_benchmark.headline]
 
 
 @metric

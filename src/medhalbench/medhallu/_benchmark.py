@@ -32,6 +32,18 @@ medhallu_benchmark = registry.Benchmark(
     # Knowledge and not-sure change the prompt, not the rows: runs that differ in them are
     # the paper's contrasts.
     key_figure=registry.KeyFigure("F1", "f1", "paper_f1"),
+    headline=(
+        "f1",
+        "precision",
+        "recall",
+        "accuracy",
+        "easy_f1",
+        "medium_f1",
+        "hard_f1",
+        "paper_f1",
+        "response_rate",
+        "answered_f1",
+    ),
     paired_correctness=True,
     paper_data=(MEDHALLU_HUB,),
     roles=(registry.EXTRACTOR,),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._dataset import DIFFICULTIES, MedHalluSampleMetadata
 from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
 from medhalbench.statistics import (
@@ -195,17 +196,15 @@ def outcome_from_score(sample_score: SampleScore) -> DetectionOutcome:
     )
 
 
-HEADLINE = (
-    "f1", "precision", "recall", "accuracy", "easy_f1", "medium_f1", "hard_f1", "paper_f1",
-    "response_rate", "answered_f1",
-)  # fmt: skip
-
-
 def headline_figures(scores: Sequence[SampleScore], *, not_sure: bool) -> list[Figure]:
     """The figures a comparison of two runs reports (over rows; `not_sure`: whether the run
     allowed not sure)."""
     outcomes = [outcome_from_score(s) for s in scores]
-    return [f for f in detection_figures(outcomes, not_sure=not_sure) if f.name in HEADLINE]
+    return [
+        f
+        for f in detection_figures(outcomes, not_sure=not_sure)
+        if f.name in medhallu_benchmark.headline
+    ]
 
 
 @metric

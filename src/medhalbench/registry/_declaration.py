@@ -143,6 +143,8 @@ class Benchmark:
         paper_data: The data its paper's published figures were computed on, as `--dataset`
             names it (a hub id, read at its pinned revision): a published figure stands
             beside a run only on this data.
+        headline: The figures a run is read by, ours and the paper protocol's: those
+            `compare` pairs, inspect's display shows and `load_runs(..., headline=True)` keeps.
     """
 
     name: str
@@ -160,6 +162,7 @@ class Benchmark:
     paired_correctness: bool = False
     position: int = 100
     paper_data: tuple[str, ...] = ()
+    headline: tuple[str, ...] = ()
 
     @functools.cached_property
     def implementation(self) -> Implementation:
