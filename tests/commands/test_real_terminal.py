@@ -129,6 +129,9 @@ def test_the_demo_ends_cleanly_with_every_table_and_its_closing_lines(
         assert title in flat
     assert "report: report.html" in flat and (tmp_path / "report.html").is_file()
     assert ("its figures say nothing about model quality" in flat) == default
+    # Outputs written to illustrate the comparisons, labelled as such, beside the model's runs.
+    assert "MedHallu: system/illustrative-detector-b" in flat
+    assert "score outputs we wrote to show the comparisons at work" in flat
     assert "Demo finished in" in flat
     assert "temperature nan" not in flat  # the DAHL bar is titled with what it sends
 

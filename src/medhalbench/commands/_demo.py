@@ -13,6 +13,8 @@ from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._roles import role_names
 from medhalbench.commands._run import console, run_eval, split_models
 from medhalbench.commands._tables import print_runs
+from medhalbench.models import SYSTEM_PROVIDER
+from medhalbench.outputs import system_model
 from medhalbench.registry import DemoSettings, benchmarks, demo_roles
 from medhalbench.report import write_report
 from medhalbench.results import run_result
@@ -43,6 +45,7 @@ def demo_from_command_line(
     illustrative_data = None in data.values()
     run_options = command_settings(RunOptions, {**options, "max_samples": SAMPLES_IN_FLIGHT})
     logs: list[EvalLog] = []
+    demos = []
     for entry in entries:
         demo = entry.implementation.demo
         assert demo is not None
@@ -56,6 +59,7 @@ def demo_from_command_line(
                 cache=run_options.cache,
             )
         )
+        demos.append(run)
         console.rule(run.title)
         # Our progress bars (one per run, with counts), or the display --display names.
         done = run_eval(
@@ -67,6 +71,14 @@ def demo_from_command_line(
             roles={role: listed[0] for role, listed in roles[entry.name].items()},
             announce=False,
         )
+        for system, task in run.outputs.items():
+            done += run_eval(
+                [task],
+                models=[system_model("", system)],
+                options=run_options,
+                roles={role: listed[0] for role, listed in roles[entry.name].items()},
+                announce=False,
+            )
         print_runs(console, [run_result(log) for log in done if log.status == "success"])
         if done:  # not under --dry-run, which prints plans
             console.print(f"{entry.title}: {time.perf_counter() - run_started:.0f} s")
@@ -77,6 +89,12 @@ def demo_from_command_line(
     report = write_report(finished, report_path) if finished else []
     where = f"Logs: {run_options.log_dir}/ (inspect view --log-dir {run_options.log_dir})"
     console.print(where + (f"; report: {report[0]}" if report else ""))
+    if any(run.outputs for run in demos):
+        console.print(
+            f"[yellow]The runs of {SYSTEM_PROVIDER}/illustrative-... score outputs we wrote to "
+            "show the comparisons at work (their figures differ by design); they are no "
+            "model's.[/yellow]"
+        )
     if names == [DEFAULT_MODEL]:
         console.print(
             "[yellow]SmolLM2-135M (the embedded model) proves that the pipelines run; its "

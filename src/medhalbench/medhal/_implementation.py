@@ -6,6 +6,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Scorer
 
 from medhalbench import registry
+from medhalbench.examples import illustrative
 from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._metrics import headline_figures, medhal_metrics
@@ -25,9 +26,19 @@ from medhalbench.results import RunRecord
 
 
 def medhal_demo(settings: registry.DemoSettings) -> registry.DemoRun:
-    """Judging the example statements (one file) or the user's test split."""
-    task = settings.task(medhal, MedHalSettings.example)
-    return registry.DemoRun("MedHal: statement factuality", [task])
+    """Judging the example statements (one file) or the user's test split; on the example, a
+    judge's replies written to illustrate the comparisons too."""
+    example = MedHalSettings.example
+    outputs = {
+        "illustrative-judge": settings.outputs_task(
+            medhal, example, illustrative("medhal_outputs.jsonl")
+        )
+    }
+    return registry.DemoRun(
+        "MedHal: statement factuality",
+        [settings.task(medhal, example)],
+        outputs={} if settings.data else outputs,
+    )
 
 
 def medhal_rescorer(record: RunRecord, old: object) -> Scorer:

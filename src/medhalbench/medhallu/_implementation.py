@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import SampleScore, Scorer
 
 from medhalbench import registry
+from medhalbench.examples import illustrative
 from medhalbench.medhallu._audit import JUDGE_AUDIT
 from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._clusters import run_cluster_analysis
@@ -28,11 +29,19 @@ from medhalbench.statistics import Figure
 
 
 def medhallu_demo(settings: registry.DemoSettings) -> registry.DemoRun:
-    """Detection without and with knowledge on the example rows (or the user's)."""
+    """Detection without and with knowledge on the example rows (or the user's); on the
+    example, two detectors' verdicts written to illustrate the comparisons too."""
     example = MedHalluSettings.example
+    outputs = {
+        f"illustrative-detector-{name}": settings.outputs_task(
+            medhallu, example, illustrative(f"medhallu_outputs_{name}.jsonl")
+        )
+        for name in ("a", "b")
+    }
     return registry.DemoRun(
         "MedHallu: hallucination detection",
         [settings.task(medhallu, example), settings.task(medhallu, example, knowledge=True)],
+        outputs={} if settings.data else outputs,
     )
 
 

@@ -119,14 +119,28 @@ class DemoSettings:
             dataset=data, limit=self.limit, structured=shaped, probabilities=shaped, **arguments
         )
 
+    def outputs_task(self, make: Callable[..., Task], example: str | Path, outputs: str) -> Task:
+        """A benchmark's task scoring packaged illustrative outputs (`--responses`) on the
+        example's rows, within the demo's limit."""
+        return make(dataset=example, limit=self.limit, responses=outputs)
+
 
 @dataclass(frozen=True)
 class DemoRun:
-    """What the demo runs for one benchmark: a title, its tasks, and model roles."""
+    """What the demo runs for one benchmark: a title, its tasks, and model roles.
+
+    Attributes:
+        title: The run's heading.
+        tasks: The tasks run on the models under test.
+        roles: Model roles by name.
+        outputs: Tasks scoring outputs written to illustrate the comparisons (not a model's),
+            by the name of the system standing for them; on the packaged example only.
+    """
 
     title: str
     tasks: list[Task]
     roles: dict[str, str] | None = None
+    outputs: dict[str, Task] = field(default_factory=dict)
 
 
 def one_call_per_sample(
