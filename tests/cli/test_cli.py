@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 
+from medhalbench._paths import shown_path
 from medhalbench.cli import cli
 
 
@@ -42,7 +43,8 @@ def test_eval_prints_table_and_log_location(sample_path: str, tmp_path: Path) ->
     assert code == 0, out
     assert "Model(s) under test: embedded/smollm2" in out
     flat = " ".join(out.split())
-    assert "MedHallu: embedded/smollm2 · medhallu_illustrative.jsonl" in flat
+    # The data as the report shows paths (relative to the current folder under it).
+    assert f"MedHallu: embedded/smollm2 · {shown_path(sample_path)}" in flat
     assert "not sure yes" in flat and "4 samples" in flat
     for figure in ("F1", "Hard F1", "Response rate"):
         assert any(line.startswith(f"│ {figure} ") for line in out.splitlines()), figure

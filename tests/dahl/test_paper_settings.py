@@ -15,6 +15,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 
 from medhalbench import DataError
+from medhalbench._paths import shown_path
 from medhalbench._prompts import read_prompt
 from medhalbench.dahl import dahl
 from medhalbench.dahl._paper import (
@@ -140,7 +141,8 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     assert scores["What is warfarin?"]["paper_cleaned_response"] == "nan"
     heparin = scores["What is heparin?"]
     assert heparin["paper_cleaned_response"] == "" and heparin["paper_units"] == ["No text."]
-    assert prompt_files(run_record(log)) == "theirs"  # the run's header names their prompts
+    # The run's header names their prompts (a path as the report shows paths).
+    assert prompt_files(run_record(log)) == shown_path(str(prompts))
     # Ours removes their instruction too, when it is given.
     assert aspirin["removed_instruction"] and heparin["removed_instruction"]
     # Ours leaves the empty answer out; theirs scores what the splitter made of nothing.

@@ -84,5 +84,5 @@ def test_rows_that_differ_say_how_and_the_grounded_run_is_marked() -> None:
     assert "evidence /indexes/pubmed" in settings[0.85]
     assert "evidence none" in settings[0.8] and "(run 1)" in settings[0.8]
     assert "(run 2)" in settings[0.81]
-    assert "data dahl_illustrative.csv" in settings[0.7]
+    assert "data /data/dahl_illustrative.csv" in settings[0.7]  # as the report shows paths
     assert any(note.startswith("Settings:") for note in table.notes)

@@ -498,6 +498,39 @@ def _check(
     assert "Traceback" not in out + err
     if found.why == "a help page":
         assert "Examples:" in out, out
+    if found.args[:1] == ["demo"] and found.how == "real run":
+        _check_the_readme_picture(folder / "report.html", command)
+
+
+PICTURE = ROOT / "docs" / "report-summary.png"
+"""The README's picture of the demo's report summary."""
+UPDATE_PICTURE = "MEDHALBENCH_UPDATE_PICTURE"
+
+
+def _check_the_readme_picture(report: Path, command: Command) -> None:
+    """The README's picture is the summary of the report the demo writes now, as Chromium
+    shows it 1280 pixels wide (`scripts/report_picture.py`); with MEDHALBENCH_UPDATE_PICTURE=1
+    the test writes it."""
+    import numpy as np
+    from PIL import Image
+
+    if not shutil.which("chromium"):
+        pytest.skip("Chromium is not installed: the picture cannot be taken")
+    taken = report.with_name("report-summary.png")
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "report_picture.py"), str(report), str(taken)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    if os.environ.get(UPDATE_PICTURE) == "1":
+        shutil.copyfile(taken, PICTURE)
+    now, shown = (np.asarray(Image.open(p).convert("L"), dtype=float) for p in (taken, PICTURE))
+    stale = (
+        f"{PICTURE.relative_to(ROOT)} is not the summary of the demo's report now: "
+        f"{UPDATE_PICTURE}=1 pytest 'tests/docs/test_readme_commands.py::"
+        f"test_a_slow_readme_command_runs[{command.id}]' writes it"
+    )
+    assert now.shape == shown.shape, stale
+    assert np.mean(np.abs(now - shown) > 16) < 0.002, stale  # a font's hinting, no figure
 
 
 @pytest.mark.parametrize("command", _params(slow=False))

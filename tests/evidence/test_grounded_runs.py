@@ -18,6 +18,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 import realistic_model
 from helpers import openai_served
+from medhalbench._paths import shown_path
 from medhalbench.cli import cli
 from medhalbench.evidence import build_index, open_retriever
 from medhalbench.settings import DenseSettings
@@ -153,7 +154,8 @@ def test_the_report_pairs_grounded_and_closed_book_runs_on_the_same_answers(
     [(a, b, difference)] = found.pairs
     assert difference.name == "evidence"
     by_value = {difference.a: a.log, difference.b: b.log}
-    assert by_value == {"none": closed.location, str(index): grounded.location}
+    # The index named as the report shows paths.
+    assert by_value == {"none": closed.location, shown_path(str(index)): grounded.location}
 
 
 def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> None:
@@ -187,7 +189,8 @@ def test_dahl_plan_counts_the_passages_tokens(tmp_path: Path, index: Path) -> No
     assert f"{grounded_checker.input_tokens:,}" in result.stdout.replace("\n", " ")
     # The plan is titled with the answering temperature the task sends and its evidence.
     [title] = [line for line in result.stdout.splitlines() if line.startswith("DAHL ·")]
-    assert f"temperature 0.6 · epochs 1 · structured no · evidence index, k {K}" in title
+    shown = shown_path(str(index))  # as the report shows paths
+    assert f"temperature 0.6 · epochs 1 · structured no · evidence {shown}, k {K}" in title
 
 
 @pytest.mark.parametrize(
@@ -239,8 +242,10 @@ def test_medhallu_detector_gets_retrieved_passages_instead_of_the_abstract(
         )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     # Titled as retrieved knowledge, never as the gold abstract ("knowledge yes").
-    [title] = [line for line in result.stdout.splitlines() if line.startswith("MedHallu:")]
-    assert "knowledge retrieved (index, k 1, bm25)" in title and "knowledge yes" not in title
+    # The title, its lines joined (a path as the report shows paths makes it wrap).
+    title = " ".join(result.stdout.split("MedHallu:", 1)[1].split("┏")[0].split())
+    index = shown_path(str(tmp_path / "index"))
+    assert f"knowledge retrieved ({index}, k 1, bm25)" in title and "knowledge yes" not in title
     prompts = server.users("Your judgement")
     assert len(prompts) == 8
     for prompt in prompts:
@@ -280,7 +285,7 @@ def test_medhallu_retrieval_is_recorded_titled_and_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from medhalbench.frames import load_runs
-    from medhalbench.medhallu._report import detection_table
+    from medhalbench.medhallu._report import RETRIEVAL_HIT_RATE, detection_table
     from medhalbench.registry import benchmark
     from medhalbench.report import figures_frame
     from medhalbench.report._summary import benchmark_summary
@@ -309,13 +314,14 @@ def test_medhallu_retrieval_is_recorded_titled_and_measured(
                 ],
             )  # fmt: skip
             assert result.exit_code == 0, result.stderr
-            [title] = [line for line in result.stdout.splitlines() if line.startswith("MedHallu:")]
-            titles.append(title)
+            # The title, its lines joined (a path as the report shows paths makes it wrap).
+            titles.append(" ".join(result.stdout.split("MedHallu:", 1)[1].split("┏")[0].split()))
             [log] = [read_eval_log(str(p)) for p in (tmp_path / f"logs{n}").glob("*.eval")]
             runs.append(log)
     dense, hybrid, gold = runs
-    assert "knowledge retrieved (index, k 1, dense)" in titles[0]
-    assert "knowledge retrieved (index, k 1, hybrid)" in titles[1]
+    index = shown_path(str(tmp_path / "index"))  # as the report shows paths
+    assert f"knowledge retrieved ({index}, k 1, dense)" in titles[0]
+    assert f"knowledge retrieved ({index}, k 1, hybrid)" in titles[1]
     assert "knowledge yes" in titles[2] and "retrieved" not in titles[2]
     # The choice is in the run's settings record; the retrieval done, beside it.
     assert dense.eval.metadata and hybrid.eval.metadata
@@ -336,10 +342,10 @@ def test_medhallu_retrieval_is_recorded_titled_and_measured(
     assert results[2].figure("gold_in_knowledge_rate") is None  # the gold abstract
     table = detection_table(results)
     knowledge = table.columns.index(next(c for c in table.columns if c.name == "Knowledge"))
-    rates = table.columns.index(next(c for c in table.columns if c.name == "Gold in knowledge"))
+    rates = table.columns.index(next(c for c in table.columns if c.name == RETRIEVAL_HIT_RATE))
     ours = table.ours().rows
     assert [r[knowledge] for r in ours] == [
-        "retrieved (index, k 1, dense)", "retrieved (index, k 1, hybrid)", "yes",
+        f"retrieved ({index}, k 1, dense)", f"retrieved ({index}, k 1, hybrid)", "yes",
     ]  # fmt: skip
     assert isinstance(ours[0][rates], Estimate) and ours[2][rates] is None
     # The tidy CSV and load_runs carry it.

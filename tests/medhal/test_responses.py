@@ -106,7 +106,7 @@ def test_predict_only_writes_each_verdict_and_explanation(tmp_path: Path) -> Non
     assert found["amox"]["context"] and found["line-3"]["source"] == "pharmacology"
     assert found["line-3"]["factual"] is None  # unreadable: counted, never guessed
     assert "F1" not in out and "Written:" in out
-    counts = next(line for line in out.splitlines() if "│ replies" in line).split("│")
+    counts = next(line for line in out.splitlines() if "│ system/replies" in line).split("│")
     assert [c.strip() for c in counts[3:7]] == ["3", "1", "1", "1"]
 
 

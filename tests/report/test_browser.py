@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from medhalbench.report import write_report
+from helpers import record_of
+from medhalbench.report import render_html, write_report
+from medhalbench.results import RunResult
 
 
 def test_report_loads_without_errors_and_shows_the_log_numbers(
@@ -38,7 +40,7 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
     assert published.count() > 10 and not published.first.is_visible()
     browser_page.locator("summary", has_text="The paper's published figures").first.click()
     assert published.first.is_visible()
-    assert browser_page.locator("#provenance tbody tr").count() == 6
+    assert browser_page.locator("#provenance tbody.run").count() == 6  # a block per run
 
 
 @pytest.fixture
@@ -145,3 +147,91 @@ def test_the_page_is_compact_headline_tables_open_and_the_details_folded(
     report_page.reload()
     height = report_page.evaluate("document.documentElement.scrollHeight")
     assert height <= 4000, height
+
+
+TABLES_CUT = """ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1)
+    .map(s => [s.querySelector('table').id, s.scrollWidth, s.clientWidth])"""
+"""Each table container whose table runs past it (scrolls sideways): its table, widths."""
+
+
+def _no_table_past_the_page(page: Any) -> None:
+    """Every fold open, no table container scrolls sideways and no table runs past the
+    page's content (1280 pixels less its margins)."""
+    for d in page.locator("details").all():
+        d.evaluate("e => e.open = true")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert page.eval_on_selector_all(".scroll", TABLES_CUT) == []
+    right = page.evaluate("document.body.getBoundingClientRect().right")
+    past = page.eval_on_selector_all(
+        "table",
+        f"ts => ts.filter(t => t.getBoundingClientRect().right > {right} + 1).map(t => t.id)",
+    )
+    assert past == []
+
+
+def test_at_1280_px_no_table_is_wider_than_the_page(report_page: Any) -> None:
+    _no_table_past_the_page(report_page)
+    # MedHallu's every figure (31 columns) is in parts, each beside the columns that tell
+    # its runs apart, every row in each.
+    parts = report_page.eval_on_selector_all(
+        "table[id^='medhallu_all']",
+        "ts => ts.map(t => [t.id, [...t.tHead.rows].at(-1).cells[0].textContent,"
+        " [...t.tHead.rows].at(-1).cells[1].textContent, t.tBodies[0].rows.length])",
+    )
+    assert [p[0] for p in parts] == ["medhallu_all"] + [
+        f"medhallu_all-part{i}" for i in range(2, len(parts) + 1)
+    ]
+    assert len(parts) > 1 and all(p[1:] == ["Model", "Settings", 3] for p in parts), parts
+
+
+def _grid(system: str, model: str, **settings: object) -> RunResult:
+    figures = {
+        name: 0.5
+        for name in (
+            "f1", "paper_f1", "precision", "recall", "easy_f1", "medium_f1", "hard_f1",
+            "format_matching_f1", "dahl_score", "paper_dahl_score", "category/oncology",
+            "category/cardiology", "source/medqa/f1",
+        )
+    }  # fmt: skip
+    figures |= {f"{n}_ci_{end}": 0.5 for n in ("f1", "dahl_score") for end in ("low", "high")}
+    return RunResult(
+        system=system, model=model, metrics={**figures, "samples": 24.0, "scored": 4.0},
+        record=record_of({"dataset": "/data/grid.jsonl", "dataset_fingerprint": "abc",
+                          "rows": 12, "seed": 42, **settings}),
+        log=f"{system}-{model}-{sorted(settings.items())}", status="success",
+    )  # fmt: skip
+
+
+def test_at_1280_px_no_table_of_many_long_named_runs_is_wider_than_the_page(
+    browser_page: Any, tmp_path: Path
+) -> None:
+    from itertools import product
+
+    from medhalbench.registry import benchmark
+    from medhalbench.report import Page, summary_tables
+    from medhalbench.report._page import Section
+
+    long = "openai-api/together/meta-llama/Llama-3.3-70B-Instruct-Turbo-with-a-long-suffix"
+    models = ["openai/gpt-4o", long, "anthropic/claude-3-5-haiku-latest"]
+    runs = [
+        _grid("medhallu", m, knowledge=k, not_sure=n, temperature=0.3, pairing="both")
+        for m, k, n in product(models, [False, True], [False, True])
+    ]
+    runs += [_grid("dahl", m, temperature=t) for m, t in product(models, [0.2, 0.6, 1.0])]
+    runs += [_grid("medhal", long, split="test")]
+    sections = []
+    for name in ("medhallu", "dahl", "medhal"):
+        entry = benchmark(name)
+        of = [r for r in runs if r.system == name]
+        tables = entry.implementation.tables(of, entry.implementation.published())
+        sections.append(Section(entry=entry, tables=tables, charts=[], comparisons=[]))
+    page = Page(summary=summary_tables(runs), sections=sections)
+    html = tmp_path / "report.html"
+    html.write_text(render_html(page), encoding="utf-8")
+    browser_page.goto(html.as_uri())
+    _no_table_past_the_page(browser_page)
+    # DAHL's category table, a column per run (9), is in parts each naming the category.
+    firsts = browser_page.eval_on_selector_all(
+        "table[id^='dahl_categories']", "ts => ts.map(t => t.tHead.rows[0].cells[0].textContent)"
+    )
+    assert len(firsts) > 1 and set(firsts) == {"Category"}

@@ -4,9 +4,9 @@ apart, in the summary's words), identical reruns are numbered, and no two rows r
 from __future__ import annotations
 
 from helpers import record_of
-from medhalbench.medhal._report import medhal_table
+from medhalbench.medhal._report import medhal_settings, medhal_table
 from medhalbench.medhallu._report import detection_table
-from medhalbench.results import ResultTable, RunResult
+from medhalbench.results import ResultTable, RunResult, run_title
 
 
 def _run(
@@ -47,7 +47,8 @@ def test_medhallu_rows_that_differ_in_settings_without_a_column_say_how() -> Non
     assert headers[:4] == ["Model", "Settings", "Knowledge", "Not sure"]
     settings = [str(row[1]) for row in narrow.rows]
     assert settings[0].endswith("(run 1)") and settings[1].endswith("(run 2)")
-    assert "temperature 0.7" in settings[2] and "data medhallu_illustrative.jsonl" in settings[3]
+    assert "temperature 0.7" in settings[2]
+    assert "data /data/medhallu_illustrative.jsonl" in settings[3]  # a path as paths are shown
     # Knowledge has a column of its own: not repeated under Settings.
     assert not any("knowledge" in s for s in settings)
     _distinct(table)
@@ -62,9 +63,22 @@ def test_a_table_of_runs_alike_keeps_its_empty_settings_to_the_wide_view() -> No
 
 
 def test_medhal_rows_of_two_splits_say_which() -> None:
+    # A folder saved with `datasets` has splits (one local file has none).
     runs = [
-        _run("medhal", 0.5, "medhal.jsonl", split="test", structured=False),
-        _run("medhal", 0.6, "medhal.jsonl", split="validation", structured=False),
+        _run("medhal", 0.5, "medhal_saved", split="test", structured=False),
+        _run("medhal", 0.6, "medhal_saved", split="validation", structured=False),
     ]
     rows = _distinct(medhal_table(runs))
     assert [row[1] for row in rows] == ["split test", "split validation"]
+    dataset = [c.name for c in medhal_table(runs).columns].index("Dataset")
+    assert [row[dataset] for row in medhal_table(runs).ours().rows] == [
+        "/data/medhal_saved (test)", "/data/medhal_saved (validation)",
+    ]  # fmt: skip
+
+
+def test_a_run_on_one_local_file_names_no_split_it_could_not_have() -> None:
+    [run] = [_run("medhal", 0.5, "medhal.jsonl", split="test", structured=False)]
+    table = medhal_table([run])
+    dataset = [c.name for c in table.columns].index("Dataset")
+    assert table.ours().rows[0][dataset] == "/data/medhal.jsonl"
+    assert "split" not in run_title("MedHal", run, medhal_settings(run.record))

@@ -12,7 +12,8 @@ from medhalbench.settings import Grounding, SettingsError
     [
         ({}, None),
         ({"evidence": None, "evidence_k": 5}, None),
-        ({"evidence": "/data/pubmed-index/", "evidence_k": 3}, "pubmed-index, k 3"),
+        # A local path as the report shows paths (here outside the current folder).
+        ({"evidence": "/srv/data/pubmed-index/", "evidence_k": 3}, "…/data/pubmed-index, k 3"),
         (
             {"evidence": "abstracts.jsonl", "evidence_rerank": True},
             "abstracts.jsonl, k 5, re-ranked",

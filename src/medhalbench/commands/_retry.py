@@ -20,7 +20,7 @@ from medhalbench.commands._locks import locked
 from medhalbench.commands._models import generate_config
 from medhalbench.commands._progress import progress_display
 from medhalbench.commands._resume import later_logs, prepare_retry
-from medhalbench.commands._run import console, redacted_logs, write_outputs
+from medhalbench.commands._run import console, settled_logs, write_outputs
 from medhalbench.commands._tables import show_results
 from medhalbench.registry import benchmarks, find_benchmark
 from medhalbench.results import benchmark_name, read_log
@@ -128,7 +128,7 @@ def retry_runs(
                     progress_display(console, enabled=display is None, reused=reused),
                 ):
                     for target, resumed in zip(targets, prepared, strict=True):
-                        finished += redacted_logs(
+                        finished += settled_logs(
                             eval_retry(
                                 resumed.log,
                                 log_dir=str(_destination(target, log_dir)),
@@ -146,8 +146,8 @@ def retry_runs(
             for target in targets:
                 later = later_logs(target, _destination(target, log_dir))
                 unfinished = [log for log in later if log.status != "success"]
-                if unfinished:
-                    left.append(log_path(unfinished[-1]))
+                if unfinished:  # named by its run, as every log a retry leaves
+                    left.append(log_path(settled_logs(unfinished[-1:])[0]))
             hint = f"; finish it with: medhalbench retry {' '.join(left)}" if left else ""
             fail(f"{again}{hint}", stop_code(ex))
             raise

@@ -22,6 +22,7 @@ from medhalbench._secrets import redact_file
 from medhalbench.commands._errors import fail, interruptible, leaf, stop_code
 from medhalbench.commands._failures import fail_on_unfinished, log_path
 from medhalbench.commands._folders import writable_folder
+from medhalbench.commands._log_names import named_logs
 from medhalbench.commands._models import (
     check_model_name,
     connection,
@@ -187,7 +188,7 @@ def run_eval(
     started = time.time()
     try:
         with interruptible(), progress_display(console, enabled=display is None):
-            return redacted_logs(
+            return settled_logs(
                 eval(
                     tasks,
                     model=resolved or "none/none",
@@ -214,14 +215,18 @@ def run_eval(
     except KeyboardInterrupt as ex:
         headers = log_headers(options.log_dir)
         # A log the interrupt left before inspect could mark it cancelled still says
-        # "started": it was stopped all the same, and retry finishes it.
-        stopped = redacted_logs(
-            [
-                read_eval_log(log.location).model_copy(update={"status": "cancelled"})
-                for log in headers
-                if log.status in ("cancelled", "started") and _created_after(log, started)
-            ]
-        )
+        # "started" (and keeps inspect's name): it was stopped all the same, and retry
+        # finishes it.
+        stopped = [
+            log.model_copy(update={"status": "cancelled"})
+            for log in settled_logs(
+                [
+                    read_eval_log(log.location)
+                    for log in headers
+                    if log.status in ("cancelled", "started") and _created_after(log, started)
+                ]
+            )
+        ]
         fail_on_unfinished(stopped, stopped_code=stop_code(ex))
         fail("stopped by the user", stop_code(ex))
         raise
@@ -252,6 +257,13 @@ def redacted_logs(logs: list[EvalLog]) -> list[EvalLog]:
     for log in logs:
         redact_file(log_path(log))
     return logs
+
+
+def settled_logs(logs: list[EvalLog]) -> list[EvalLog]:
+    """The logs as a command leaves them: rewritten without known secrets
+    (`redacted_logs`), then named by their runs (`named_logs`: benchmark, model and
+    condition)."""
+    return named_logs(redacted_logs(logs))
 
 
 def _created_after(log: EvalLog, moment: float) -> bool:

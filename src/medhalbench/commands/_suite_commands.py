@@ -16,6 +16,7 @@ from medhalbench.commands._errors import fail, interruptible, stop_code
 from medhalbench.commands._failures import fail_on_unfinished
 from medhalbench.commands._folders import log_folder
 from medhalbench.commands._locks import locked
+from medhalbench.commands._log_names import named_logs, refresh_manifest
 from medhalbench.commands._models import batchless
 from medhalbench.commands._plans import keep_plan, print_plans, task_plan_of
 from medhalbench.commands._progress import progress_display
@@ -23,7 +24,7 @@ from medhalbench.commands._run import (
     BATCH_SAMPLE_RETRIES,
     console,
     realtime_logging,
-    redacted_logs,
+    settled_logs,
     write_outputs,
 )
 from medhalbench.commands._suite import (
@@ -41,6 +42,7 @@ from medhalbench.planning import Plan, plan_cost, read_prices
 from medhalbench.registry import benchmark
 from medhalbench.report import write_report
 from medhalbench.reproduce import reproduced_tables
+from medhalbench.results import log_headers
 from medhalbench.settings import SettingsError, parse_model_args
 
 
@@ -202,9 +204,14 @@ def _run_suite(
         # as given; the hook that redacts it at the set's end does not run after a stop).
         folder = Path(loaded.log_dir)
         redact_files([*folder.glob("*.eval"), *folder.glob("*.json")])
+        # The stopped runs' logs named by their runs (the folder is this command's alone);
+        # a rerun finds them by their headers.
+        named_logs(log_headers(folder))
+        refresh_manifest(folder)
         fail(again, stop_code(ex))
         raise
-    logs = redacted_logs(list(logs))
+    logs = settled_logs(list(logs))
+    refresh_manifest(loaded.log_dir)
     show_results(console, logs)
     write_outputs(logs)
     finished = [log.location for log in logs if log.status == "success"]

@@ -31,8 +31,8 @@ ENDED_EARLY = {
 
 def print_table(console: Console, table: ResultTable, *, wide: bool = True) -> None:
     """Print a result table within the terminal's width: text columns wrap first; a table
-    still too wide is printed as several, each with the first column and as many others as
-    fit. No number is ever cut."""
+    still too wide is printed as several, each with the columns that tell its rows apart and
+    as many others as fit. No number is ever cut."""
     shown = table if wide else table.narrow()
     parts = fitted(shown, console.width)
     for i, (part, widths) in enumerate(parts, start=1):
@@ -81,18 +81,22 @@ def _needs(widths: list[int]) -> int:
 
 def fitted(table: ResultTable, width: int) -> list[tuple[ResultTable, list[int]]]:
     """The table as parts that each fit `width` characters, with each column's content
-    width: one part where narrower text columns make it fit; else the first column repeated
-    beside as many others as fit, in order (text narrowed within a part only as needed)."""
+    width: one part where narrower text columns make it fit; else the columns that tell its
+    rows apart (`ResultTable.key_columns`) repeated beside as many others as fit, in order
+    (text narrowed within a part only as needed)."""
     narrowed = _widths(table, width)
-    if _needs(narrowed) <= width or len(narrowed) < 3:
+    key = table.key_columns()
+    if _needs(narrowed) <= width or len(narrowed) < len(key) + 2:
         return [(table, narrowed)]
-    full = [_content_width(table, i) for i in range(len(table.columns))]
+    full = [_content_width(table, i, text_width=MIN_TEXT_WIDTH if i in key else TEXT_WIDTH)
+            for i in range(len(table.columns))]  # fmt: skip
+    keyed = [full[i] for i in key]
     groups: list[list[int]] = [[]]
-    for i in range(1, len(full)):
-        if groups[-1] and _needs([full[0], *(full[j] for j in groups[-1]), full[i]]) > width:
+    for i in (i for i in range(len(full)) if i not in key):
+        if groups[-1] and _needs([*keyed, *(full[j] for j in groups[-1]), full[i]]) > width:
             groups.append([])
         groups[-1].append(i)
-    parts = [table.subset([0, *g]) for g in groups]
+    parts = [table.subset([*key, *g]) for g in groups]
     return [(part, _widths(part, width)) for part in parts]
 
 
@@ -130,7 +134,8 @@ def show_results(
     console: Console, logs: Sequence[EvalLog], *, wide: bool = False, published: bool = False
 ) -> list[RunResult]:
     """Print the finished runs of `logs`: one narrow table per run, or (`wide`) each
-    benchmark's full tables, with the papers' published rows when `published`."""
+    benchmark's full tables, with the papers' published rows when `published` (in tables
+    of their own, each row named by its model and condition)."""
     finished = [log for log in logs if log.status == "success"]
     runs = [run_result(log) for log in finished]
     if not wide:
@@ -142,7 +147,12 @@ def show_results(
             for table in entry.implementation.tables(
                 of_benchmark, entry.implementation.published() if published else []
             ):
-                print_table(console, table)
+                print_table(console, table.ours())
+                if any(source is not None for source in table.published):
+                    # The papers' rows apart, in the columns they fill (no intervals).
+                    theirs = table.published_only()
+                    theirs.title = f"{table.title}: the papers' published figures"
+                    print_table(console, theirs)
     for log in finished:
         if note := ended_early(log):
             console.print(Text(note, style="yellow"))

@@ -16,7 +16,13 @@ from medhalbench.medhal._dataset import MedHalPrediction, MedHalStatementMetadat
 from medhalbench.medhal._metrics import PAPER_FAILURES, PAPER_PREFIXES
 from medhalbench.medhal._settings import MedHalSettings
 from medhalbench.medhal._verdicts import MedHalReadingMetadata
-from medhalbench.report import OwnColumns, distinctions, mark_distinctions, runs_table
+from medhalbench.report import (
+    OwnColumns,
+    applied,
+    distinctions,
+    mark_distinctions,
+    runs_table,
+)
 from medhalbench.results import (
     AUROC_UNDEFINED,
     EXPLANATION_UNDEFINED,
@@ -40,13 +46,13 @@ MEDHAL_COLUMNS = [
     Column("Structured", wide=True),
     Column("Precision", "precision", undefined=PRECISION_UNDEFINED, wide=True),
     Column("Recall", "recall", undefined=RECALL_UNDEFINED, wide=True),
-    Column("F1", "f1", undefined=F1_UNDEFINED, interval=True),
+    Column("F1", "f1", undefined=F1_UNDEFINED),
     Column("Accuracy", "accuracy", undefined="no sample", wide=True),
     Column("FM precision", "format_matching_precision", undefined=PRECISION_UNDEFINED, wide=True),
     Column("FM recall", "format_matching_recall", undefined=RECALL_UNDEFINED, wide=True),
-    Column("FM F1", "format_matching_f1", undefined=F1_UNDEFINED, interval=True),
+    Column("FM F1", "format_matching_f1", undefined=F1_UNDEFINED),
     Column("FM rate", "format_matching_rate", undefined="no sample", wide=True),
-    Column("BLEU", "bleu", undefined=EXPLANATION_UNDEFINED, interval=True),
+    Column("BLEU", "bleu", undefined=EXPLANATION_UNDEFINED),
     Column("ROUGE-1", "rouge1", undefined=EXPLANATION_UNDEFINED, wide=True),
     Column("ROUGE-2", "rouge2", undefined=EXPLANATION_UNDEFINED, wide=True),
     Column("Similarity", "explanation_similarity", undefined=EXPLANATION_UNDEFINED, wide=True),
@@ -88,8 +94,9 @@ def medhal_table(
     def published_cells(row: results.PublishedRow) -> list[results.Cell]:
         return ["all", "no", *(published_figure(row, n) for n in _MEDHAL_FIGURES)]
 
-    def dataset(run: results.RunResult) -> str:
-        return f"{run.dataset} ({run.record.settings_as(MedHalSettings).split})"
+    def dataset(run: results.RunResult) -> str:  # its split, where it has splits
+        split = applied(run.system, run.record, run.roles).get("split")
+        return f"{run.dataset} ({split})" if split else run.dataset
 
     table = runs_table(
         "MedHal (non-factual = positive; FM = the authors' factual-positive figures on format-matching replies)",
@@ -97,16 +104,18 @@ def medhal_table(
         published, dataset=dataset,
     )  # fmt: skip
     table.notes += [note for run in runs if (note := paper_failure_note(run))]
+    table.key = (*table.key, "Source")  # a run's rows, one per source
     return table
 
 
 def medhal_settings(record: results.RunRecord) -> list[str]:
-    """What distinguishes a MedHal run: predict-only, its split and structured verdicts (not
-    for replies written elsewhere, where nothing was generated)."""
+    """What distinguishes a MedHal run: predict-only, its split (where its data has splits)
+    and structured verdicts (not for replies written elsewhere, where nothing was
+    generated)."""
     settings = record.settings_as(MedHalSettings)
     return [
         *(["predict-only"] if settings.predict else []),
-        f"split {settings.split}",
+        *([f"split {settings.split}"] if "split" in applied("medhal", record) else []),
         *([f"structured {yes_no(settings.structured)}"] if record.generated else []),
     ]
 

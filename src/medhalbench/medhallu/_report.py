@@ -27,6 +27,16 @@ from medhalbench.results import (
     yes_no,
 )
 
+RETRIEVAL_HIT_RATE = "Retrieval hit rate"
+"""The name of the figure `gold_in_knowledge_rate` in every table (terminal, CSV, HTML, LaTeX)."""
+RETRIEVAL_HIT_RATE_MEANS = (
+    "share of samples whose retrieved passages hold the sample's own abstract"
+)
+"""What the retrieval hit rate is, said once under each table that shows it."""
+HIT_RATE_FIGURE = "gold_in_knowledge_rate"
+"""The retrieval hit rate's metric (a run given retrieved passages as its knowledge has it)."""
+HIT_RATE_NOTE = f"{RETRIEVAL_HIT_RATE}: {RETRIEVAL_HIT_RATE_MEANS} (runs given retrieved passages)."
+"""The note under a table that shows the retrieval hit rate."""
 NO_ROW = "no row of this difficulty"
 NO_PUBMED_ID = "no row with a PubMed id to look for among the passages"
 PAPER_DIFFICULTY_UNDEFINED = "every reply of this difficulty read as not sure"
@@ -37,13 +47,13 @@ MEDHALLU_COLUMNS = [
     Column("Not sure"),
     Column("Structured", wide=True),
     Column("Prompts", wide=True),
-    Column("F1", "f1", undefined=F1_UNDEFINED, interval=True),
-    Column("Precision", "precision", undefined=PRECISION_UNDEFINED, interval=True, wide=True),
+    Column("F1", "f1", undefined=F1_UNDEFINED),
+    Column("Precision", "precision", undefined=PRECISION_UNDEFINED, wide=True),
     Column("Recall", "recall", undefined=RECALL_UNDEFINED, wide=True),
     Column("Easy F1", "easy_f1", undefined=F1_UNDEFINED, wide=True),
     Column("Medium F1", "medium_f1", undefined=F1_UNDEFINED, wide=True),
     Column("Hard F1", "hard_f1", undefined=F1_UNDEFINED),
-    Column("Paper F1", "paper_f1", undefined=F1_UNDEFINED, interval=True),
+    Column("Paper F1", "paper_f1", undefined=F1_UNDEFINED),
     Column("Paper precision", "paper_precision", undefined=PRECISION_UNDEFINED, wide=True),
     Column("Paper easy F1", "paper_easy_f1", undefined=F1_UNDEFINED, wide=True),
     Column("Paper medium F1", "paper_medium_f1", undefined=F1_UNDEFINED, wide=True),
@@ -60,8 +70,7 @@ MEDHALLU_COLUMNS = [
     Column("AUROC", "auroc", undefined=AUROC_UNDEFINED, wide=True),
     Column("Samples", "samples", digits=0),
     Column("Unparseable", "unparseable", digits=0),
-    Column("Gold in knowledge", "gold_in_knowledge_rate",
-           undefined=NO_PUBMED_ID, interval=True, wide=True),
+    Column(RETRIEVAL_HIT_RATE, HIT_RATE_FIGURE, undefined=NO_PUBMED_ID),
 ]  # fmt: skip
 """MedHallu's own columns of its results table (between the run's and its log)."""
 SHOWN_SETTINGS = ("knowledge", "not_sure")
@@ -139,11 +148,18 @@ def detection_table(
             *(published_figure(row, n) for n in _MEDHALLU_FIGURES),
         ]  # fmt: skip
 
-    return runs_table(
+    table = runs_table(
         "MedHallu detection (hallucinated = positive; Paper = the authors' reading and rule)",
         "medhallu", OwnColumns(MEDHALLU_COLUMNS, cells, published_cells, "MedHallu"), runs,
         published, shown=SHOWN_SETTINGS,
     )  # fmt: skip
+    if any(HIT_RATE_FIGURE in run.metrics for run in runs):  # a grounded run: in the open
+        table.notes.append(HIT_RATE_NOTE)
+    else:  # no run was given retrieved passages: an empty column, kept to the wide view
+        table.columns = [
+            replace(c, wide=True) if c.figure == HIT_RATE_FIGURE else c for c in table.columns
+        ]
+    return table
 
 
 def _summary_rows(run: results.RunResult) -> list[results.FigureRow]:
@@ -164,14 +180,17 @@ def _summary_rows(run: results.RunResult) -> list[results.FigureRow]:
         ("F1 without the extractor", "strict_f1", None, F1_UNDEFINED),
         ("AUROC", "auroc", None, AUROC_UNDEFINED),
         ("Average precision", "average_precision", None, AUROC_UNDEFINED),
-        ("Gold abstract among the passages", "gold_in_knowledge_rate", None, NO_PUBMED_ID),
+        (RETRIEVAL_HIT_RATE, HIT_RATE_FIGURE, None, NO_PUBMED_ID),
     ]
 
 
 def medhallu_summary(run: results.RunResult) -> results.ResultTable:
     """A MedHallu run's headline figures as a narrow table titled with what distinguishes the run."""
     details = [*medhallu_settings(run.record), sample_counts(run)]
-    return figure_rows(run, _summary_rows(run), run_title("MedHallu", run, details))
+    table = figure_rows(run, _summary_rows(run), run_title("MedHallu", run, details))
+    if HIT_RATE_FIGURE in run.metrics:
+        table.notes.append(HIT_RATE_NOTE)
+    return table
 
 
 def medhallu_tables(

@@ -15,10 +15,11 @@ from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._html import render_html
 from medhalbench.report._latex import latex, latex_table
 from medhalbench.report._multiple import holm
+from medhalbench.report._names import condition_words, find_run, log_stem
 from medhalbench.report._page import Page, build_page
 from medhalbench.report._published import in_setting, on_paper_data, published_of
 from medhalbench.report._runs_table import OwnColumns, runs_table
-from medhalbench.report._settings import RunSettings, settings_of
+from medhalbench.report._settings import RunSettings, applied, settings_of
 from medhalbench.report._summary import (
     BenchmarkSummary,
     distinctions,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 
+from medhalbench._paths import shown_model, shown_path
 from medhalbench.report._settings import qualified, settings_of
 from medhalbench.results import RunResult
 
@@ -48,7 +48,11 @@ def differences(a: RunResult, b: RunResult) -> list[Difference]:
     it made them where both runs generated theirs; a run on outputs written elsewhere is
     set against a model's run by the model alone), the judges, and what the benchmark asked."""
     sa, sb = settings_of(a), settings_of(b)
-    found = [Difference("model", a.model, b.model)] if a.model != b.model else []
+    found = (
+        [Difference("model", shown_model(a.model), shown_model(b.model))]
+        if a.model != b.model
+        else []
+    )
     if sa.written_elsewhere is None and sb.written_elsewhere is None:
         found += _differing(a.system, sa.replies, sb.replies)
     elif a.model == b.model and sa.written_elsewhere != sb.written_elsewhere:
@@ -61,7 +65,7 @@ def differences(a: RunResult, b: RunResult) -> list[Difference]:
 
 
 def _file(path: str | None) -> str:
-    return Path(path).name if path else "generated"
+    return shown_path(path) if path else "generated"
 
 
 def same_samples(a: RunResult, b: RunResult) -> bool:

@@ -96,7 +96,7 @@ def _values(table: ResultTable, row: Sequence[object]) -> list[Value]:
             values.append(round(value) if whole else value)
         else:
             values.append(None if value is None else str(value))
-        if column.interval:
+        if column.with_interval:
             values += [estimate.low, estimate.high] if estimate else [None, None]
     return values
 
@@ -121,7 +121,7 @@ def _header(table: ResultTable) -> list[str]:
     names: list[str] = []
     for c in table.columns:
         name = plain_name(c.heading)
-        names += [name, f"{name}_ci_low", f"{name}_ci_high"] if c.interval else [name]
+        names += [name, f"{name}_ci_low", f"{name}_ci_high"] if c.with_interval else [name]
     names.append("published")
     seen: dict[str, int] = {}
     unique = []

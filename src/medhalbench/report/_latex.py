@@ -33,6 +33,7 @@ _SPECIAL = {
     "§": r"\S{}",
     "★": r"$\star$",
     "◆": r"$\diamond$",
+    "°": r"$^{\circ}$",
 }
 _PATTERN = re.compile("|".join(re.escape(c) for c in _SPECIAL))
 
@@ -53,7 +54,7 @@ def _figure(cell: Cell, digits: int) -> str:
         return ""
     if not isinstance(cell, Estimate):
         return latex_text(str(cell))
-    text = latex_text(format_cell(cell, digits))  # "–" (undefined) becomes "--"
+    text = latex_text(format_cell(cell, digits, interval=not cell.has_interval))
     if cell.has_interval and math.isfinite(cell.value):
         text += rf" {{\footnotesize [{cell.low:.{digits}f}, {cell.high:.{digits}f}]}}"
     return text
@@ -81,7 +82,7 @@ def latex_table(table: ResultTable) -> str:
     caption = " ".join(
         [
             f"{latex_text(table.title)} (ours) with its 95\\% bootstrap interval.",
-            *(latex_text(note) for note in table.notes),
+            *(latex_text(note) for note in [*table.interval_notes(), *table.notes]),
             *([f"-- undefined: {latex_text('; '.join(undefined))}."] if undefined else []),
         ]
     )

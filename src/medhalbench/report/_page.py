@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from medhalbench.audit import answers_path, audit_tables, audited_logs
 from medhalbench.registry import Benchmark, benchmarks
+from medhalbench.report._calibration import reliability_charts
 from medhalbench.report._collect import CollectedResults, Provenance
 from medhalbench.report._compare import compare_logs, comparison_table, overview_table
 from medhalbench.report._contrasts import contrasts
@@ -55,6 +56,10 @@ class Page:
         left_out: The logs not included, and why.
         reproduced: The papers' tables that runs of the report stand in for, cell by cell
             (published figure, ours, the difference and the verdict).
+        charts: The charts shown with a table that spans benchmarks, by its slug (the
+            reliability diagrams beside the calibration table).
+        paths: Each local path the page shows shortened (`shown_path`), whole, by its
+            shortened form: shown whole on hover.
     """
 
     summary: list[BenchmarkSummary]
@@ -63,6 +68,8 @@ class Page:
     provenance: list[Provenance] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
     reproduced: list[ResultTable] = field(default_factory=list)
+    charts: dict[str, list[str]] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)
 
     def tables(self) -> list[ResultTable]:
         """Every table, in page order (published rows inside their benchmark's tables)."""
@@ -140,11 +147,9 @@ def build_page(
         for entry in benchmarks()
         if results.of(entry.name)
     ]
-    extras = [
-        t
-        for t in (calibration_table(results.runs, names), token_table(results.runs, names))
-        if t is not None
-    ]
+    calibration = calibration_table(results.runs, names)
+    extras = [t for t in (calibration, token_table(results.runs, names)) if t is not None]
+    charts = {calibration.slug: reliability_charts(results.runs, names)} if calibration else {}
     return Page(
         summary=summary_tables(results.runs, published=published),
         sections=sections,
@@ -152,4 +157,6 @@ def build_page(
         provenance=results.provenance,
         left_out=[*results.unreadable, *results.skipped],
         reproduced=list(reproduced) if published else [],
+        charts=charts,
+        paths={short: path for p in results.provenance for short, path in p.paths().items()},
     )

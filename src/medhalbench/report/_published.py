@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from medhalbench.registry import benchmark
-from medhalbench.report._settings import declared, setting_as_text, settings_of
+from medhalbench.report._settings import declared, phrase, setting_as_text, settings_of
 from medhalbench.results import PublishedRow, RunResult, setting_text
 
 MODEL_SUFFIXES = ("", "instruct", "chat", "it", "latest")
@@ -59,3 +59,11 @@ def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow |
          and in_setting(r, run)),
         None,
     )  # fmt: skip
+
+
+def published_condition(row: PublishedRow) -> str:
+    """The condition a published figure was measured in, as the report writes a run's
+    ("knowledge yes · not sure no"): the settings of the row that are its benchmark's
+    settings (not a descriptor such as the model's group); empty where it names none."""
+    arguments = declared(row.system)
+    return " · ".join(phrase(k, v) for k, v in row.settings.items() if v and k in arguments)

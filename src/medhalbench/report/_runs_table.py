@@ -6,10 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
+from medhalbench._paths import shown_model, shown_path
+from medhalbench.report._published import published_condition
 from medhalbench.report._summary import SETTINGS, distinctions, mark_distinctions
-from medhalbench.results import Cell, Column, PublishedRow, ResultTable, RunResult, results_table
+from medhalbench.results import (
+    Cell,
+    Column,
+    PublishedRow,
+    ResultTable,
+    RunResult,
+    local_path,
+    results_table,
+)
 
 RUN_COLUMNS = (
     Column("Model"),
@@ -18,6 +27,9 @@ RUN_COLUMNS = (
     Column("Dataset", wide=True),
 )
 """The columns that name a row's run, first in every benchmark's results table."""
+NAMING_COLUMNS = ("Model", SETTINGS)
+"""The columns of `RUN_COLUMNS` that tell a row's run from the others: a table shown in
+parts repeats them in each (with a benchmark's own column that tells a run's rows apart)."""
 LOG_COLUMN = Column("Log", wide=True)
 """The last column of every benchmark's results table: the run's log (a published row's source)."""
 
@@ -69,14 +81,21 @@ def runs_table(
     differs = dict(zip((r.log for r in runs), distinctions(runs, shown=shown), strict=True))
 
     def rows(run: RunResult) -> list[list[Cell]]:
-        named: list[Cell] = [run.model, differs[run.log], run.judges, dataset(run)]
-        return [[*named, *row, Path(run.log).name] for row in own.cells(run)]
+        judges = ", ".join(f"{role}: {shown_model(m)}" for role, m in run.roles.items())
+        named: list[Cell] = [
+            shown_model(run.model),
+            differs[run.log],
+            judges or "none",
+            dataset(run),
+        ]
+        return [[*named, *row, shown_path(local_path(run.log))] for row in own.cells(run)]
 
     def published_row(row: PublishedRow) -> list[Cell]:
-        named: list[Cell] = [f"{row.model} (published)", None, "as published"]
+        named: list[Cell] = [f"{row.model} (published)", published_condition(row), "as published"]
         return [*named, own.published_dataset, *own.published_cells(row), row.source]
 
     framed = [*RUN_COLUMNS, *own.columns, LOG_COLUMN]
     table = results_table(title, slug, framed, runs, rows, published, published_row)
+    table.key = NAMING_COLUMNS
     mark_distinctions(table, list(differs.values()))
     return table

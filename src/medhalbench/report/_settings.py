@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from medhalbench._paths import shown_model, shown_path
 from medhalbench._provenance import dataset_fingerprint
+from medhalbench.data import looks_like_hub_name
 from medhalbench.registry import benchmark
-from medhalbench.results import RunResult, setting_text
+from medhalbench.results import RunRecord, RunResult, setting_text
 from medhalbench.settings import Meaning, Option, options_of
 
 ROWS = "rows"
@@ -52,6 +55,62 @@ def qualified(system: str, name: str) -> str | None:
     """The setting a benchmark's setting qualifies, where it means nothing without it."""
     found = declared(system).get(name)
     return found.qualifies.setting if found and found.qualifies else None
+
+
+def _one_file(source: object) -> bool:
+    """Whether a source setting's value names one local file (which has no parts: no hub
+    config, split or revision), not a hub id or a folder. A file that is gone since the run
+    is told from a folder by its suffix (data files have one)."""
+    if not isinstance(source, str) or not source or looks_like_hub_name(source):
+        return False
+    path = Path(source)
+    try:
+        return path.is_file() if path.exists() else bool(path.suffix)
+    except OSError:  # an unreadable or over-long name: no file this process can tell
+        return False
+
+
+def applied(system: str, record: RunRecord, roles: Collection[str] | None = None) -> dict[str, Any]:
+    """The settings that applied to a run, by name, as tables show them (`RunRecord.shown`:
+    the generation settings as sent, the retrieval done). Left out, by what each setting
+    declares: one that qualifies a setting the run left unset (`Qualifies`: `evidence_k`
+    of a closed-book run), one that picks a part of a source that has none (`PartOf`: a hub
+    config or split of one local file), one of how replies were made where they were
+    written elsewhere (`Means("replies")`), and one of a role no model played (`ForRole`).
+
+    Args:
+        system: The benchmark.
+        record: The run's settings.
+        roles: The roles the run named a model for (None: not known, and no setting left
+            out for its role).
+    """
+    options = declared(system)
+    shown = record.shown
+    found = {}
+    for name, value in shown.items():
+        option = options.get(name)
+        if option is not None:
+            whole = option.qualifies
+            if whole is not None and (
+                shown.get(whole.setting) in (None, False, [], "")
+                or whole.value not in (None, shown.get(whole.setting))
+            ):
+                continue
+            if option.part_of is not None and _one_file(shown.get(option.part_of)):
+                continue
+            if option.means == "replies" and not record.generated:
+                continue
+            if option.role is not None and roles is not None and option.role not in roles:
+                continue
+        found[name] = value
+    return found
+
+
+def shown_setting(system: str, name: str, text: str) -> str:
+    """A setting's value as the report writes it: a local path (a setting declared to take
+    one) as `shown_path` shows it, any other value as it is."""
+    option = declared(system).get(name)
+    return shown_path(text) if option is not None and option.path is not None else text
 
 
 def reply_settings(system: str) -> frozenset[str]:
@@ -118,10 +177,15 @@ def settings_of(run: RunResult) -> RunSettings:
     # The rows a task took, where it counts them, stand for its samples in a log that lists
     # no sample ids.
     record = run.record
-    shown = {**record.shown, FINGERPRINT: record.facts.dataset_fingerprint}
+    # Only the settings that applied to the run: a local file's run has no hub config (one
+    # a log does not record reads as unset). A role's setting stays: the judges tell runs
+    # apart by the role, and a comparison names that one difference.
+    shown = {**applied(run.system, record), FINGERPRINT: record.facts.dataset_fingerprint}
     if record.facts.rows is not None:
         shown[ROWS] = record.facts.rows
-    names = [*selection_settings(run.system), *([ROWS] if ROWS in shown else [])]
+    left_out = record.shown.keys() - shown.keys()
+    names = [n for n in selection_settings(run.system) if n not in left_out]
+    names += [ROWS] if ROWS in shown else []
     selection = {k: setting_as_text(k, shown.get(k)) for k in names}
     written = record.data.responses
     if written and record.facts.responses_fingerprint is None:
@@ -136,16 +200,13 @@ def settings_of(run: RunResult) -> RunSettings:
     condition, replies = {}, {}
     for name in record.stored:
         kind = meaning(run.system, name)
-        if kind not in ("condition", "judging", "replies"):
-            continue  # the samples, outputs written elsewhere, or how a run ran (`run`)
-        whole = qualified(run.system, name)
-        if whole is not None and shown.get(whole) is None:
-            continue  # a qualifier of a setting the run left unset
-        # What was sent (the run's effective settings) where the run records it.
-        value = setting_as_text(name, shown[name])
+        if kind not in ("condition", "judging", "replies") or name not in shown:
+            continue  # the samples, outputs written elsewhere, how a run ran, or not applied
+        # What was sent (the run's effective settings) where the run records it; a local
+        # path as the report shows paths.
+        value = shown_setting(run.system, name, setting_as_text(name, shown[name]))
         if kind == "replies":
-            if not written:
-                replies[name] = value
+            replies[name] = value
         else:
             condition[name] = value
     # The judges of the roles the benchmark has (a log may name others its task never used).
@@ -180,7 +241,9 @@ def judges_text(judges: Mapping[str, str]) -> str:
     for role, model in judges.items():
         by_model.setdefault(model, []).append(role)
     return " · ".join(
-        f"{model} ({', '.join(roles)})" if len(roles) > 1 else f"{roles[0]} {model}"
+        f"{shown_model(model)} ({', '.join(roles)})"
+        if len(roles) > 1
+        else f"{roles[0]} {shown_model(model)}"
         for model, roles in by_model.items()
     )
 

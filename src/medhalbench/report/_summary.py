@@ -13,8 +13,8 @@ import math
 from collections import Counter
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
+from medhalbench._paths import shown_model, shown_path
 from medhalbench.registry import Benchmark, benchmarks
 from medhalbench.report._published import in_setting, on_paper_data
 from medhalbench.report._settings import (
@@ -62,7 +62,7 @@ def _samples(runs: Sequence[RunResult], settings: Sequence[RunSettings]) -> list
     are told apart by their samples' digest."""
     named = []
     for run, s in zip(runs, settings, strict=True):
-        dataset = Path(str(run.record.data.dataset)).name
+        dataset = shown_path(str(run.record.data.dataset))
         named.append(
             {
                 "data": dataset,
@@ -104,7 +104,7 @@ def place(entry: Benchmark, runs: Sequence[RunResult]) -> list[Placed]:
     rows = []
     for run, setting, reply, judge in zip(runs, settings, replies, judges, strict=True):
         how = " · ".join(reply) if setting.written_elsewhere is None else WRITTEN_ELSEWHERE
-        parts = [run.model, how, f"judged by {judge}" if judge else ""]
+        parts = [shown_model(run.model), how, f"judged by {judge}" if judge else ""]
         rows.append(" · ".join(p for p in parts if p))
     keys = [" · ".join(c) for c in columns]
     # Conditions in the order of their values (no before yes, 0.2 before 0.8).
@@ -174,7 +174,7 @@ def _notes(entry: Benchmark, runs: Sequence[RunResult]) -> list[str]:
     shared = {k: v for k, v in judges[0].items() if all(j.get(k) == v for j in judges)}
     if shared:
         notes.append(f"Judged by {judges_text(shared)} in every run.")
-    if old := [r.model for r in runs if r.record.facts.paper_reads is None]:
+    if old := [shown_model(r.model) for r in runs if r.record.facts.paper_reads is None]:
         notes.append(
             f"The paper-protocol figures of {', '.join(old)} read each reply as inspect "
             "parsed it, a reasoning block put back in front (a log from before the text as "

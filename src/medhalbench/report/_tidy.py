@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from medhalbench.registry import benchmark, benchmarks
+from medhalbench.report._published import published_condition
 from medhalbench.report._settings import phrase, settings_of
 from medhalbench.report._summary import run_names
 from medhalbench.results import PublishedRow, RunResult, local_path
+from medhalbench.statistics import FIGURE_FLAGS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +59,7 @@ FIGURE_COLUMNS: dict[str, str] = {
   `source` is the run's log file.
 """
 
-_SUFFIXES = ("_ci_low", "_ci_high", "_zero_for_undefined", "_script_fails")
+_SUFFIXES = ("_ci_low", "_ci_high", *FIGURE_FLAGS)
 _PAPER_PREFIXES = ("paper_", "format_matching_")
 
 
@@ -118,7 +120,8 @@ def _published_rows(row: PublishedRow) -> list[dict[str, object]]:
     return [
         {
             "run": f"{row.model} (published)", "benchmark": row.system, "model": row.model,
-            "roles": "", "settings": settings, "condition": settings, "figure": figure,
+            "roles": "", "settings": settings, "condition": published_condition(row),
+            "figure": figure,
             "value": value, "ci_low": math.nan, "ci_high": math.nan, "n": None,
             "paper_figure": "", "paper_value": math.nan, "mark": "", "published": True,
             "source": row.source,

@@ -4,10 +4,12 @@ published rows, and small SVG charts. Shared by every benchmark and the report."
 from medhalbench import _lazy
 from medhalbench.results._charts import (
     Bar,
+    ReliabilityBin,
     bar_of,
     grouped_bars,
     horizontal_bars,
     line_chart,
+    reliability_diagram,
 )
 from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_headers, log_paths, read_log
 from medhalbench.results._published import PublishedRow, read_published

@@ -129,6 +129,8 @@ def bar_of(
     )
 
 
+COUNT_ROOM = 10.0
+"""Points between a bar chart's axis and its group labels, where each bar's n is written."""
 PAPER_MARKER: Any = {"marker": "D", "color": "black", "s": 14, "zorder": 4}
 PUBLISHED_MARKER: Any = {"marker": "*", "color": "#d62728", "s": 60, "zorder": 5}
 INTERVAL: Any = {"ecolor": "#333333", "capsize": 2, "elinewidth": 0.8}
@@ -151,11 +153,13 @@ def _key(
     legend: bool,
     unit: str,
     mark: str = "bars",
+    where: str = "",
 ) -> None:
-    """Say what the marks mean, over the plot (only the marks it shows)."""
+    """Say what the marks mean, over the plot (only the marks it shows; `where`: where each
+    mark's n is written)."""
     shown = [f"{mark}: ours" + (" with 95% intervals" if any(b.error for b in bars) else "")]
     if any(b.n is not None for b in bars):
-        shown.append(f"n: {unit} per {mark.removesuffix('s')}")
+        shown.append(f"n: {unit} per {mark.removesuffix('s')}" + (f", {where}" if where else ""))
     if any(b.paper is not None for b in bars):
         shown.append("◆ paper protocol, same replies")
     if any(b.published is not None for b in bars):
@@ -205,15 +209,19 @@ def grouped_bars(
             )  # fmt: skip
             _markers(axes, [x for x, _ in kept], [b for _, b in kept], horizontal=False)
             for x, b in zip(xs, bars, strict=True):
-                if b.n is not None:
-                    top = b.high if b.error else b.value
-                    axes.text(x, (top or 0.0) + 0.02 * y_max, str(b.n), ha="center",
-                              va="bottom", fontsize=6, color="#444444")  # fmt: skip
+                if b.n is not None:  # under the axis: the plot keeps to the figure's range
+                    axes.annotate(
+                        str(b.n), (x, 0), xycoords=("data", "axes fraction"), xytext=(0, -2),
+                        textcoords="offset points", ha="center", va="top", fontsize=6,
+                        color="#444444", annotation_clip=False,
+                    )  # fmt: skip
             every += list(bars)
         axes.set_xticks(range(len(groups)), list(groups))
-        axes.set_ylim(0, y_max * 1.12)
+        if any(b.n is not None for b in every):
+            axes.tick_params(axis="x", length=0, pad=COUNT_ROOM)  # the groups under the counts
+        axes.set_ylim(0, y_max)
         axes.set_ylabel(y_label)
-        _key(figure, axes, every, legend=True, unit=unit)
+        _key(figure, axes, every, legend=True, unit=unit, where="under each bar")
         return _svg(figure, title)
 
 
@@ -233,16 +241,27 @@ def horizontal_bars(
             range(len(labels)), [b.value or 0.0 for b in bars], 0.7,
             xerr=[[e[0] for e in errors], [e[1] for e in errors]], error_kw=INTERVAL,
         )  # fmt: skip
-        for y, b in enumerate(bars):
-            text = format(b.value, ".3f") if b.value is not None else "–"
-            text += f" (n={b.n})" if b.n is not None else ""
-            right = b.high if b.error else b.value
-            axes.text((right or 0.0) + 0.02 * x_max, y, text, va="center", fontsize=7)
         _markers(axes, list(range(len(bars))), bars, horizontal=True)
         axes.set_yticks(range(len(labels)), list(labels))
         axes.invert_yaxis()  # the first label on top, as in the tables
-        axes.set_xlim(0, x_max * 1.3)
-        _key(figure, axes, bars, legend=False, unit=unit)
+        axes.set_xlim(0, x_max)
+        # Each bar's figure and n in a column right of the plot, not inside its range.
+        values = axes.twinx()
+        values.set_ylim(axes.get_ylim())
+        values.set_yticks(
+            range(len(bars)),
+            [
+                (format(b.value, ".3f") if b.value is not None else "–")
+                + (f" (n={b.n})" if b.n is not None else "")
+                for b in bars
+            ],
+            fontsize=7,
+        )
+        values.tick_params(axis="y", length=0)
+        values.grid(False)
+        for spine in values.spines.values():
+            spine.set_visible(False)
+        _key(figure, axes, bars, legend=False, unit=unit, where="right of each bar")
         return _svg(figure, title)
 
 
@@ -261,19 +280,98 @@ def line_chart(
         for name, points in series.items():
             ordered = sorted(((x, b) for x, b in points if b.value is not None), key=lambda p: p[0])
             errors = [b.error or (0.0, 0.0) for _, b in ordered]
-            axes.errorbar(
+            drawn = axes.errorbar(
                 [x for x, _ in ordered], [b.value or 0.0 for _, b in ordered],
                 yerr=[[e[0] for e in errors], [e[1] for e in errors]], marker="o",
                 capsize=2, label=name,
             )  # fmt: skip
+            for artist in drawn.get_children():  # a point on the range's end is drawn whole
+                artist.set_clip_on(False)
             _markers(axes, [x for x, _ in ordered], [b for _, b in ordered], horizontal=False)
             for x, b in ordered:
-                if b.n is not None:
-                    top = b.high if b.error else b.value
-                    axes.text(x, (top or 0.0) + 0.02 * y_max, str(b.n), ha="center",
-                              va="bottom", fontsize=6, color="#444444")  # fmt: skip
+                if b.n is not None:  # beside the point, inside the range: below a high one
+                    high = (b.value or 0.0) > y_max / 2
+                    axes.annotate(
+                        str(b.n), (x, b.value or 0.0), xytext=(4, -4 if high else 4),
+                        textcoords="offset points", ha="left", va="top" if high else "bottom",
+                        fontsize=6, color="#444444",
+                    )  # fmt: skip
             every += [b for _, b in ordered]
         axes.set_xlabel(x_label)
-        axes.set_ylim(0, y_max * 1.05)
-        _key(figure, axes, every, legend=True, unit=unit, mark="points")
+        axes.set_ylim(0, y_max)
+        _key(figure, axes, every, legend=True, unit=unit, mark="points", where="beside each point")
+        return _svg(figure, title)
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """One bin of a reliability diagram: the samples whose predicted probability falls in
+    [low, high].
+
+    Attributes:
+        low: The bin's lower edge.
+        high: Its upper edge.
+        predicted: The mean predicted probability of its samples (NaN: an empty bin).
+        observed: The share of them that are positive (NaN: an empty bin).
+        count: How many samples it holds.
+    """
+
+    low: float
+    high: float
+    predicted: float
+    observed: float
+    count: int
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing can be drawn of it (no sample, so no mean or share)."""
+        return not (self.count and math.isfinite(self.predicted) and math.isfinite(self.observed))
+
+    @property
+    def label(self) -> str:
+        """Its range as text ("0.6–0.8")."""
+        return f"{self.low:.1f}–{self.high:.1f}"
+
+
+def reliability_diagram(
+    title: str, bins: Sequence[ReliabilityBin], *, positive: str = "positive"
+) -> str:
+    """A reliability diagram: each bin's mean predicted probability against the share of its
+    samples that are positive, beside the diagonal of perfect calibration, each point with
+    the samples it is over; bins without a sample are left out, and the key says which.
+
+    Args:
+        title: The chart's title.
+        bins: The bins, in order.
+        positive: What the probability is of (the benchmark's positive class).
+    """
+    drawn = [b for b in bins if not b.empty]
+    with _plot(3.6) as (figure, axes):
+        axes.plot([0, 1], [0, 1], linestyle="--", color="#888888", linewidth=0.8,
+                  label="perfect calibration")  # fmt: skip
+        points = axes.plot(
+            [b.predicted for b in drawn], [b.observed for b in drawn], marker="o",
+            label="bins: mean predicted vs observed share",
+        )  # fmt: skip
+        for artist in points:  # a point on the range's end is drawn whole
+            artist.set_clip_on(False)
+        for b in drawn:  # inside the square: left of a point near its right edge, ...
+            right, high = b.predicted > 0.75, b.observed > 0.85
+            axes.annotate(
+                f"n={b.count}", (b.predicted, b.observed),
+                xytext=(-4 if right else 4, -4 if high else 4), textcoords="offset points",
+                ha="right" if right else "left", va="top" if high else "bottom", fontsize=6,
+                color="#444444",
+            )  # fmt: skip
+        axes.set_xlim(0, 1)
+        axes.set_ylim(0, 1)
+        axes.set_aspect("equal", adjustable="box")
+        axes.set_xlabel(f"mean predicted P({positive})")
+        axes.set_ylabel(f"observed share {positive}")
+        empty = [b.label for b in bins if b.empty]
+        key = "points: bins of the predicted probability; n: samples per bin"
+        if empty:
+            key += f"; left out, no sample: {', '.join(empty)}"
+        axes.set_title(textwrap.fill(key, 70), fontsize=7, color="#555555", loc="left")
+        figure.legend(loc="outside lower center", fontsize=7, frameon=False, ncols=2)
         return _svg(figure, title)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,16 @@ from inspect_ai.log import EvalLog, EvalSample, EvalSpec
 from inspect_ai.model import ModelConfig
 from inspect_ai.scorer import SampleScore, Score
 
+from medhalbench._paths import shown_path
 from medhalbench.results._record import RunRecord
 from medhalbench.settings import SETTINGS_KEY
-from medhalbench.statistics import SCRIPT_FAILS, ZERO_FOR_UNDEFINED
+from medhalbench.statistics import (
+    FIGURE_FLAGS,
+    NO_INTERVAL,
+    NO_INTERVAL_REASONS,
+    SCRIPT_FAILS,
+    ZERO_FOR_UNDEFINED,
+)
 
 
 def log_metrics(log: EvalLog) -> dict[str, float]:
@@ -29,6 +37,8 @@ ZERO_MARK = "‡"
 """Marks a 0 that a paper's code prints where the figure is undefined."""
 FAILS_MARK = "§"
 """Marks a figure a paper's code does not print: it stops with an error on these replies."""
+NO_INTERVAL_MARK = "°"
+"""Marks a defined figure shown without its interval; why is said under its table."""
 MARK_NOTES = {
     ZERO_MARK: "the paper's code prints 0 where the figure is undefined "
     "(scikit-learn's zero_division=0)",
@@ -46,6 +56,8 @@ class Estimate:
         high: Its upper end.
         mark: A mark shown beside the value (see `MARK_NOTES`), explained under its table.
         why: Why the value is undefined, where this cell's reason is not its column's.
+        no_interval: Why a defined value has no interval (empty where it has one, or where
+            no reason is known: a published figure).
     """
 
     value: float
@@ -53,6 +65,7 @@ class Estimate:
     high: float = math.nan
     mark: str = ""
     why: str = ""
+    no_interval: str = ""
 
     @property
     def has_interval(self) -> bool:
@@ -99,7 +112,7 @@ class RunResult:
         """A figure with its interval; None when the run did not compute it."""
         if name not in self.metrics:
             return None
-        return Estimate(
+        estimate = Estimate(
             self.metrics[name],
             self.metrics.get(f"{name}_ci_low", math.nan),
             self.metrics.get(f"{name}_ci_high", math.nan),
@@ -109,13 +122,27 @@ class RunResult:
             if self.metrics.get(f"{name}{SCRIPT_FAILS}")
             else "",
         )
+        if estimate.has_interval or not math.isfinite(estimate.value):
+            return estimate
+        return replace(estimate, no_interval=self._no_interval(name))
+
+    def _no_interval(self, name: str) -> str:
+        """Why a defined figure of this run has no interval."""
+        if f"{name}_ci_low" not in self.metrics:
+            resamples = self.record.stored.get("bootstrap")
+            return "resampling off (--bootstrap 0)" if resamples == 0 else "none computed for it"
+        code = self.metrics.get(f"{name}{NO_INTERVAL}")
+        return NO_INTERVAL_REASONS.get(
+            code or 0.0, "fewer than two sampled units, or undefined in too many resamples"
+        )
 
     @property
     def dataset(self) -> str:
-        """The file name (or hub id) of the data judged: outputs written elsewhere, or the
-        dataset."""
+        """The data judged, as tables name it: outputs written elsewhere, or the dataset; a
+        local one as `shown_path` shows paths, a hub dataset by its name."""
         data = self.record.data
-        return Path(str(data.responses or data.dataset or "")).name
+        source = str(data.responses or data.dataset or "")
+        return shown_path(source) if os.path.isabs(source) else Path(source).name
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -125,7 +152,14 @@ class RunResult:
     def prefixed(self, prefix: str) -> list[str]:
         """The distinct second parts of metric names `<prefix>/<part>/...` or `<prefix>/<part>`."""
         parts = {k.split("/")[1] for k in self.metrics if k.startswith(f"{prefix}/")}
-        return sorted({p.removesuffix("_ci_low").removesuffix("_ci_high") for p in parts})
+        return sorted({_figure_name(p) for p in parts})
+
+
+def _figure_name(metric: str) -> str:
+    """The figure a metric is of: the name without an interval's or a flag's suffix."""
+    for suffix in ("_ci_low", "_ci_high", *FIGURE_FLAGS):
+        metric = metric.removesuffix(suffix)
+    return metric
 
 
 def benchmark_name(task: str) -> str:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
+from medhalbench._paths import shown_model, shown_path
 from medhalbench.results._published import PublishedRow
 from medhalbench.results._record import RunRecord
-from medhalbench.results._runs import MARK_NOTES, Estimate, RunResult
+from medhalbench.results._runs import MARK_NOTES, NO_INTERVAL_MARK, Estimate, RunResult
 
 UNDEFINED = "–"
 Cell = str | float | Estimate | None
@@ -31,7 +31,9 @@ class Column:
         digits: Digits shown (0 for counts).
         undefined: Why a value of this column can be undefined (shown with "–").
         wide: Shown in the terminal only with `--wide` (always in reports).
-        interval: Show the 95% interval beside the value.
+        interval: Show the 95% interval beside each figure (a figure without one is marked
+            and the reason said under the table); by default where the column shows a run
+            figure. Counts (`digits` 0) have none.
         group: A heading over this column and its neighbours of the same group.
     """
 
@@ -40,8 +42,14 @@ class Column:
     digits: int = 3
     undefined: str = ""
     wide: bool = False
-    interval: bool = False
+    interval: bool | None = None
     group: str = ""
+
+    @property
+    def with_interval(self) -> bool:
+        """Whether its figures are shown with their intervals (not a count's)."""
+        shown = bool(self.figure) if self.interval is None else self.interval
+        return shown and self.digits > 0
 
     @property
     def heading(self) -> str:
@@ -58,7 +66,9 @@ def figure_names(columns: Sequence[Column]) -> list[str]:
 @dataclass
 class ResultTable:
     """A titled table: columns and rows of cells (numbers stay numbers), each row marked
-    with the published source when it is a paper's figure, and notes shown under it."""
+    with the published source when it is a paper's figure, and notes shown under it. The
+    columns named in `key` (none named: the first) tell its rows apart: a page too narrow
+    for every column shows the others in parts, each beside them."""
 
     title: str
     slug: str
@@ -67,6 +77,7 @@ class ResultTable:
     published: list[str | None] = field(default_factory=list)
     row_undefined: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    key: tuple[str, ...] = ()
 
     def add(self, cells: Sequence[Cell], published: str | None = None, undefined: str = "") -> None:
         """Append a row (`undefined`: why its figures can be undefined, for tables whose
@@ -78,9 +89,14 @@ class ResultTable:
     def formatted(self, row: Sequence[Cell], *, intervals: bool = True) -> list[str]:
         """A row's cells as text."""
         return [
-            format_cell(v, c.digits, interval=intervals and c.interval)
+            format_cell(v, c.digits, interval=intervals and c.with_interval)
             for c, v in zip(self.columns, row, strict=True)
         ]
+
+    def key_columns(self) -> list[int]:
+        """The columns that tell its rows apart (those named in `key`, else the first), as
+        each part of a table shown in parts repeats them."""
+        return [i for i, c in enumerate(self.columns) if c.name in self.key] or [0]
 
     def numeric(self, column: int) -> bool:
         """Whether a column holds figures (a number or an estimate in some row)."""
@@ -106,11 +122,27 @@ class ResultTable:
         marks = {c.mark for r in self.rows for c in r if isinstance(c, Estimate) and c.mark}
         return notes + [f"{m} {note}" for m, note in MARK_NOTES.items() if m in marks]
 
+    def interval_notes(self) -> list[str]:
+        """Why figures of interval columns are shown without one: each reason once, and the
+        published rows (the papers give no intervals)."""
+        shown = [i for i, c in enumerate(self.columns) if c.with_interval]
+        reasons = {
+            cell.no_interval: None
+            for row in self.rows
+            for cell in (row[i] for i in shown)
+            if isinstance(cell, Estimate) and cell.no_interval
+        }
+        published = shown and any(p is not None for p in self.published)
+        return ([f"{NO_INTERVAL_MARK} no interval: {'; or '.join(reasons)}"] if reasons else []) + (
+            ["published rows: the papers give no intervals"] if published else []
+        )
+
     def note_lines(self) -> list[str]:
-        """The lines under the table: why its "–" cells are undefined (one line), then its notes."""
+        """The lines under the table: why its "–" cells are undefined (one line), why figures
+        have no interval, then its notes."""
         undefined = self.undefined_notes()
         line = [f"{UNDEFINED} undefined: " + "; ".join(undefined) + "."] if undefined else []
-        return line + list(self.notes)
+        return line + self.interval_notes() + list(self.notes)
 
     def subset(
         self, columns: Sequence[int] | None = None, rows: Sequence[int] | None = None
@@ -118,8 +150,9 @@ class ResultTable:
         """The table with only some columns and rows (by index; None keeps all)."""
         keep = range(len(self.columns)) if columns is None else columns
         table = ResultTable(
-            self.title, self.slug, [self.columns[i] for i in keep], notes=list(self.notes)
-        )
+            self.title, self.slug, [self.columns[i] for i in keep], notes=list(self.notes),
+            key=self.key,
+        )  # fmt: skip
         for r in range(len(self.rows)) if rows is None else rows:
             table.add([self.rows[r][i] for i in keep], self.published[r], self.row_undefined[r])
         return table
@@ -164,6 +197,8 @@ def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
         text = format_cell(value.value, digits) + (f" {value.mark}" if value.mark else "")
         if interval and value.has_interval and math.isfinite(value.value):
             text += f" [{value.low:.{digits}f}, {value.high:.{digits}f}]"
+        elif interval and value.no_interval:
+            text += f" {NO_INTERVAL_MARK}"
         return text
     if isinstance(value, float):
         return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
@@ -172,7 +207,7 @@ def format_cell(value: Cell, digits: int = 3, *, interval: bool = False) -> str:
 
 def prompt_files(record: RunRecord) -> str:
     """The prompt files a run replaced the packaged prompts with ("packaged" when none)."""
-    return ", ".join(Path(f).name for f in record.facts.prompt_files if f) or "packaged"
+    return ", ".join(shown_path(f) for f in record.facts.prompt_files if f) or "packaged"
 
 
 def yes_no(value: object) -> str:
@@ -256,8 +291,10 @@ def run_title(title: str, run: RunResult, details: list[str]) -> str:
     """A run summary's title: benchmark, model, each role's model, dataset, what
     distinguishes the run, prompts."""
     prompts = f"prompts {prompt_files(run.record)}"
-    roles = [f"{role} {name}" for role, name in run.roles.items()]
-    return f"{title}: {run.model} · " + " · ".join([*roles, run.dataset, *details, prompts])
+    roles = [f"{role} {shown_model(name)}" for role, name in run.roles.items()]
+    return f"{title}: {shown_model(run.model)} · " + " · ".join(
+        [*roles, run.dataset, *details, prompts]
+    )
 
 
 def sample_counts(run: RunResult) -> str:

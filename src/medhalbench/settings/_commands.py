@@ -251,15 +251,22 @@ class CompareRequest(Settings):
     exact test on per-sample correctness (MedHallu, MedHal). Unmatched samples are counted
     and left out.
 
+    A run is given by its log file, or by name within --log-dir: its log's file stem
+    (medhallu_openai-gpt-4o-mini_knowledge) or the name the report shows it by (MedHallu ·
+    openai/gpt-4o-mini · knowledge yes; case and punctuation aside).
+
     Examples:
         medhalbench compare logs/a.eval logs/b.eval
         medhalbench compare logs/a.eval logs/b.eval --out a_vs_b.csv
+        medhalbench compare medhallu_openai-gpt-4o-mini medhallu_openai-gpt-4o-mini_knowledge
     """
 
-    log_a: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
-    """The first run's log."""
-    log_b: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False, must_exist=True)]
-    """The second run's log."""
+    log_a: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False)]
+    """The first run: its log file, or its name in --log-dir."""
+    log_b: Annotated[str, Spelling(positional=True), LocalPath(dir_okay=False)]
+    """The second run: its log file, or its name in --log-dir."""
+    log_dir: Annotated[str, LocalPath(file_okay=False)] = DEFAULT_LOG_DIR
+    """Where a run given by name is looked for (its subfolders too)."""
     bootstrap: Annotated[int, Ge(1), Le(MAX_RESAMPLES)] = DEFAULT_RESAMPLES
     """Resamples of the paired bootstrap and of the permutation test."""
     seed: int = BOOTSTRAP_SEED

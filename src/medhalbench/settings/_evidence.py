@@ -3,11 +3,13 @@ index is built from one, and how it is searched."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
+from medhalbench._paths import shown_path
 from medhalbench.settings._marks import (
     COMMA_SEPARATED,
     Count,
@@ -82,9 +84,10 @@ class Grounding(Settings):
         """
         if not self.evidence:
             return None
-        # The folder's or file's name; a plug-in's address (`es:pubmed`) as given, up to a
-        # URL's last part (never its credentials).
-        name = Path(self.evidence.rstrip("/")).name or self.evidence
+        # A local index or corpus as the report shows paths; a plug-in's address (`es:pubmed`)
+        # as given, up to a URL's last part (never its credentials).
+        given = self.evidence.rstrip("/") or self.evidence
+        name = shown_path(given) if os.path.isabs(given) else Path(given).name or self.evidence
         parts = [name, f"k {self.evidence_k}", self.evidence_retriever or retrieval]
         if self.evidence_rerank:
             parts.append("re-ranked")

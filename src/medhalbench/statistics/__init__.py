@@ -8,6 +8,9 @@ from medhalbench import _lazy
 from medhalbench.settings import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, MAX_RESAMPLES, Resamples
 from medhalbench.statistics._agreement import binary_f1, kappa_figure
 from medhalbench.statistics._bootstrap import (
+    FIGURE_FLAGS,
+    NO_INTERVAL,
+    NO_INTERVAL_REASONS,
     SCRIPT_FAILS,
     ZERO_FOR_UNDEFINED,
     Figure,

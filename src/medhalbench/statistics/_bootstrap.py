@@ -35,6 +35,16 @@ on these replies (the figure is NaN)."""
 ZERO_FOR_UNDEFINED = "_zero_for_undefined"
 """Suffix of the flag `estimate` sets for a figure whose value is a 0 standing where the
 figure is undefined (a paper's code printing scikit-learn's `zero_division=0`)."""
+NO_INTERVAL = "_no_interval"
+"""Suffix of the code `estimate` sets for a defined figure whose interval is undefined: a key
+of `NO_INTERVAL_REASONS`."""
+NO_INTERVAL_REASONS = {
+    1.0: "fewer than two sampled units to resample",
+    2.0: f"undefined in more than {1 - DEFINED_SHARE:.0%} of resamples (too few samples of a class)",
+}
+"""Why a defined figure has no interval, by the code `estimate` records."""
+FIGURE_FLAGS = (ZERO_FOR_UNDEFINED, SCRIPT_FAILS, NO_INTERVAL)
+"""Suffixes of the metrics that qualify a figure rather than being one."""
 
 
 def cluster_sums(
@@ -211,15 +221,19 @@ def estimate(
 ) -> dict[str, float]:
     """Each figure's value and, as `<name>_ci_low` / `<name>_ci_high`, its 95% interval
     (none when `resamples` is 0); `<name>_zero_for_undefined` = 1 where the value is a 0
-    standing for an undefined figure."""
+    standing for an undefined figure; `<name>_no_interval` = the `NO_INTERVAL_REASONS` code
+    where a defined figure's interval is undefined."""
     values = {f.name: f.value() for f in figures}
     values.update({f"{f.name}{ZERO_FOR_UNDEFINED}": 1.0 for f in figures if f.zero_for_undefined})
-    if resamples > 0:
+    if resamples > 0 and figures:
+        few = len(figures[0].components) < 2
         for name, (low, high) in bootstrap_intervals(
             figures, resamples=resamples, seed=seed
         ).items():
             values[f"{name}_ci_low"] = low
             values[f"{name}_ci_high"] = high
+            if np.isfinite(values[name]) and not (np.isfinite(low) and np.isfinite(high)):
+                values[f"{name}{NO_INTERVAL}"] = 1.0 if few else 2.0
     return values
 
 
