@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from medhalbench.registry import benchmark
+from medhalbench.report import column_parts
 from medhalbench.results import (
     ResultTable,
     RunResult,
@@ -90,14 +91,9 @@ def fitted(table: ResultTable, width: int) -> list[tuple[ResultTable, list[int]]
         return [(table, narrowed)]
     full = [_content_width(table, i, text_width=MIN_TEXT_WIDTH if i in key else TEXT_WIDTH)
             for i in range(len(table.columns))]  # fmt: skip
-    keyed = [full[i] for i in key]
-    groups: list[list[int]] = [[]]
-    for i in (i for i in range(len(full)) if i not in key):
-        if groups[-1] and _needs([*keyed, *(full[j] for j in groups[-1]), full[i]]) > width:
-            groups.append([])
-        groups[-1].append(i)
-    parts = [table.subset([*key, *g]) for g in groups]
-    return [(part, _widths(part, width)) for part in parts]
+    # The page's rule, in characters: each column its content and border, the table's edge.
+    parts = column_parts([w + BORDER for w in full], key, page=width - 1)
+    return [(part, _widths(part, width)) for part in map(table.subset, parts)]
 
 
 def rich_table(table: ResultTable, widths: list[int] | None = None) -> Group:

@@ -14,6 +14,7 @@ from medhalbench.report._contrasts import contrasts, differences
 from medhalbench.report._export import csv_frame, markdown
 from medhalbench.report._html import render_html
 from medhalbench.report._latex import latex, latex_table
+from medhalbench.report._layout import column_parts
 from medhalbench.report._multiple import holm
 from medhalbench.report._names import condition_words, find_run, log_stem
 from medhalbench.report._page import Page, build_page

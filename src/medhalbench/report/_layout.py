@@ -4,7 +4,11 @@ columns, each part beside the columns that name its rows (no table scrolls sidew
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+
+from matplotlib.font_manager import FontProperties, findfont
+from matplotlib.ft2font import FT2Font, LoadFlags
 
 PAGE_WIDTH = 1120.0
 """The pixels a table may take: a 1280-pixel window less the page's margins (1,216 pixels
@@ -25,43 +29,32 @@ TEXT_LINES = 4
 """The lines a text cell may wrap into at the width a column is given."""
 HEADER_LINES = 3
 """The lines a header may wrap into."""
-BOLD = 1.1
-"""How much wider bold text (headers) runs."""
+EM = 100.0
+"""The size characters are measured at (widths scale with it)."""
+FONT = "DejaVu Sans"
+"""The font widths are measured in: Chromium's sans-serif on Debian, and among the widest of the
+usual sans-serif fonts (a page in a narrower one only has more room); matplotlib ships it."""
 
-# Advance widths in ems, DejaVu Sans (Chromium's sans-serif on Debian, and among the widest
-# of the usual sans-serif fonts): a page in a narrower font only has more room.
-_LOWER = dict(
-    zip(
-        "abcdefghijklmnopqrstuvwxyz",
-        [0.613, 0.635, 0.55, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278,
-         0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592,
-         0.592, 0.525],
-        strict=True,
-    )
-)  # fmt: skip
-_UPPER = dict(
-    zip(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        [0.684, 0.686, 0.698, 0.77, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295, 0.656, 0.557,
-         0.863, 0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684, 0.989, 0.685,
-         0.611, 0.685],
-        strict=True,
-    )
-)  # fmt: skip
-_OTHER = {" ": 0.318, ".": 0.318, ",": 0.318, ":": 0.337, ";": 0.337, "·": 0.318,
-          "(": 0.39, ")": 0.39, "[": 0.39, "]": 0.39, "-": 0.361, "–": 0.5, "—": 1.0,
-          "_": 0.5, "/": 0.337, "…": 1.0, "%": 0.95, "'": 0.275, '"': 0.46}  # fmt: skip
-_DIGIT = 0.636
-_UNKNOWN = 0.8
+
+@functools.cache
+def _font(bold: bool) -> FT2Font:
+    return FT2Font(findfont(FontProperties(family=FONT, weight="bold" if bold else "normal")))
+
+
+@functools.cache
+def _advance(character: str, bold: bool) -> float:
+    """A character's advance width in ems, from the font itself (matplotlib's FreeType; a
+    character the font lacks takes its fallback glyph's)."""
+    font = _font(bold)
+    font.set_size(EM, 72)
+    # A character the font lacks has index 0: the font's fallback glyph, as a page shows it.
+    glyph = font.load_glyph(font.get_char_index(ord(character)), flags=LoadFlags.NO_HINTING)
+    return glyph.horiAdvance / 64 / EM
 
 
 def text_width(text: str, size: float = TABLE_FONT, *, bold: bool = False) -> float:
-    """The pixels a line of text takes at a font size."""
-    ems = sum(
-        _DIGIT if c.isdigit() else _LOWER.get(c) or _UPPER.get(c) or _OTHER.get(c, _UNKNOWN)
-        for c in text
-    )
-    return ems * size * (BOLD if bold else 1.0)
+    """The pixels a line of text takes at a font size (kerning aside)."""
+    return sum(_advance(c, bold) for c in text) * size
 
 
 def wrapped_width(text: str, lines: int, size: float = TABLE_FONT, *, bold: bool = False) -> float:
