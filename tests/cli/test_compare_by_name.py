@@ -127,3 +127,14 @@ def test_a_name_of_several_runs_is_one_line_naming_them(logs: Path) -> None:
     line = error_line(compare("medhal_mockllm-model", "medhallu_mockllm-model"))
     assert "'medhal_mockllm-model' names 2 runs: " in line and "give the log file" in line
     assert "again/medhal_mockllm-model.eval" in line
+
+
+def test_part_of_a_name_that_names_one_run_alone_finds_it(logs: Path) -> None:
+    # As the summary's row shows a run (its condition is the column's), or any part of its
+    # name that no other run's holds.
+    result = compare("MedHallu mockllm/model knowledge yes", "medhallu · knowledge no")
+    assert result.exit_code == 0, result.stderr
+    flat = " ".join(result.stdout.split())
+    assert "A: medhallu_mockllm-model_knowledge.eval; B: medhallu_mockllm-model.eval" in flat
+    line = error_line(compare("medhallu mockllm/model", "medhal_mockllm-model"))
+    assert "'medhallu mockllm/model' names 2 runs: " in line, line

@@ -499,6 +499,10 @@ def _check(
     if found.why == "a help page":
         assert "Examples:" in out, out
     if found.args[:1] == ["demo"] and found.how == "real run":
+        # A first run's demo, on the embedded default: its closing lines, then its picture.
+        flat = " ".join(out.split())
+        assert "SmolLM2-135M (the embedded model) proves that the pipelines run" in flat, out
+        assert "its figures say nothing about model quality" in flat
         _check_the_readme_picture(folder / "report.html", command)
 
 

@@ -85,7 +85,9 @@ def _key(name: str) -> tuple[str, ...]:
 def find_run(name: str, folder: str | Path) -> str:
     """The log of a run in `folder` (its subfolders too) named by the report's name of it
     (with or without its benchmark: "MedHallu · openai/gpt-4o-mini · knowledge yes", case and
-    punctuation aside) or by its log's file stem or name (`medhallu_openai-gpt-4o-mini`).
+    punctuation aside), by part of that name that names it alone (a summary row's
+    "openai/gpt-4o-mini", its condition being the column's), or by its log's file stem or
+    name (`medhallu_openai-gpt-4o-mini`).
 
     Raises:
         DataError: No run or several runs go by that name (listing the runs there), or the
@@ -106,6 +108,12 @@ def find_run(name: str, folder: str | Path) -> str:
     ]
     if named:
         return _one(name, folder, named)
+    # Part of a name, as the summary's row shows a run (its condition is the column's).
+    words = set(_key(name))
+    partly = [run.log for run, titled_name in zip(runs, titled, strict=True)
+              if words and words <= set(_key(titled_name))]  # fmt: skip
+    if partly:
+        return _one(name, folder, partly)
     there = _listed(sorted(Path(p).stem for p in files)) if files else "none"
     raise DataError(f"no log file or run named {name!r}; the runs there: {there}", path=folder)
 
