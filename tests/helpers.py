@@ -8,6 +8,7 @@ import csv
 import html
 import json
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -81,6 +82,21 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def interrupt_once_logged(
+    process: subprocess.Popen[str], folder: Path, *, logs: int = 1, settle: float = 2.0
+) -> str:
+    """Ctrl-C a running command once `folder` holds `logs` logs (its start-up can be slow on
+    a loaded machine) and `settle` seconds more have let a sample or two run; its stderr
+    once it has ended."""
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("*.eval"))) < logs and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(settle)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    return err
 
 
 @contextlib.contextmanager

@@ -7,18 +7,16 @@ import csv
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from helpers import free_port
+from helpers import free_port, interrupt_once_logged
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 from stub_server import serve
@@ -104,13 +102,7 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(warm_cli: list[str], tmp_pa
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "STUB_API_KEY": "sk-unused"},
         )  # fmt: skip
-        # Start-up (slow on a loaded machine), then a few samples: wait for the log to exist.
-        deadline = time.monotonic() + 120
-        while not list((tmp_path / "logs").glob("*.eval")) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(3)
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        err = interrupt_once_logged(process, tmp_path / "logs", settle=3)  # a few samples
     finally:
         server.shutdown()
         server.server_close()

@@ -7,9 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from click.testing import CliRunner, Result
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from helpers import free_port, scripted_model, stub_at
+from helpers import free_port, interrupt_once_logged, scripted_model, stub_at
 from medhalbench.cli import cli
 from medhalbench.commands._log_names import name_log, named_logs
 from medhalbench.examples import illustrative
@@ -111,12 +109,7 @@ def test_a_stopped_run_is_named_and_retry_finishes_it_beside_it(
              "--log-dir", "logs", "--no-cache", "--display", "none"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
         )  # fmt: skip
-        deadline = time.monotonic() + 120
-        while not list(Path("logs").glob("*.eval")) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(2)  # a sample or two
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        err = interrupt_once_logged(process, Path("logs"))
     finally:
         slow.shutdown()
         slow.server_close()

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from helpers import free_port
+from helpers import free_port, interrupt_once_logged
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
 from medhalbench.medhallu import medhallu
@@ -203,8 +203,6 @@ def test_a_second_retry_of_a_log_says_who_resumes_it(run_folder: Path) -> None:
 
 
 def test_an_interrupted_retry_is_itself_finished(warm_cli: list[str], run_folder: Path) -> None:
-    import signal
-    import time
 
     port = free_port()
     log, done = failed_run(port)
@@ -214,12 +212,7 @@ def test_an_interrupted_retry_is_itself_finished(warm_cli: list[str], run_folder
             [*warm_cli, "retry", log, "--max-connections", "1"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 120
-        while len(list(Path("logs").glob("*.eval"))) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(1.5)  # a sample or two of the retry
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        err = interrupt_once_logged(process, Path("logs"), logs=2, settle=1.5)  # the retry's
     finally:
         slow.shutdown()
         slow.server_close()
