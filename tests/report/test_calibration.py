@@ -8,8 +8,8 @@ import re
 
 from helpers import record_of
 from medhalbench.report import CollectedResults, build_page, render_html
-from medhalbench.report._calibration import reliability_bins, reliability_charts
-from medhalbench.results import RunResult
+from medhalbench.report._calibration import reliability_charts
+from medhalbench.results import RunResult, reliability_bins
 
 BINS = [(0.1, 0.6, 7), (0.3, 0.5, 14), (math.nan, math.nan, 0), (0.7, 0.8, 5), (0.9, 1.0, 2)]
 

@@ -9,6 +9,7 @@ from medhalbench.results._charts import (
     grouped_bars,
     horizontal_bars,
     line_chart,
+    reliability_bins,
     reliability_diagram,
 )
 from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_headers, log_paths, read_log

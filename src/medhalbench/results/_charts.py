@@ -333,6 +333,27 @@ class ReliabilityBin:
         return f"{self.low:.1f}–{self.high:.1f}"
 
 
+CALIBRATION = "calibration"
+"""The prefix of a run's calibration figures (`calibration/<bin>/count`, ...)."""
+
+
+def reliability_bins(run: RunResult) -> list[ReliabilityBin]:
+    """A run's calibration bins, in order (equal-width bins of the predicted probability; an
+    empty bin has an undefined mean and share); none where it kept no verdict probabilities."""
+    count = len(run.prefixed(CALIBRATION))
+    metrics = run.metrics
+    return [
+        ReliabilityBin(
+            low=i / count,
+            high=(i + 1) / count,
+            predicted=metrics.get(f"{CALIBRATION}/{i}/mean_predicted", math.nan),
+            observed=metrics.get(f"{CALIBRATION}/{i}/observed", math.nan),
+            count=int(metrics.get(f"{CALIBRATION}/{i}/count", 0.0)),
+        )
+        for i in range(count)
+    ]
+
+
 def reliability_diagram(
     title: str, bins: Sequence[ReliabilityBin], *, positive: str = "positive"
 ) -> str:

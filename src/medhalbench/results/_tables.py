@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from medhalbench._paths import shown_model, shown_path
+from medhalbench.results._charts import reliability_bins
 from medhalbench.results._published import PublishedRow
 from medhalbench.results._record import RunRecord
 from medhalbench.results._runs import MARK_NOTES, NO_INTERVAL_MARK, Estimate, RunResult
@@ -259,8 +260,8 @@ def published_figure(row: PublishedRow, name: str) -> Estimate | None:
 def calibration_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> ResultTable | None:
     """The reliability table of the runs that kept verdict probabilities (None if none did),
     each run named by its label (`labels`, by log)."""
-    with_probabilities = [r for r in runs if "calibration/0/count" in r.metrics]
-    if not with_probabilities:
+    binned = [(run, bins) for run in runs if (bins := reliability_bins(run))]
+    if not binned:
         return None
     table = ResultTable(
         "Calibration of verdict probabilities (P(positive) by bin: mean predicted vs observed share)",
@@ -270,16 +271,9 @@ def calibration_table(runs: Sequence[RunResult], labels: Mapping[str, str]) -> R
             Column("Observed", undefined="empty bin"), Column("Count", digits=0),
         ],
     )  # fmt: skip
-    for run in with_probabilities:
-        name = labels[run.log]
-        bins = len(run.prefixed("calibration"))
-        for i in range(bins):
-            table.add(
-                [
-                    name, f"{i / bins:.1f}–{(i + 1) / bins:.1f}", run.metrics.get(f"calibration/{i}/mean_predicted"),
-                    run.metrics.get(f"calibration/{i}/observed"), run.metrics.get(f"calibration/{i}/count"),
-                ]
-            )  # fmt: skip
+    for run, bins in binned:
+        for one in bins:
+            table.add([labels[run.log], one.label, one.predicted, one.observed, float(one.count)])
     return table
 
 
