@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,8 @@ from inspect_ai.log import read_eval_log
 
 from medhalbench._paths import shown_path
 from medhalbench.cli import cli
+from medhalbench.medhallu import medhallu_benchmark
+from medhalbench.results import log_metrics
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -70,16 +74,26 @@ def test_no_model_means_the_embedded_default() -> None:
 def test_inspect_cli_finds_the_task_through_the_entry_point(
     sample_path: str, tiny_model: str, tmp_path: Path
 ) -> None:
+    """inspect's own command runs the task; its display closes with the headline figures
+    alone, while the log keeps every figure with its interval."""
     inspect = Path(sys.executable).parent / "inspect"
     result = subprocess.run(
         [str(inspect), "eval", "medhalbench/medhallu", "--model", tiny_model,
-         "-T", f"dataset={sample_path}", "-T", "limit=1", "--log-dir", str(tmp_path), "--display", "none"],
-        capture_output=True, text=True, timeout=300,
+         "-T", f"dataset={sample_path}", "-T", "limit=3", "--log-dir", str(tmp_path), "--display", "plain"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "120"},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     [log_file] = tmp_path.glob("*medhallu*.eval")
     log = read_eval_log(str(log_file))
-    assert log.status == "success" and len(log.samples) == 2
+    assert log.status == "success" and len(log.samples) == 6
+    panel = result.stdout[result.stdout.rindex("detection_verdict") :]
+    shown = [line.split()[0] for line in panel.splitlines()[1:] if re.match(r"\w+ +[\d.n]", line)]
+    assert shown and shown == [f for f in medhallu_benchmark.headline if f in shown]
+    metrics = log.results.scores[0].metrics if log.results else {}
+    assert shown == list(metrics)
+    every = log_metrics(log)
+    assert {f"{f}_ci_low" for f in shown} <= set(every) and len(every) > 4 * len(shown)
+    assert all(every[f] == pytest.approx(metrics[f].value, nan_ok=True) for f in shown)
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from helpers import free_port, interrupt_once_logged
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
+from medhalbench.results import log_metrics
 from stub_server import serve
 
 MODEL = "openai-api/stub/stub"
@@ -214,11 +215,7 @@ def test_tables_fit_the_terminal_and_never_cut_a_number(columns: int, tmp_path: 
         server.shutdown()
         server.server_close()
     [log] = logs_in(tmp_path)
-    m = {
-        n: v.value
-        for s in (log.results.scores if log.results else [])
-        for n, v in s.metrics.items()
-    }
+    m = log_metrics(log)
     table = [line for line in out.splitlines() if line.startswith(("│", "┃", "┏", "└"))]
     assert table and all(len(line) <= columns for line in table), out
     assert "…" not in out

@@ -18,6 +18,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 import medhalbench
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
+from medhalbench.results import log_metrics
 
 PYTHON_API_PAGE = Path(__file__).parents[2] / "docs" / "python-api.md"
 
@@ -74,6 +75,23 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def test_the_pages_later_snippets_run_on_a_log(logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's other snippets (a run's settings, its figures) run as written, on a log of
+    theirs."""
+    monkeypatch.chdir(logs)
+    [log] = (logs / "logs").glob("medhallu_*.eval")
+    snippets = re.findall(r"```python\n(.*?)```", PYTHON_API_PAGE.read_text(), re.DOTALL)[1:]
+    assert len(snippets) >= 2
+    for snippet in snippets:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = snippet.replace("logs/medhallu_openai-gpt-4o-mini.eval", str(log))
+            exec(code, {})  # noqa: S102 - the docs' own code
+        assert printed.getvalue().strip(), snippet
+    f1, low, high = (float(x) for x in printed.getvalue().split())
+    assert low <= f1 <= high
+
+
 @pytest.mark.slow
 def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
     logs: Path, monkeypatch: pytest.MonkeyPatch
@@ -91,7 +109,7 @@ def test_the_readme_snippet_runs_and_its_frames_hold_the_logs(
     assert runs["created"].notna().all() and all(Path(x).is_file() for x in runs["log"])
     for run in runs.itertuples():
         log = by_log[Path(run.log).name]
-        metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+        metrics = log_metrics(log)
         figure = "dahl_score" if run.benchmark == "dahl" else "f1"
         for column in (figure, f"{figure}_ci_low", f"{figure}_ci_high"):
             ours, theirs = getattr(run, column), metrics[column]

@@ -14,6 +14,7 @@ from sklearn.metrics import f1_score
 
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
+from medhalbench.results import log_metrics
 
 MEDHAL = illustrative("medhal_illustrative.jsonl")
 
@@ -54,7 +55,7 @@ def test_replies_written_elsewhere_are_scored_and_named(tmp_path: Path) -> None:
     [info] = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     assert log.eval.model == "system/scribe-v2" and len(log.samples or []) == len(REPLIES)
-    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    metrics = log_metrics(log)
     # Ours: non-factual is the positive class; a reply without a verdict counts as wrong.
     gold = [not label for label, _ in truth]
     predicted = [meant is False for _, meant in truth]
@@ -173,7 +174,7 @@ def test_replies_given_in_every_reasoning_layout_score_as_the_authors_parser(
         ],
         Embedder(DEFAULT_EMBEDDER),
     )  # fmt: skip
-    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    metrics = log_metrics(log)
     for name, value in theirs.items():
         assert metrics[name] == pytest.approx(value, abs=1e-6), name
     assert {s.scores["factuality_verdict"].metadata["paper_text"] for s in samples} == {"as sent"}

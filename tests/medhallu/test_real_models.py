@@ -11,6 +11,7 @@ from inspect_ai.event import ModelEvent
 
 from helpers import LocalServer
 from medhalbench.medhallu import medhallu
+from medhalbench.results import log_metrics
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +33,7 @@ def assert_complete(log, n_samples: int) -> None:
         )
         assert score.value in (0, 1)
         assert sample.output.completion is not None
-    names = {n for s in log.results.scores for n in s.metrics}
+    names = set(log_metrics(log))
     assert {"f1", "precision", "easy_f1", "medium_f1", "hard_f1", "unparseable"} <= names
 
 
@@ -76,7 +77,7 @@ def test_through_openai_compatible_server(
     assert_complete(log, 6)
     assert log.eval.model == f"openai-api/local/{llama_server.model}"
     assert all(e.error is None for e in model_events(log))
-    names = {n for s in log.results.scores for n in s.metrics}
+    names = set(log_metrics(log))
     assert "response_rate" in names
     # The API key never reaches the log.
     assert all(
@@ -102,7 +103,7 @@ def test_structured_verdicts_and_probabilities_on_the_embedded_model(
     task = medhallu(dataset=sample_path, limit=6, structured=True, probabilities=True)
     [log] = eval(task, model=tiny_model, log_dir=str(tmp_path), display="none")
     assert_complete(log, 12)
-    metrics = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
+    metrics = log_metrics(log)
     assert metrics["unparseable"] == 0
     kept = [
         (s.metadata["label"], s.scores["detection_verdict"].metadata["p_hallucinated"])

@@ -13,6 +13,7 @@ from sklearn.metrics import f1_score
 
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
+from medhalbench.results import log_metrics
 
 MEDHALLU = illustrative("medhallu_illustrative.jsonl")
 
@@ -69,7 +70,7 @@ def test_outputs_written_elsewhere_are_scored_and_named_by_the_system(tmp_path: 
     assert log.eval.model == "system/acme-detector"
     assert log.eval.metadata and log.eval.metadata["outputs_not_in_dataset"] == 1
     assert log.samples and len(log.samples) == len(truth)
-    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    metrics = log_metrics(log)
     expected = f1_score([label for label, _ in truth], [meant for _, meant in truth])
     assert metrics["f1"] == pytest.approx(expected)
     # The title, its lines joined (the outputs' path as the report shows paths may wrap it).
@@ -164,7 +165,7 @@ def test_replies_given_in_every_reasoning_layout_score_as_the_authors_script(
     labels = [int(s.metadata["label"]) for s in samples]
     difficulties = [str(s.metadata["difficulty"]) for s in samples]
     theirs = authors_calculate_metrics(labels, texts, difficulties)
-    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}  # type: ignore[union-attr]
+    metrics = log_metrics(log)
     for name in ("f1", "precision", "recall", "not_sure_rate"):
         assert metrics[f"paper_{name}"] == pytest.approx(theirs[name]), name
     assert {s.scores["detection_verdict"].metadata["paper_text"] for s in samples} == {"as sent"}

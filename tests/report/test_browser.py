@@ -11,7 +11,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import record_of
 from medhalbench.report import render_html, write_report
-from medhalbench.results import RunResult
+from medhalbench.results import RunResult, log_metrics
 
 
 def test_report_loads_without_errors_and_shows_the_log_numbers(
@@ -32,7 +32,7 @@ def test_report_loads_without_errors_and_shows_the_log_numbers(
     for info in list_eval_logs(str(report_logs)):
         log = read_eval_log(info, header_only=True)
         if log.eval.task.endswith("medhallu"):
-            m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
+            m = log_metrics(log)
             expected.append(f"{m['f1']:.3f} [{m['f1_ci_low']:.3f}, {m['f1_ci_high']:.3f}]")
     assert sorted(r["F1"] for r in shown) == sorted(expected)
     # The papers' figures are reference rows, folded away until opened.

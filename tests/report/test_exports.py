@@ -15,6 +15,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from medhalbench.cli import cli
 from medhalbench.report import SUFFIXES, ReportFormat, collect, figures_frame, write_report
+from medhalbench.results import log_metrics
 
 
 def _metrics(folder: Path, task: str) -> list[tuple[dict, dict[str, float]]]:
@@ -22,7 +23,7 @@ def _metrics(folder: Path, task: str) -> list[tuple[dict, dict[str, float]]]:
     for info in list_eval_logs(str(folder)):
         log = read_eval_log(info, header_only=True)
         if log.eval.task.endswith(task):
-            m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
+            m = log_metrics(log)
             found.append((log.eval.metadata or {}, m))
     return found
 

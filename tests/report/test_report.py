@@ -13,7 +13,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from medhalbench import DataError
 from medhalbench.registry import benchmark
 from medhalbench.report import collect, write_report
-from medhalbench.results import run_result
+from medhalbench.results import log_metrics, run_result
 
 
 class Tables(HTMLParser):
@@ -60,7 +60,7 @@ def metrics_by_system(folder: Path) -> dict[str, list]:
     out: dict[str, list] = {}
     for info in list_eval_logs(str(folder)):
         log = read_eval_log(info)
-        m = {n: v.value for s in log.results.scores for n, v in s.metrics.items()}
+        m = log_metrics(log)
         # The run's settings as the report reads them (generation settings as sent).
         out.setdefault(log.eval.task.split("/")[-1], []).append((run_result(log).settings, m))
     return out

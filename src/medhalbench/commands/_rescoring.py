@@ -22,6 +22,7 @@ from medhalbench.results import (
     Column,
     ResultTable,
     RunFacts,
+    keep_every_figure,
     log_metrics,
     read_log,
     run_record,
@@ -84,6 +85,7 @@ def rescore_log(log: EvalLog) -> Rescored:
     # The log's models and roles are not made (no key is needed): nothing is called.
     bare = log.model_copy(update={"eval": log.eval.model_copy(update={"model_roles": None})})
     rescored = score(bare, [scorer], action="overwrite", display="none", model=NO_CALL)
+    keep_every_figure(rescored)
     after = _scores(rescored, name)
     facts = RunFacts.of(log.eval.metadata)
     now = {"reader_version": reader_version(), "rescored_from": log.location}

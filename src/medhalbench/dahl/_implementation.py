@@ -9,7 +9,7 @@ from typing import Any
 from medhalbench import registry
 from medhalbench.dahl._audit import JUDGE_AUDIT, run_agreement
 from medhalbench.dahl._benchmark import dahl_benchmark
-from medhalbench.dahl._metrics import DahlScoreMetadata, dahl_metrics, headline_figures
+from medhalbench.dahl._metrics import DahlScoreMetadata, headline_figures
 from medhalbench.dahl._plan import dahl_plan, plan_dahl_build
 from medhalbench.dahl._report import (
     dahl_charts,
@@ -72,7 +72,6 @@ dahl_implementation = registry.Implementation(
         FilterRequest: run_filter,
     },
     plans={DahlBuild: plan_dahl_build},
-    metric=lambda record: dahl_metrics(resamples=record.settings_as(DahlSettings).bootstrap),
     rescorer=lambda record, old: dahl_rereader(
         old, record.settings_as(DahlSettings).score_threshold
     ),

@@ -26,7 +26,7 @@ from medhalbench.dahl._benchmark import dahl_benchmark
 from medhalbench.dahl._paper import PaperResponse
 from medhalbench.dahl._verdicts import TruthVerdict
 from medhalbench.outputs import PaperText
-from medhalbench.results import RunRecord
+from medhalbench.results import FigureSet, RunRecord, chosen_figures
 from medhalbench.statistics import BOOTSTRAP_SEED, DEFAULT_RESAMPLES, Figure, estimate, mean_figure
 from medhalbench.text import split_sentences
 
@@ -391,9 +391,12 @@ def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[F
 
 
 @metric
-def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Metric:
+def dahl_metrics(
+    resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED, figures: FigureSet = "all"
+) -> Metric:
     """DAHL score (ours and the paper's rule) with 95% intervals over questions, exclusion
-    counts, mean units and length, per-category scores, and what cleaning changed."""
+    counts, mean units and length, per-category scores, and what cleaning changed: every
+    figure, or the headline ones (`FigureSet`)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         responses, questions = judged_responses(scores)
@@ -405,6 +408,11 @@ def dahl_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED)
             "list_intros_dropped": float(sum(a.list_intros_dropped for a in answers)),
             "read_by_extractor": float(sum(a.read_by_extractor for a in answers)),
         }
-        return {**dahl_scores(responses, questions, resamples=resamples, seed=seed), **changes}
+        return chosen_figures(
+            figures,
+            dahl_benchmark.headline,
+            lambda n: {**dahl_scores(responses, questions, resamples=n, seed=seed), **changes},
+            resamples,
+        )
 
     return compute

@@ -191,7 +191,7 @@ def dahl(settings: DahlSettings) -> Task:
             grounding=settings.grounding,
             paper_prompts=paper_prompts,
         ),
-        metrics=[dahl_metrics(resamples=settings.bootstrap)],
+        metrics=[dahl_metrics(resamples=settings.bootstrap, figures="headline")],
         epochs=Epochs(settings.epochs, reducer=dahl_epochs()),
         config=reply_config(
             call, GenerateConfig(temperature=settings.temperature, max_tokens=settings.max_tokens)

@@ -9,7 +9,7 @@ from medhalbench import registry
 from medhalbench.examples import illustrative
 from medhalbench.medhal._audit import JUDGE_AUDIT
 from medhalbench.medhal._benchmark import medhal_benchmark
-from medhalbench.medhal._metrics import headline_figures, medhal_metrics
+from medhalbench.medhal._metrics import headline_figures
 from medhalbench.medhal._plan import plan_medhal_build
 from medhalbench.medhal._report import (
     medhal_settings,
@@ -63,5 +63,4 @@ medhal_implementation = registry.Implementation(
     commands={MedHalBuild: run_medhal_build, TrainRequest: run_training},
     plans={MedHalBuild: plan_medhal_build},
     rescorer=medhal_rescorer,
-    metric=lambda record: medhal_metrics(resamples=record.settings_as(MedHalSettings).bootstrap),
 )

@@ -15,7 +15,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from medhalbench.medhal._benchmark import medhal_benchmark
 from medhalbench.medhal._verdicts import MedHalReadingMetadata, MedHalScoreMetadata
-from medhalbench.results import RunRecord
+from medhalbench.results import FigureSet, RunRecord, chosen_figures
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
@@ -338,14 +338,19 @@ def headline_figures(scores: Sequence[SampleScore], record: RunRecord) -> list[F
 
 
 @metric
-def medhal_metrics(resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Metric:
-    """Every MedHal figure, overall and per source (see `statement_scores`)."""
+def medhal_metrics(
+    resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED, figures: FigureSet = "all"
+) -> Metric:
+    """The MedHal figures, overall and per source (see `statement_scores`): every one, or
+    the headline ones (`FigureSet`)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return statement_scores(
-            [outcome_from_score(s) for s in scores],
-            resamples=resamples,
-            seed=seed,
+        outcomes = [outcome_from_score(s) for s in scores]
+        return chosen_figures(
+            figures,
+            medhal_benchmark.headline,
+            lambda n: statement_scores(outcomes, resamples=n, seed=seed),
+            resamples,
         )
 
     return compute

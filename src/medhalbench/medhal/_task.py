@@ -204,7 +204,9 @@ def medhal(settings: MedHalSettings) -> Task:
         scorer=factuality_prediction(extract_template, settings.score_threshold)
         if settings.predict
         else factuality_verdict(similarity, extract_template, settings.score_threshold),
-        metrics=None if settings.predict else [medhal_metrics(resamples=settings.bootstrap)],
+        metrics=None
+        if settings.predict
+        else [medhal_metrics(resamples=settings.bootstrap, figures="headline")],
         config=config,
         metadata={
             "embedder": similarity,

@@ -12,7 +12,7 @@ from medhalbench.examples import illustrative
 from medhalbench.medhallu._audit import JUDGE_AUDIT
 from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._clusters import run_cluster_analysis
-from medhalbench.medhallu._metrics import detection_metrics, headline_figures
+from medhalbench.medhallu._metrics import headline_figures
 from medhalbench.medhallu._plan import plan_medhallu_build
 from medhalbench.medhallu._report import (
     medhallu_charts,
@@ -74,8 +74,4 @@ medhallu_implementation = registry.Implementation(
     },
     plans={MedHalluBuild: plan_medhallu_build},
     rescorer=medhallu_rescorer,
-    metric=lambda record: detection_metrics(
-        not_sure=record.settings_as(MedHalluSettings).not_sure,
-        resamples=record.settings_as(MedHalluSettings).bootstrap,
-    ),
 )

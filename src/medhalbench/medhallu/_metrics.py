@@ -12,6 +12,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from medhalbench.medhallu._benchmark import medhallu_benchmark
 from medhalbench.medhallu._dataset import DIFFICULTIES, MedHalluSampleMetadata
 from medhalbench.medhallu._verdicts import DetectionLabel, MedHalluScoreMetadata
+from medhalbench.results import FigureSet, chosen_figures
 from medhalbench.statistics import (
     BOOTSTRAP_SEED,
     DEFAULT_RESAMPLES,
@@ -209,16 +210,21 @@ def headline_figures(scores: Sequence[SampleScore], *, not_sure: bool) -> list[F
 
 @metric
 def detection_metrics(
-    not_sure: bool = False, resamples: int = DEFAULT_RESAMPLES, seed: int = BOOTSTRAP_SEED
+    not_sure: bool = False,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    figures: FigureSet = "all",
 ) -> Metric:
-    """Inspect metric reporting every MedHallu detection figure (see `detection_scores`)."""
+    """Inspect metric reporting the MedHallu detection figures (see `detection_scores`):
+    every one, or the headline ones (`FigureSet`)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return detection_scores(
-            [outcome_from_score(s) for s in scores],
-            not_sure=not_sure,
-            resamples=resamples,
-            seed=seed,
+        outcomes = [outcome_from_score(s) for s in scores]
+        return chosen_figures(
+            figures,
+            medhallu_benchmark.headline,
+            lambda n: detection_scores(outcomes, not_sure=not_sure, resamples=n, seed=seed),
+            resamples,
         )
 
     return compute

@@ -179,7 +179,11 @@ def medhallu(settings: MedHalluSettings) -> Task:
             extract_template=extractor_template(settings.extract_prompt),
             score_threshold=settings.score_threshold,
         ),
-        metrics=[detection_metrics(not_sure=settings.not_sure, resamples=settings.bootstrap)],
+        metrics=[
+            detection_metrics(
+                not_sure=settings.not_sure, resamples=settings.bootstrap, figures="headline"
+            )
+        ],
         config=reply_config(
             call,
             GenerateConfig(

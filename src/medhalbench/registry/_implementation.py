@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from inspect_ai import Task
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model, get_model
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer
+from inspect_ai.scorer import SampleScore, Score, Scorer
 from inspect_ai.util import registry_info
 
 from medhalbench._errors import MedhalbenchError
@@ -208,8 +208,6 @@ class Implementation:
         rescorer: The scorer that reads a log's stored replies again with the current
             reader, calling no model (`medhalbench rescore`), from the run's record and each
             sample's score in the log by id and epoch.
-        metric: The task's metric, from a run's record: every figure (with its interval) of
-            any set of its sample scores, e.g. those of several runs pooled.
     """
 
     benchmark: Benchmark
@@ -231,7 +229,6 @@ class Implementation:
     commands: Mapping[type[Settings], Run] = field(default_factory=dict)
     plans: Mapping[type[Settings], Callable[[Any, RoleModels], Plan]] = field(default_factory=dict)
     rescorer: Callable[[RunRecord, Mapping[tuple[str | int, int], Score]], Scorer] | None = None
-    metric: Callable[[RunRecord], Metric] | None = None
 
     @property
     def task_name(self) -> str:

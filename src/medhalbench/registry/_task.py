@@ -23,6 +23,7 @@ from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
 from medhalbench.judging import reader_version
 from medhalbench.outputs import PAPER_READS
+from medhalbench.registry._figures_hook import keep_every_figure_at_task_end
 from medhalbench.registry._model_args_guard import guard_model_arguments
 from medhalbench.registry._registry import find_benchmark
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
@@ -66,6 +67,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
 
         def from_arguments(**values: Any) -> Task:
             guard_model_arguments()
+            keep_every_figure_at_task_end()
             record = settings.of(values)
             made = body(record)
             made.metadata = {

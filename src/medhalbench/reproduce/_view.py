@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from inspect_ai.log import EvalLog
-from inspect_ai.scorer import SampleScore, Value
 
 from medhalbench.data import read_settings_file
 from medhalbench.registry import benchmark, benchmark_of
@@ -24,8 +22,9 @@ from medhalbench.results import (
     PublishedRow,
     ResultTable,
     RunResult,
+    every_figure,
+    metric_scores,
     run_result,
-    sample_scores,
     served_models,
     setting_text,
 )
@@ -83,19 +82,12 @@ def _estimate(figures: Mapping[str, float], name: str | None) -> Estimate | None
 
 
 def _pooled(runs: Sequence[tuple[EvalLog, RunResult]]) -> dict[str, float]:
-    """Every figure of the runs' sample scores pooled, by the benchmark's own metric (with
-    the first run's settings: a cell's runs share their condition)."""
-    entry = benchmark(runs[0][1].system)
-    assert entry is not None and entry.implementation.metric is not None
-    name = entry.implementation.scorer_name
-    scores = [scored for log, _ in runs for scored, _ in sample_scores(log, name).values()]
-    # The benchmarks' metrics take sample scores (inspect's current protocol).
-    metric = cast(
-        Callable[[list[SampleScore]], Value],
-        entry.implementation.metric(runs[0][1].record),
-    )
-    value = metric(scores)
-    return {k: float(v) for k, v in value.items()} if isinstance(value, dict) else {}
+    """Every figure of the runs' sample scores pooled, by the first run's own metric (a
+    cell's runs share their condition)."""
+    first = runs[0][0]
+    scorer = first.results.scores[0].scorer if first.results and first.results.scores else ""
+    scores = [s for log, _ in runs for s in metric_scores(log, scorer)]
+    return every_figure(first, scores) or {}
 
 
 def _latest(runs: Sequence[tuple[EvalLog, RunResult]]) -> list[tuple[EvalLog, RunResult]]:

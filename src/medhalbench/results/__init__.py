@@ -12,6 +12,15 @@ from medhalbench.results._charts import (
     reliability_bins,
     reliability_diagram,
 )
+from medhalbench.results._figures import (
+    FIGURES_KEY,
+    FigureSet,
+    chosen_figures,
+    every_figure,
+    keep_every_figure,
+    log_metrics,
+    metric_scores,
+)
 from medhalbench.results._logs import MAX_LOG_BYTES, local_path, log_headers, log_paths, read_log
 from medhalbench.results._published import PublishedRow, read_published
 from medhalbench.results._record import (
@@ -26,7 +35,6 @@ from medhalbench.results._runs import (
     Estimate,
     RunResult,
     benchmark_name,
-    log_metrics,
     log_roles,
     role_configs,
     run_record,

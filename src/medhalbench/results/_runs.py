@@ -13,6 +13,7 @@ from inspect_ai.model import ModelConfig
 from inspect_ai.scorer import SampleScore, Score
 
 from medhalbench._paths import shown_path
+from medhalbench.results._figures import log_metrics
 from medhalbench.results._record import RunRecord
 from medhalbench.settings import SETTINGS_KEY
 from medhalbench.statistics import (
@@ -22,16 +23,6 @@ from medhalbench.statistics import (
     SCRIPT_FAILS,
     ZERO_FOR_UNDEFINED,
 )
-
-
-def log_metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of a log by name (empty when it has no results)."""
-    return {
-        name: float(m.value)
-        for s in (log.results.scores if log.results else [])
-        for name, m in s.metrics.items()
-    }
-
 
 ZERO_MARK = "‡"
 """Marks a 0 that a paper's code prints where the figure is undefined."""
