@@ -94,6 +94,19 @@ def _warm_imports() -> None:
 
     import_sample_modules()  # the provider SDKs inspect imports in each sample
     vocabulary()  # the reader's compiled verdict words
+    # What inspect loads lazily in each eval: its ACP server's pydantic schema (imported in
+    # every eval(), 1.3 s) and its model database (read from YAML on the first lookup).
+    # Its control server's app (built once per process) and each benchmark's implementation.
+    import inspect_ai.agent._acp.server  # noqa: F401
+    from inspect_ai._control import server
+    from inspect_ai.model._model_info import _get_model_info_db
+
+    from medhalbench.registry import benchmarks
+
+    _get_model_info_db()
+    server._app = server.ControlServer._create_app()
+    for entry in benchmarks():
+        assert entry.implementation is not None
 
 
 def _run_command(request: dict[str, object], streams: list[int]) -> None:
