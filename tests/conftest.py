@@ -40,11 +40,38 @@ from helpers import LocalServer, served_locally  # noqa: E402
 from tests_data import shared_data_or_skip  # noqa: E402
 
 
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    return None if mark is None else str(mark.args[0] if mark.args else mark.kwargs.get("name"))
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(
+        defs[-1].scope == "module" for defs in info.name2fixturedefs.values() if defs
+    )
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """The tests of a module that share a module-scoped fixture run on one worker, one after
+    another (--dist loadgroup): split across workers, or between other modules' tests, the
+    fixture would be made again each time."""
+    if _group(item) is None and _shares_a_module_fixture(item):
+        item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else ""))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests (marked slow) first, each part in the random order pytest-randomly gave
-    it: on few workers a long test started last would hold the whole run up."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The long tests (marked slow, and every test of a group holding one) first, each part in
+    the random order pytest-randomly gave it: on few workers a long test started last would
+    hold the whole run up."""
+    slow = {_group(item) for item in items if item.get_closest_marker("slow")}
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("slow") is None
+            and (_group(item) is None or _group(item) not in slow)
+        )
+    )
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -162,7 +162,7 @@ def run_every_command(
         "--display", "full",
     )  # fmt: skip
     session.run(
-        *eval_args("dahl", echo.base_url, "--dataset", "example", "--limit", "2", "--splitter",
+        *eval_args("dahl", echo.base_url, "--dataset", "example", "--limit", "1", "--splitter",
                    MODEL, "--checker", MODEL),
         ok=(0, 1),
     )  # fmt: skip
@@ -236,7 +236,7 @@ def run_every_command(
     session.run(
         "build", "medhallu", "--pubmedqa", "ori_pqal.json", "--out", "built/medhallu",
         "--model", MODEL, "--nli", f"llm:{MODEL}", "--model-base-url", echo.base_url,
-        "--max-retries", "6", "--attempts", "2", "--concurrency", "1",
+        "--max-retries", "6", "--attempts", "2", "--concurrency", "1", "--limit", "1",
         ok=(0, 1),
     )  # fmt: skip
     session.run(

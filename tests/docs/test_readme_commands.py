@@ -360,8 +360,13 @@ def _shards(folder: Path, base_url: str) -> None:
         assert result.exit_code == 0, result.output
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+@pytest.fixture(scope="session")
+def _made_sandbox(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, str, dict[str, str]]]:
+    """The folder the commands run in, its inputs and logs made once per test process (the
+    READMEs' groups of tests run apart, on either worker), the stub server answering, and the
+    environment the commands run with."""
     # A folder beside `shared/data`, as the repository stands beside the shared data.
     folder = tmp_path_factory.mktemp("docs") / "repo"
     folder.mkdir()
@@ -374,19 +379,23 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, st
             "STUB_BASE_URL": base_url,
             "HF_HUB_OFFLINE": "1", "INSPECT_LOG_DIR": str(folder / "inspect-logs"),
         }  # fmt: skip
-        old = {k: os.environ.get(k) for k in environment}
-        os.environ.update(environment)
-        try:
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in environment.items():
+                patch.setenv(name, value)
             _inputs(folder)
             _logs(folder, base_url)
             _shards(folder, base_url)
-            yield folder, base_url
-        finally:
-            for k, v in old.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        yield folder, base_url, environment
+
+
+@pytest.fixture
+def sandbox(
+    _made_sandbox: tuple[Path, str, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, str]:
+    folder, base_url, environment = _made_sandbox
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    return folder, base_url
 
 
 def _run(
