@@ -5,7 +5,7 @@ a task's metric returns only its headline figures, which inspect shows (see
 
 from __future__ import annotations
 
-from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.hooks import Hooks, TaskEnd
 from inspect_ai.log import read_eval_log_async, write_eval_log_async
 
 from medhalbench.results import keep_every_figure
@@ -24,17 +24,3 @@ class EveryFigureKept(Hooks):
         scored = log if log.samples is not None else await read_eval_log_async(location)
         if keep_every_figure(log, scored):
             await write_eval_log_async(log, location, header_only=True)
-
-
-_registered = False
-
-
-def keep_every_figure_at_task_end() -> None:
-    """Register the hook, once per process (task construction calls it)."""
-    global _registered
-    if not _registered:
-        hooks(
-            name="medhalbench_every_figure",
-            description="Keeps every figure of a medhalbench run in its log.",
-        )(EveryFigureKept)
-        _registered = True

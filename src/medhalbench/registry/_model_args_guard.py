@@ -14,7 +14,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.hooks import EvalSetEnd, Hooks, TaskEnd, TaskStart, hooks
+from inspect_ai.hooks import EvalSetEnd, Hooks, TaskEnd, TaskStart
 
 from medhalbench._secrets import (
     model_argument_secrets,
@@ -70,17 +70,3 @@ class ModelArgumentsGuard(Hooks):
         """Redact the eval set's manifest, which inspect writes with every task's model
         arguments as given (a file without secrets is left as it is)."""
         redact_file(Path(data.log_dir) / EVAL_SET_MANIFEST)
-
-
-_registered = False
-
-
-def guard_model_arguments() -> None:
-    """Register the hook, once per process (task construction calls it)."""
-    global _registered
-    if not _registered:
-        hooks(
-            name="medhalbench_model_arguments",
-            description="Keeps credentials given as model arguments out of medhalbench logs.",
-        )(ModelArgumentsGuard)
-        _registered = True

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from inspect_ai import Task, task
+from inspect_ai.hooks import Hooks, hooks
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 
 from medhalbench._call_ceiling import call_ceiling, limit_sample_calls
@@ -23,12 +24,36 @@ from medhalbench._provenance import INPUTS, input_record
 from medhalbench._secrets import guard_active_models
 from medhalbench.judging import reader_version
 from medhalbench.outputs import PAPER_READS
-from medhalbench.registry._figures_hook import keep_every_figure_at_task_end
-from medhalbench.registry._model_args_guard import guard_model_arguments
+from medhalbench.registry._figures_hook import EveryFigureKept
+from medhalbench.registry._model_args_guard import ModelArgumentsGuard
 from medhalbench.registry._registry import find_benchmark
 from medhalbench.settings import SETTINGS_KEY, Settings, keep_settings, options_of
 
 S = TypeVar("S", bound=Settings)
+
+
+TASK_HOOKS: tuple[tuple[str, str, type[Hooks]], ...] = (
+    (
+        "medhalbench_model_arguments",
+        "Keeps credentials given as model arguments out of medhalbench logs.",
+        ModelArgumentsGuard,
+    ),
+    (
+        "medhalbench_every_figure",
+        "Keeps every figure of a medhalbench run in its log.",
+        EveryFigureKept,
+    ),
+)
+"""inspect hooks our tasks need on every route into them (name, description, class)."""
+_registered: set[str] = set()
+
+
+def _register_hooks() -> None:
+    """Register `TASK_HOOKS` with inspect, once per process (task construction calls it)."""
+    for name, description, hook in TASK_HOOKS:
+        if name not in _registered:
+            hooks(name=name, description=description)(hook)
+            _registered.add(name)
 
 
 @solver
@@ -66,8 +91,7 @@ def benchmark_task(settings: type[S]) -> Callable[[Callable[[S], Task]], Callabl
         paths = [o.name for o in options_of(settings) if o.path is not None]
 
         def from_arguments(**values: Any) -> Task:
-            guard_model_arguments()
-            keep_every_figure_at_task_end()
+            _register_hooks()
             record = settings.of(values)
             made = body(record)
             made.metadata = {
