@@ -12,3 +12,18 @@ def test_a_grouped_test_carries_its_group_under_loadgroup(request: pytest.Fixtur
     if not getattr(request.config.option, "loadgroup", False):
         pytest.skip("not run by pytest-xdist with --dist loadgroup")
     assert request.node.nodeid.endswith("@layout")
+
+
+@pytest.fixture(scope="module")
+def _made_once() -> list[str]:
+    return []
+
+
+def test_a_module_fixture_groups_its_module(
+    _made_once: list[str], request: pytest.FixtureRequest
+) -> None:
+    """A test that reads a module-scoped fixture (and names no group) runs in its module's
+    group: its module's tests stay together on one worker, and the fixture is made once."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run by pytest-xdist with --dist loadgroup")
+    assert request.node.nodeid.endswith("@tests.test_suite_layout")
