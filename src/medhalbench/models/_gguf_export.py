@@ -8,6 +8,7 @@ un-permutes them when it loads a GGUF).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +27,16 @@ def _permute(weights: np.ndarray, n_head: int) -> np.ndarray:
         .swapaxes(1, 2)
         .reshape(weights.shape)
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _template_reader(path: str, modified: float) -> Any:
+    """A GGUF's reader, kept for the next export from the same unchanged file: gguf-py parses
+    a tokenizer's fields one by one (seconds for SmolLM2's 49k tokens), and a training run
+    exports its base and its merged model from one template."""
+    import gguf
+
+    return gguf.GGUFReader(path)
 
 
 def export_gguf(
@@ -49,7 +60,7 @@ def export_gguf(
     """
     import gguf
 
-    reader = gguf.GGUFReader(str(template))
+    reader = _template_reader(str(template), Path(template).stat().st_mtime)
     architecture = str(reader.fields["general.architecture"].contents())
     if architecture != "llama":
         raise ResourceUnavailableError(
