@@ -94,6 +94,20 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
+def open_page(browser_page: Any, tmp_path: Path) -> Callable[[Any], Any]:
+    """Render a report `Page` to an HTML file and open it in the browser's page (returned)."""
+    from medhalbench.report import render_html
+
+    def open_(page: Any) -> Any:
+        html = tmp_path / "report.html"
+        html.write_text(render_html(page), encoding="utf-8")
+        browser_page.goto(html.as_uri())
+        return browser_page
+
+    return open_
+
+
+@pytest.fixture
 def summary_fits() -> Callable[[Any], None]:
     """A check that a page's summary, every fold open, fits the window's 1280 pixels: the
     page does not scroll sideways, nor does any summary table within it."""

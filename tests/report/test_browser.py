@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from helpers import record_of
-from medhalbench.report import render_html, write_report
+from medhalbench.report import write_report
 from medhalbench.results import RunResult, log_metrics
 
 
@@ -203,7 +203,7 @@ def _grid(system: str, model: str, **settings: object) -> RunResult:
 
 
 def test_at_1280_px_no_table_of_many_long_named_runs_is_wider_than_the_page(
-    browser_page: Any, tmp_path: Path
+    open_page: Callable[[Any], Any],
 ) -> None:
     from itertools import product
 
@@ -225,10 +225,7 @@ def test_at_1280_px_no_table_of_many_long_named_runs_is_wider_than_the_page(
         of = [r for r in runs if r.system == name]
         tables = entry.implementation.tables(of, entry.implementation.published())
         sections.append(Section(entry=entry, tables=tables, charts=[], comparisons=[]))
-    page = Page(summary=summary_tables(runs), sections=sections)
-    html = tmp_path / "report.html"
-    html.write_text(render_html(page), encoding="utf-8")
-    browser_page.goto(html.as_uri())
+    browser_page = open_page(Page(summary=summary_tables(runs), sections=sections))
     _no_table_past_the_page(browser_page)
     # DAHL's category table, a column per run (9), is in parts each naming the category.
     firsts = browser_page.eval_on_selector_all(

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import pytest
 
 from helpers import record_of
 from medhalbench.outputs import PAPER_READS
 from medhalbench.registry import benchmark
-from medhalbench.report import Page, place, render_html, summary_tables
+from medhalbench.report import Page, place, summary_tables
 from medhalbench.report._summary import MAX_CONDITIONS
 from medhalbench.results import RunResult
 
@@ -126,13 +125,8 @@ def test_many_conditions_are_summarised_in_parts_each_with_every_run_of_its_cond
     assert all(len(t.columns) - 1 <= MAX_CONDITIONS for t in medhallu.ours)
 
 
-def test_a_summary_of_many_runs_fits_1280_pixels(
-    browser_page, summary_fits, tmp_path: Path
-) -> None:
-    page = Page(summary=summary_tables(_many_runs()), sections=[])
-    html = tmp_path / "summary.html"
-    html.write_text(render_html(page), encoding="utf-8")
-    browser_page.goto(html.as_uri())
+def test_a_summary_of_many_runs_fits_1280_pixels(open_page, summary_fits) -> None:
+    browser_page = open_page(Page(summary=summary_tables(_many_runs()), sections=[]))
     summary_fits(browser_page)
     rows = browser_page.eval_on_selector_all(
         "#section-summary table:not([id$='_paper']) tbody tr", "rows => rows.length"
