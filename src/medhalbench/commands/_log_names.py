@@ -6,9 +6,10 @@ folder, numbered `-2`, `-3`, ... where that name is taken. Nothing is written ov
 
 A log still marked `started` keeps inspect's name: another process may still be writing it,
 and inspect recovers the samples it buffered by that name. So does a log someone named (no
-time in front), a log of another task, and a JSON log (inspect lists those by its name only). inspect reads a folder's logs by their headers, so
-`inspect view`, `inspect log list`, `eval_set`'s resumption of a suite and `retry`'s search
-for a run's later logs find a renamed log as they found it before."""
+time in front), a log of another task, and a JSON log (inspect lists those by its name
+only). inspect reads a folder's logs by their headers, so `inspect view`, `inspect log
+list`, `eval_set`'s resumption of a suite and `retry`'s search for a run's later logs find a
+renamed log as they found it before."""
 
 from __future__ import annotations
 
