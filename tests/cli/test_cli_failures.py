@@ -19,6 +19,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from helpers import free_port, interrupt_once_logged
 from medhalbench.cli import cli
 from medhalbench.examples import illustrative
+from medhalbench.registry import benchmark
 from medhalbench.results import log_metrics
 from stub_server import serve
 
@@ -112,6 +113,9 @@ def test_ctrl_c_stops_at_once_and_says_how_to_resume(warm_cli: list[str], tmp_pa
     assert "stopped by the user" in err and "medhalbench retry" in err and "Traceback" not in err
     [log] = logs_in(tmp_path / "logs")
     assert log.status == "cancelled"
+    # The samples scored before the stop have every figure, not only the headline ones
+    # inspect's display is given.
+    assert log.results is not None and len(log_metrics(log)) > len(benchmark("medhallu").headline)
 
 
 def test_dahl_agreement_says_why_a_statistic_is_undefined(tmp_path: Path) -> None:

@@ -281,3 +281,30 @@ def test_the_judging_code_holds_no_word_of_another_script() -> None:
                 letters = "".join(c for c in node.value if unicodedata.category(c)[0] in "LM")
                 if id(node) not in docstrings:
                     assert not other.search(letters), (path.name, node.value)
+
+
+@pytest.mark.parametrize("dash", [" — ", " - ", " – "])
+@pytest.mark.parametrize(
+    ("verdict", "reasons", "factual_read"),
+    [("Not factual", "wrong drug class.", "no"), ("Not factual", "false dose in children.", "no"),
+     ("Not hallucinated", "correct per the abstract.", "yes"),
+     ("Not hallucinated", "true to the context.", "yes")],
+)  # fmt: skip
+def test_a_negated_verdict_before_a_dash_is_read_before_its_reasons(
+    dash: str, verdict: str, reasons: str, factual_read: str
+) -> None:
+    # Not a label whose value is the reasons' first word: "Not factual: wrong" would deny it.
+    for sign in ("", "❌ ", "**"):
+        assert factual(f"{sign}{verdict}{dash}{reasons}") == factual_read
+
+
+@pytest.mark.parametrize("subject", ["the statement", "the answer", "it"])
+@pytest.mark.parametrize("word", ["unsupported by the context", "wrong", "false", "fabricated"])
+def test_a_negation_opening_a_clause_about_the_text_negates_its_verdict_word(
+    subject: str, word: str
+) -> None:
+    # However far the negation stands from the word, where only the text is named between.
+    assert factual(f"Nothing in {subject} is {word}.") == "yes"
+    # Where more than the text is named, read so or left unread, never as the word alone.
+    for opening in ("Nothing about", "No part of", "None of the claims in"):
+        assert factual(f"{opening} {subject} is {word}.") in ("yes", None)

@@ -4,12 +4,15 @@ report's tables and the long table of figures."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 
 from helpers import record_of
+from medhalbench._provenance import dataset_fingerprint
 from medhalbench.commands._tables import fitted, print_table
 from medhalbench.registry import benchmark
-from medhalbench.report import figures_frame
+from medhalbench.report import figures_frame, on_paper_data
 from medhalbench.results import RunResult
 
 
@@ -45,3 +48,21 @@ def test_the_long_table_gives_each_published_figure_its_condition() -> None:
     assert {"knowledge no · not sure no", "knowledge yes · not sure no"} <= set(gpt4o["condition"])
     # One figure per run, condition and table: no two published rows read alike.
     assert not gpt4o.duplicated(["run", "condition", "figure", "source"]).any()
+
+
+def test_a_local_copy_of_the_papers_data_is_known_by_its_content(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    released = shared_data / "dahl" / "questions.csv"  # the authors' file, copied
+    edited = tmp_path / "questions.csv"
+    edited.write_bytes(released.read_bytes().replace(b"What", b"Which", 1))
+
+    def run(dataset: Path) -> RunResult:
+        record = record_of(
+            {"dataset": str(dataset), "dataset_fingerprint": dataset_fingerprint(dataset)}
+        )
+        return RunResult(system="dahl", model="openai/gpt-4o", metrics={}, record=record,
+                         log="run.eval", status="success")  # fmt: skip
+
+    assert on_paper_data(run(released))
+    assert not on_paper_data(run(edited))  # one question changed: other data

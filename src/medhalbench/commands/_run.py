@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from inspect_ai import Task, eval
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import Model, get_model
 from rich.console import Console
 from rich.segment import Segment
@@ -36,7 +36,7 @@ from medhalbench.commands._prechecks import check_before_work
 from medhalbench.commands._progress import progress_display
 from medhalbench.models import repeatability, writes_nothing
 from medhalbench.registry import benchmark_of
-from medhalbench.results import log_headers
+from medhalbench.results import FIGURES_KEY, keep_every_figure, log_headers
 from medhalbench.settings import (
     DEFAULT_MODEL,
     DEFAULT_REPLY_SEED,
@@ -259,11 +259,24 @@ def redacted_logs(logs: list[EvalLog]) -> list[EvalLog]:
     return logs
 
 
+def _every_figure_kept(logs: list[EvalLog]) -> list[EvalLog]:
+    """The logs, each that stopped with some samples scored (cancelled, failed) given every
+    figure of those samples: inspect calls the hook that keeps them (`EveryFigureKept`) only
+    when a task succeeds, and leaves a stopped run its headline figures alone."""
+    for log in logs:
+        if log.results is None or not log.location or FIGURES_KEY in (log.results.metadata or {}):
+            continue
+        scored = log if log.samples is not None else read_eval_log(log.location)
+        if keep_every_figure(log, scored):
+            write_eval_log(log, log.location, header_only=True)
+    return logs
+
+
 def settled_logs(logs: list[EvalLog]) -> list[EvalLog]:
-    """The logs as a command leaves them: rewritten without known secrets
-    (`redacted_logs`), then named by their runs (`named_logs`: benchmark, model and
-    condition)."""
-    return named_logs(redacted_logs(logs))
+    """The logs as a command leaves them: every figure kept (`_every_figure_kept`),
+    rewritten without known secrets (`redacted_logs`), then named by their runs
+    (`named_logs`: benchmark, model and condition)."""
+    return named_logs(redacted_logs(_every_figure_kept(logs)))
 
 
 def _created_after(log: EvalLog, moment: float) -> bool:

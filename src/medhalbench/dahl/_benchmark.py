@@ -14,7 +14,9 @@ from medhalbench.dahl._settings import (
 dahl_benchmark = registry.Benchmark(
     name="dahl",
     position=2,
-    paper_data=("github",),  # the questions the authors released, at the pinned commit
+    # The questions the authors released, at the pinned commit, or a copy of their file as
+    # released at that commit or as it stands since (the same questions, other columns).
+    paper_data=("github", "b09851b9a5b3", "ca59e63d012e"),
     title="DAHL",
     paper=(
         "Seo et al., DAHL: Domain-specific Automated Hallucination Evaluation of Long-Form "

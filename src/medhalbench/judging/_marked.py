@@ -43,8 +43,10 @@ def label_cues(text: str, labels: list[Label], schema: VerdictSchema, found: Fou
             continue  # "Does the answer contradict the knowledge?": read as a question
         found.spans.append((label.start, label.end))  # a label's words are never prose
         value = read_value(text, label.end, schema, label.sense)
-        if value.tone is None:
-            said = _verdict_word_label(text, label, schema)
+        said = _verdict_word_label(text, label, schema)
+        name = text[label.start : label.end].rstrip()
+        # A negated verdict before a dash is no label: "Not factual — wrong dose" (reasons).
+        if value.tone is None or (said and name[-1] in "-–—" and LABEL_NEGATION.search(name)):
             if said is not None:  # "False: the drug is renally cleared."
                 found.cues.append(Cue(said, label.start, label.end, "lead", marked=True))
             continue

@@ -119,19 +119,20 @@ NEGATION_WINDOW = 4
 
 def negated_before(prefix: str) -> bool:
     """Whether a verdict word after `prefix` is negated: an odd number of negations among
-    the last words before it ("not untrue" holds; "not without errors" fails)."""
+    the last words before it ("not untrue" holds; "not without errors" fails), or anywhere
+    in a prefix that only names the judged text ("Nothing in the statement is wrong")."""
     words = vocabulary()
     # A negation stops at an offered alternative: in "not hallucinated / (or possibly)
     # hallucinated" it negates the first only, so both classes are seen offered.
     offered = list(re.finditer(rf"{words.alternatives.pattern}|/", prefix, re.IGNORECASE))
     prefix = prefix[offered[-1].end() :] if offered else prefix
+    tokens = list(_TOKEN.finditer(prefix))
     if prefix and _CJK.match(prefix[-1]):
         window = prefix[-6:]
+    elif len(tokens) < NEGATION_WINDOW or is_whole(prefix):
+        window = prefix
     else:
-        tokens = list(_TOKEN.finditer(prefix))
-        window = (
-            prefix[tokens[-NEGATION_WINDOW].start() :] if len(tokens) >= NEGATION_WINDOW else prefix
-        )
+        window = prefix[tokens[-NEGATION_WINDOW].start() :]
     window = words.unsure.sub(" ", _NEGATION_EXCEPTIONS.sub(" ", window))
     return len(words.negation.findall(window)) % 2 == 1
 

@@ -24,9 +24,8 @@ from medhalbench.judging._vocabulary import Stance, vocabulary
 
 @dataclass(frozen=True)
 class Cues:
-    """The cues of a reply: every cue, where its explanation labels stand ("Explanation:",
-    as (start, end) of the label), the reply, and whether verdict words stand in a
-    condition or a question."""
+    """A reply's cues: every cue, its explanation labels' (start, end) ("Explanation:"),
+    the reply, and whether verdict words stand in a condition or a question."""
 
     all: list[Cue]
     explanations: list[tuple[int, int]]
@@ -62,10 +61,9 @@ class Cues:
 
 def _answers_another_question(cues: list[Cue], text: str) -> list[Cue]:
     """Cues without a leading yes/no whose own sentence says what it confirms ("Yes, there
-    is an error", "No, I don't see any problems", "Yes, that's a common misconception"): the
-    sentence is the verdict, and the yes/no answers it, not the question asked. A yes/no
-    beside a verdict word of the question ("Yes, it is hallucinated") answers the question,
-    and the two must agree."""
+    is an error", "No, I don't see any problems"): the sentence is the verdict, and the
+    yes/no answers it, not the question asked. A yes/no beside a verdict word of the
+    question ("Yes, it is hallucinated") answers the question, and the two must agree."""
     lead = next((c for c in cues if c.how == "lead" and c.start == 0), None)
     if lead is None or not is_answer_word(text, lead.end):
         return cues

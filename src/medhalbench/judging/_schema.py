@@ -1,6 +1,5 @@
-"""The types every part of the strict reader shares: how a benchmark's replies are read
-(`VerdictSchema`), what a reply says about its verdict (`Cue`) and a value read at one
-position (`Value`)."""
+"""The strict reader's shared types: how a benchmark's replies are read (`VerdictSchema`),
+what a reply says of its verdict (`Cue`) and a value read at one position (`Value`)."""
 
 from __future__ import annotations
 

@@ -141,8 +141,9 @@ class Benchmark:
         paired_correctness: Whether each sample is right or wrong (McNemar's test applies).
         position: Where it comes in the demo and the report (then by name).
         paper_data: The data its paper's published figures were computed on, as `--dataset`
-            names it (a hub id, read at its pinned revision): a published figure stands
-            beside a run only on this data.
+            names it (a hub id, read at its pinned revision) or as a local copy's fingerprint
+            (`dataset_fingerprint`) gives it: a published figure stands beside a run only on
+            this data.
         headline: The figures a run is read by, ours and the paper protocol's: those
             `compare` pairs, inspect's display shows and `load_runs(..., headline=True)` keeps.
     """

@@ -45,8 +45,13 @@ def in_setting(row: PublishedRow, run: RunResult) -> bool:
 
 def on_paper_data(run: RunResult) -> bool:
     """Whether a run judged its paper's own data (`Benchmark.paper_data`): a published figure
-    beside a run on other data (an example, a local sample) compares nothing."""
-    return str(run.record.data.dataset) in benchmark(run.system).paper_data
+    beside a run on other data (an example, a local sample) compares nothing. A local copy
+    of that data is known by its content's fingerprint."""
+    paper_data = benchmark(run.system).paper_data
+    return (
+        str(run.record.data.dataset) in paper_data
+        or run.record.facts.dataset_fingerprint in paper_data
+    )
 
 
 def published_of(rows: Sequence[PublishedRow], run: RunResult) -> PublishedRow | None:
