@@ -167,3 +167,18 @@ def test_embedded_model_paths_in_every_unambiguous_form(tmp_path: Path) -> None:
     assert resolve_gguf(str(gguf).lstrip("/")) == gguf  # embedded/abs/path.gguf
     with pytest.raises(Exception, match=r"embedded//abs/path\.gguf"):
         resolve_gguf("not/here.gguf")
+
+
+@pytest.mark.parametrize("name", ["Ground  Truth", "Ground\tTruth", " Ground Truth"])
+def test_a_culprit_is_named_as_given_on_one_line(name: str, tmp_path: Path) -> None:
+    # The line is flattened at its line breaks only: a name that differs from a right one
+    # by its blanks is shown with them (else "unknown field 'Ground Truth'" names the
+    # hub's own field).
+    row = json.loads(Path(MEDHALLU).read_text().splitlines()[0])
+    row[name] = row.pop("Ground Truth")
+    data = tmp_path / "rows.jsonl"
+    data.write_text(json.dumps(row) + "\n")
+    code, _, err = run(["eval", "medhallu", "--dataset", str(data), "--dry-run"])
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    shown = name.replace("\t", "\\t")  # a tab is shown escaped, as every control character
+    assert f"'{shown}'" in err, err

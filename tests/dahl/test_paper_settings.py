@@ -38,6 +38,9 @@ QUESTIONS = {
     "What is metformin?": "",
     "What is warfarin?": "None",
     "What is heparin?": f"{THEIR_INSTRUCTION} What is heparin?",
+    # Blanks as given: pandas reads neither as missing; their cleaning strips both after.
+    "What is insulin?": " \n ",
+    "What is digoxin?": " None",
 }
 
 
@@ -127,7 +130,9 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     texts = sorted(
         u.split("TEXT:", 1)[1].split("\nSEPARATED", 1)[0].strip() for _, u, _ in paper_splits
     )
-    assert texts == sorted(["", "Aspirin inhibits COX-1. Aspirin inhibits COX-1.", "nan", "nan"])
+    assert texts == sorted(
+        ["", "", "Aspirin inhibits COX-1. Aspirin inhibits COX-1.", "nan", "nan", "None"]
+    )
     scores: dict[str, Any] = {
         s.metadata["question"]: next(iter(s.scores.values())).metadata  # type: ignore[union-attr]
         for s in log.samples or []
@@ -139,6 +144,8 @@ def test_the_paper_column_calls_the_judges_on_their_settings_and_prompts(tmp_pat
     assert aspirin["paper_prompts"] == sorted(p.name for p in prompts.iterdir())
     assert scores["What is metformin?"]["paper_cleaned_response"] == "nan"
     assert scores["What is warfarin?"]["paper_cleaned_response"] == "nan"
+    assert scores["What is insulin?"]["paper_cleaned_response"] == ""
+    assert scores["What is digoxin?"]["paper_cleaned_response"] == "None"
     heparin = scores["What is heparin?"]
     assert heparin["paper_cleaned_response"] == "" and heparin["paper_units"] == ["No text."]
     # The run's header names their prompts (a path as the report shows paths).

@@ -182,12 +182,21 @@ def wind_down(code: int) -> None:
         _leave(code)  # a daemon thread would run while the interpreter is torn down
 
 
+_LINE_BREAK = re.compile(r"[ \t]*[\r\n\f\v][\s]*")
+
+
+def flattened(text: str) -> str:
+    """A message on one line: each line break, with the blanks around it, becomes one space;
+    blanks within a line stay as they are (a field named "Ground  Truth" is named so)."""
+    return _LINE_BREAK.sub(" ", text).strip()
+
+
 def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """A message on one line of at most `limit` characters: whitespace runs become one
-    space; a longer message drops its asides in parentheses first (the longest first; a
-    traceback's path and a short hint such as "(see --help)" are kept), then keeps its start
-    (the culprit) and its end (the hint)."""
-    flat = " ".join(text.split())
+    """A message on one line of at most `limit` characters (`flattened`); a longer message
+    drops its asides in parentheses first (the longest first; a traceback's path and a short
+    hint such as "(see --help)" are kept), then keeps its start (the culprit) and its end
+    (the hint)."""
+    flat = flattened(text)
     while len(flat) > limit:
         asides = [
             m
@@ -238,7 +247,7 @@ def plain_message(ex: BaseException) -> str:
     message = getattr(ex, "message", None) if type(ex).__name__ == "PrerequisiteError" else None
     text = str(message if message is not None else ex)
     # Escaped before it is flattened: a carriage return in a name is shown, not made a space.
-    return " ".join(printable(_MARKUP.sub("", text)).split())
+    return flattened(printable(_MARKUP.sub("", text)))
 
 
 def traceback_file(ex: BaseException | str) -> Path:

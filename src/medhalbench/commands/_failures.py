@@ -26,6 +26,7 @@ from medhalbench.commands._errors import (
     TERMINATED,
     UNWRITABLE_ERRNOS,
     USER_ERROR,
+    flattened,
     refused_request,
     traceback_file,
     unwritable_hint,
@@ -154,7 +155,7 @@ def unwritable_reason(traceback_text: str, folder: str | None) -> str | None:
 def _kind_of(message: str, traceback_text: str, folder: str | None = None) -> tuple[Kind, str]:
     text = f"{message}\n{traceback_text}"
     kind = _error_type(traceback_text)
-    message = " ".join(message.split())
+    message = flattened(message)
     if kind.startswith(_OURS):
         return "input", message
     unwritable = unwritable_reason(traceback_text, folder)
@@ -283,7 +284,7 @@ def _fitted(head: str, extra: str, finish: str, *, keep_extra: bool) -> str:
     """`error: HEAD EXTRA; FINISH` on one line of at most `MAX_MESSAGE_CHARS` where it can
     be: the details (`extra`) go first, then the end of the head; the command that finishes
     the run stays whole."""
-    head, extra = " ".join(head.split()), " ".join(extra.split())
+    head, extra = flattened(head), flattened(extra)
     line = f"error: {head}{' ' + extra if extra else ''}; {finish}"
     if len(line) <= MAX_MESSAGE_CHARS:
         return line

@@ -13,7 +13,15 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from medhalbench._errors import DataError, ResourceUnavailableError
-from medhalbench.data import LOWERED, TEXT_OR_NONE, Record, read_records, read_rows, read_url
+from medhalbench.data import (
+    AS_WRITTEN,
+    LOWERED,
+    TEXT_OR_NONE,
+    Record,
+    read_records,
+    read_rows,
+    read_url,
+)
 from medhalbench.outputs import GIVEN_OUTPUT
 
 
@@ -29,7 +37,7 @@ class DahlResponse(Record):
     """An answer to a DAHL question written elsewhere, to be scored without generating."""
 
     question: str = Field(min_length=1)
-    response: str
+    response: Annotated[str, AS_WRITTEN]
     category: str | None = None
     id: str | None = None
 

@@ -33,6 +33,7 @@ from medhalbench.data._io import (
 from medhalbench.data._pubmedqa import PUBMEDQA_REVISION, load_pubmedqa
 from medhalbench.data._records import (
     AS_TEXT,
+    AS_WRITTEN,
     BLANK_AS_NONE,
     LOWERED,
     TEXT_LIST,

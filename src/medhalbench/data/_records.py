@@ -12,6 +12,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StringConstraints,
     model_validator,
 )
 
@@ -76,6 +77,9 @@ BLANK_AS_NONE = BeforeValidator(_blank_as_none)
 """A string of white space only as None (an optional text left blank)."""
 TEXT_LIST = BeforeValidator(text_list)
 """A list of strings, written as one or as a string (see `text_list`)."""
+AS_WRITTEN = StringConstraints(strip_whitespace=False)
+"""A text kept as written, its blanks included (a reply given as a model's output: the
+paper columns read it as the authors' scripts would have)."""
 
 
 class Record(BaseModel):

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from medhalbench._errors import DataError
 from medhalbench.data import (
+    AS_WRITTEN,
     BLANK_AS_NONE,
     TEXT_OR_NONE,
     DistinctKeys,
@@ -85,7 +86,7 @@ class JudgeOutput(Record):
 
     id: Annotated[str | None, TEXT_OR_NONE] = None
     statement: str | None = None
-    reply: str
+    reply: Annotated[str, AS_WRITTEN]
 
     @model_validator(mode="after")
     def _named(self) -> JudgeOutput:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from medhalbench._errors import DataError
 from medhalbench.data import (
+    AS_WRITTEN,
     LOWERED,
     TEXT_LIST,
     TEXT_OR_NONE,
@@ -116,7 +117,7 @@ class DetectorOutput(Record):
     id: Annotated[str | None, TEXT_OR_NONE] = None
     question: str | None = None
     answer: str | None = None
-    reply: str | None = None
+    reply: Annotated[str, AS_WRITTEN] | None = None
     verdict: DetectionLabel | None = None
 
     @field_validator("verdict", mode="before")
