@@ -182,3 +182,42 @@ def test_a_culprit_is_named_as_given_on_one_line(name: str, tmp_path: Path) -> N
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     shown = name.replace("\t", "\\t")  # a tab is shown escaped, as every control character
     assert f"'{shown}'" in err, err
+
+
+def _probe_inputs(folder: Path) -> dict[str, list[str]]:
+    """Inputs of each class a blind probe found accepted or crashing, by the culprit the
+    refusal must name."""
+    rows = [json.loads(line) for line in Path(MEDHALLU).read_text().splitlines()[:2]]
+    (folder / "blank_id.jsonl").write_text(
+        json.dumps({"id": f"{rows[0]['pubid']}-ground_truth", "verdict": 0}) + "\n"
+        + json.dumps({"id": " \t", "verdict": 1}) + "\n"
+    )  # fmt: skip
+    (folder / "two_samples.jsonl").write_text(
+        json.dumps({"id": f"{rows[0]['pubid']}-ground_truth", "question": rows[1]["Question"],
+                    "answer": rows[1]["Ground Truth"], "verdict": 0}) + "\n"
+    )  # fmt: skip
+    (folder / "no_dataset").mkdir()
+    (folder / "no_dataset" / "dataset_info.json").write_text("{not json")
+    (folder / "theirs").mkdir()
+    (folder / "theirs" / "split_user.txt").write_text("Split: {TEXT}")
+    (folder / "theirs" / "check_sytem.txt").write_text("Be precise.")
+    medhallu = ["eval", "medhallu", "--dataset", MEDHALLU]
+    return {
+        "line 2": [*medhallu, "--responses", str(folder / "blank_id.jsonl")],
+        "by the text it judged": [*medhallu, "--responses", str(folder / "two_samples.jsonl")],
+        "--difficulty": [*medhallu, "--difficulty", " , ", "--dry-run"],
+        "--split": [*medhallu, "--split", "train", "--dry-run"],  # its default, given
+        "no_dataset": ["eval", "medhal", "--dataset", str(folder / "no_dataset"), "--dry-run"],
+        "check_sytem.txt": ["eval", "dahl", "--dataset", DAHL, "--paper-prompts",
+                            str(folder / "theirs"), "--dry-run"],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "culprit",
+    ["line 2", "by the text it judged", "--difficulty", "--split", "no_dataset", "check_sytem.txt"],
+)
+def test_inputs_a_blind_probe_found_are_refused_in_one_line(culprit: str, tmp_path: Path) -> None:
+    code, out, err = run(_probe_inputs(tmp_path)[culprit])
+    assert code == 2 and len(err.strip().splitlines()) == 1, (code, out, err)
+    assert culprit in err and "Traceback" not in out + err, err

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from medhalbench.commands._derive import command_settings, refusal, settings_from, take_values
 from medhalbench.commands._failures import fail_on_unfinished
@@ -27,8 +28,8 @@ from medhalbench.settings import (
     SettingsError,
     Spelling,
     TableOptions,
+    as_commanded,
     parse_model_args,
-    roles_named,
     task_options,
 )
 
@@ -41,6 +42,13 @@ def parse_sweep(value: str | None, flag: str) -> list[str] | None:
     if not values:
         raise click.BadParameter("expected comma-separated values", param_hint=flag)
     return values
+
+
+def _given_on_the_command_line(ctx: click.Context) -> set[str]:
+    """The options the command line gave, at their default or not."""
+    return {
+        name for name in ctx.params if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    }
 
 
 def run_eval_command(entry_name: str, **values: Any) -> None:
@@ -108,7 +116,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         for o in arguments
     ]
     try:
-        with roles_named(roles):
+        with as_commanded(roles, given=_given_on_the_command_line(ctx)):
             tasks = [entry.implementation.make_task({**task_values, **o}) for o in overrides]
     except SettingsError as ex:
         raise refusal(spelt, ex) from None

@@ -46,7 +46,7 @@ from medhalbench.settings import (
     SuiteRun,
     SuiteSettings,
     anchored,
-    roles_named,
+    as_commanded,
     suite_problems,
 )
 
@@ -198,7 +198,7 @@ def suite_tasks(suite: Suite, *, resolve: bool = True) -> list[SuiteTask]:
             args = _task_args(run, suite, model)
             roles = _roles(suite, entry, model)
             try:
-                with roles_named(roles):
+                with as_commanded(roles):
                     task = entry.implementation.make_task(args)
             except SettingsError as ex:
                 raise _refusal(ex.problems, suite.path, f"runs[{i}].args.") from None

@@ -51,6 +51,13 @@ def read_paper_prompts(folder: str | Path | None) -> dict[str, str]:
     if folder is None:
         return {}
     root = Path(folder)
+    files = ", ".join(PAPER_PROMPT_FILES)
+    # A file of no known name is refused, not left unread ("split_sytem.txt": a typo).
+    for path in sorted(root.iterdir()) if root.is_dir() else ():
+        if path.name not in PAPER_PROMPT_FILES and not path.name.startswith("."):
+            raise DataError(
+                f"{path.name} is none of the authors' prompt files ({files})", path=root
+            )
     found = {}
     for name, (_, placeholders) in PAPER_PROMPT_FILES.items():
         path = root / name
@@ -61,7 +68,7 @@ def read_paper_prompts(folder: str | Path | None) -> dict[str, str]:
             found[name] = text
     if not found:
         raise DataError(
-            f"holds none of the authors' prompt files ({', '.join(PAPER_PROMPT_FILES)})",
+            f"holds none of the authors' prompt files ({files})",
             path=root,
         )
     return found

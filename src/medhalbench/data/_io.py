@@ -713,7 +713,12 @@ def _empty_split(path: Path, split: str | None) -> str:
 def _read_saved_dataset(path: Path, split: str | None) -> Iterator[Row]:
     import datasets
 
-    loaded = datasets.load_from_disk(str(path))
+    try:
+        loaded = datasets.load_from_disk(str(path))
+    except Exception as ex:  # datasets raises several types for a folder it cannot read
+        raise DataError(
+            f"no saved dataset `datasets` can read ({str(ex)[:160]})", path=path
+        ) from None
     if isinstance(loaded, datasets.DatasetDict):
         names = list(loaded.keys())
         chosen = split or ("train" if "train" in names else names[0] if len(names) == 1 else None)

@@ -47,8 +47,8 @@ def _as_text(value: Any) -> Any:
 
 
 def _text_or_none(value: Any) -> Any:
-    """A value as its text; None or the empty string as None (an optional id left blank)."""
-    return str(value) if value not in (None, "") else None
+    """A value as its text; None or a blank string as None (an optional id left blank)."""
+    return None if value is None or (isinstance(value, str) and not value.strip()) else str(value)
 
 
 def _blank_as_none(value: Any) -> Any:
@@ -72,7 +72,7 @@ def _named(value: str) -> str:
 Identifier = Annotated[str, AS_TEXT, AfterValidator(_named)]
 """An id: any value as its text, never empty or blank (a sample named by nothing)."""
 TEXT_OR_NONE = BeforeValidator(_text_or_none)
-"""Any value as its text, the empty string as None (an optional id left blank)."""
+"""Any value as its text, a blank string as None (an optional id left blank)."""
 BLANK_AS_NONE = BeforeValidator(_blank_as_none)
 """A string of white space only as None (an optional text left blank)."""
 TEXT_LIST = BeforeValidator(text_list)

@@ -96,10 +96,11 @@ def match_outputs(
     kept: dict[str | int | None, Sample] = {}
     unmatched = 0
     for output in outputs:
-        found = next((by_key[k] for k in output.keys if k is not None and k in by_key), None)
-        if found is None:
+        matches = [by_key[k] for k in output.keys if k is not None and k in by_key]
+        if not matches:
             unmatched += 1
             continue
+        found = matches[0]
         if len(found) > 1:
             # A text two samples judge (a statement in two sources, an answer equal to the
             # truth): which one the output answers is not ours to guess.
@@ -110,6 +111,14 @@ def match_outputs(
                 line=output.line,
             )
         answered = found[0]
+        other = next((m[0] for m in matches[1:] if answered not in m), None)
+        if other is not None:  # its id names one sample, the text it judged another
+            raise DataError(
+                f"the output names sample {answered.id} and, by the text it judged, sample "
+                f"{other.id}: give one, or make them agree",
+                path=path,
+                line=output.line,
+            )
         if answered.id in kept:
             raise DataError(
                 f"a second output for sample {answered.id} (one per sample)",

@@ -76,10 +76,10 @@ from medhalbench.settings._model import (
     SettingProblem,
     Settings,
     SettingsError,
+    as_commanded,
     keep_settings,
     kept_settings,
     resolved,
-    roles_named,
 )
 from medhalbench.settings._models import (
     UNSENDABLE,

@@ -103,12 +103,15 @@ def _split_commas(value: Any) -> Any:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list | tuple):
         return value
-    return [
+    parts = [
         part.strip() if isinstance(part, str) else part
         for item in items
         for part in (item.split(",") if isinstance(item, str) else [item])
         if not isinstance(part, str) or part.strip()
     ]
+    if items and not parts:  # "--difficulty ''" picks nothing: no reading of it is right
+        raise ValueError("expected one or more comma-separated values, got none")
+    return parts
 
 
 COMMA_SEPARATED = BeforeValidator(_split_commas)

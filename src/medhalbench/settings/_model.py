@@ -6,7 +6,7 @@ and passed as that object from there on; a log keeps it (`stored`) and gives it 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,19 +91,30 @@ def problems_of(error: Any, model: type[pydantic.BaseModel]) -> list[Problem]:
     return [Problem(setting, f"{message[:1].lower()}{message[1:]} (got {given!r})")]
 
 
-_NAMED_ROLES: ContextVar[frozenset[str] | None] = ContextVar("named_roles", default=None)
+@dataclass(frozen=True)
+class _Commanded:
+    """What a command says beyond one settings model's own values (see `as_commanded`)."""
+
+    roles: frozenset[str] | None = None
+    given: frozenset[str] = frozenset()
+
+
+_COMMANDED: ContextVar[_Commanded | None] = ContextVar("commanded", default=None)
 
 
 @contextlib.contextmanager
-def roles_named(roles: Mapping[str, Any]) -> Iterator[None]:
-    """While settings are validated in the block, the run's roles that name a model are
-    these: a setting of another role's calls (`ForRole`) is refused. Outside such a block
-    (the Python API, `inspect eval -T`) the roles are not known and it is not."""
-    token = _NAMED_ROLES.set(frozenset(role for role, model in roles.items() if model))
+def as_commanded(roles: Mapping[str, Any], *, given: Iterable[str] = ()) -> Iterator[None]:
+    """While settings are validated in the block, what the command said: the run's roles
+    that name a model (a setting of another role's calls, `ForRole`, is refused) and the
+    settings it gave (checked as given even at their default: `--split train` on one file
+    is refused). Outside such a block (the Python API, `inspect eval -T`) neither is known:
+    every role's setting is taken, and a setting at its default counts as not given."""
+    named = frozenset(role for role, model in roles.items() if model)
+    token = _COMMANDED.set(_Commanded(named, frozenset(given)))
     try:
         yield
     finally:
-        _NAMED_ROLES.reset(token)
+        _COMMANDED.reset(token)
 
 
 _NOTHING_GENERATED = "has no effect on outputs written elsewhere (responses): nothing is generated"
@@ -155,12 +166,13 @@ class Settings(pydantic.BaseModel):
         temperature under `--paper-call`), or one of how replies are made (`Means("replies")`)
         where outputs written elsewhere are scored instead."""
         options = options_of(type(self))
+        commanded = _COMMANDED.get() or _Commanded()
         written = any(o.means == "outputs" and getattr(self, o.name) for o in options)
         flags = {o.name: o.flag for o in options}
-        named = _NAMED_ROLES.get()
+        named = commanded.roles
         found = []
         for o in options:
-            if getattr(self, o.name) == o.default:
+            if getattr(self, o.name) == o.default and o.name not in commanded.given:
                 continue
             source = getattr(self, o.part_of) if o.part_of is not None else None
             wanted = o.qualifies.value if o.qualifies else None
