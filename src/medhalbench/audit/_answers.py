@@ -1,5 +1,5 @@
 """The people's answers, one JSON line each, beside the log they audit
-(`<log>.audit.jsonl`): written as they are given, so that nothing is lost."""
+(`run.audit.jsonl` beside `run.eval`): written as they are given, so that nothing is lost."""
 
 from __future__ import annotations
 

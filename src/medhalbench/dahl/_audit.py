@@ -231,7 +231,7 @@ def dahl_agreement(log_path: str | Path, human_path: str | Path) -> Agreement:
     Args:
         log_path: An inspect log of the `dahl` task.
         human_path: CSV or JSONL with `id` or `question`, `human_true`, `human_units`; or
-            the answers of `medhalbench audit` on the log (`<log>.audit.jsonl`).
+            the answers of `medhalbench audit` on the log (`run.audit.jsonl` beside `run.eval`).
 
     Raises:
         DataError: Bad human file, or fewer than 3 matched scored responses.

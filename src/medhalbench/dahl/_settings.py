@@ -240,4 +240,4 @@ class AgreementRequest(Settings):
     """An inspect log of the dahl task."""
     human: InputFile
     """CSV/JSONL: id or question, human_true, human_units; or the answers of `medhalbench
-    audit` on the log (<log>.audit.jsonl)."""
+    audit` on the log (run.audit.jsonl beside run.eval)."""

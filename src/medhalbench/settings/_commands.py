@@ -388,7 +388,7 @@ class AuditRequest(Settings):
     replies included), the extractor, DAHL's splitter (is the unit stated in the answer? one
     fact? a repeat?) and checker (is the unit true?), and the model under test as a detector
     (is the answer hallucinated? is the statement factual?). Keys 1-9 answer, Enter sends,
-    arrows move. Answers are saved as given, beside each log (<log>.audit.jsonl); starting
+    arrows move. Answers are saved as given, beside each log (run.audit.jsonl beside run.eval); starting
     again continues where you stopped; --summary prints each role's agreement.
 
     Examples:
