@@ -34,7 +34,10 @@ HOSTILE = [
     "<svg/onload=alert(1)>",
     "{{ 7*7 }} {% raw %}",
     "javascript:alert(1)",
+    "\x1b]0;PWNED\x07 \x1b[31mred\x1b[0m",  # a terminal's window title and colour
+    "abc\u202edcba",  # a bidi override: what follows is shown reversed
 ]
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 @pytest.fixture
@@ -190,7 +193,8 @@ def elements(page: str) -> list[tuple[str, dict[str, str | None]]]:
 
 def assert_inert(page: str, nonce: str) -> None:
     """No element the page did not write itself: one script and one style, ours (nonce);
-    no event handler, no image, no svg."""
+    no event handler, no image, no svg; no control character (each shown escaped)."""
+    assert not _CONTROL.search(page), _CONTROL.search(page)
     tags = elements(page)
     assert [t for t, a in tags if t in ("script", "style")] == ["style", "script"] or [
         t for t, a in tags if t in ("script", "style")

@@ -35,6 +35,7 @@ from medhalbench._local_server import (
 )
 from medhalbench._secrets import redact
 from medhalbench.audit._session import MAX_NOTE_CHARS, AnswerNotSaved, AuditSession
+from medhalbench.text import printable
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read (an answer and a note fit many times over)."""
@@ -154,9 +155,10 @@ def audit_app(session: AuditSession, guard: PageGuard, warn: Warn = _stderr) -> 
             f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
         )
-        # A log may hold a key a server quoted before redaction was ours: never served.
+        # A log may hold a key a server quoted before redaction was ours: never served. Its
+        # text may hold controls (a bidi override turns what is shown): shown escaped.
         return HTMLResponse(
-            redact(body),
+            printable(redact(body)),
             status_code=status,
             headers={**_HEADERS, "Content-Security-Policy": policy},
         )

@@ -28,7 +28,11 @@ def serve_from_command_line(
     the front (`models.serve_front`) on the user's."""
     register_secret(api_key)  # given on the command line: shown nowhere
     if not model.startswith("embedded/"):
-        raise click.BadParameter("serve runs embedded models only", param_hint="--model")
+        raise click.BadParameter(
+            f"'{model}' is no embedded model: serve runs embedded models only "
+            "(embedded/NAME, embedded/PATH.gguf)",
+            param_hint="--model",
+        )
     args = parse_model_args(model_args)
     try:
         settings, _ = embedded_settings(model.removeprefix("embedded/"), args)
