@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from inspect_ai import eval as inspect_eval
 
-from helpers import dahl_replies, dahl_run, scripted_model, stub_at
+from helpers import ScheduledStub, dahl_replies, dahl_run, scripted_model, stub_at
 from medhalbench._call_ceiling import CEILING_MARGIN, DEFAULT_TRIES
 from medhalbench.cli import cli
 from medhalbench.dahl import dahl
@@ -96,3 +96,23 @@ def test_the_command_line_names_the_ceiling_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.stderr
     assert len(lines) == 1 and "ceiling of 30 model calls" in lines[0], result.stderr
     assert "--max-calls-per-sample" in lines[0] and "Traceback" not in result.stderr
+
+
+def test_a_run_whose_every_sample_hit_the_ceiling_prints_its_tables(tmp_path: Path) -> None:
+    # The samples' outputs hold no reply (each call failed): the tables and the line on
+    # replies that ended early read them without one.
+    server = ScheduledStub(lambda n: "500")
+    try:
+        result = CliRunner().invoke(
+            cli,
+            ["eval", "medhallu", "--dataset", illustrative("medhallu_illustrative.jsonl"),
+             "--limit", "1", "--model", "openai-api/stub/m", "--model-base-url",
+             server.base_url, "--max-retries", "20", "--max-calls-per-sample", "2",
+             "--no-cache", "--log-dir", str(tmp_path), "--display", "none"],
+            env={"STUB_API_KEY": "EMPTY"},
+        )  # fmt: skip
+    finally:
+        server.stop()
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "2 samples, 2 unparseable" in " ".join(result.output.split())
+    assert server.seen == 4  # 2 samples x 2 calls

@@ -210,14 +210,40 @@ def _probe_inputs(folder: Path) -> dict[str, list[str]]:
         "no_dataset": ["eval", "medhal", "--dataset", str(folder / "no_dataset"), "--dry-run"],
         "check_sytem.txt": ["eval", "dahl", "--dataset", DAHL, "--paper-prompts",
                             str(folder / "theirs"), "--dry-run"],
+        "--stemmer": ["index", MEDHALLU, "--out", str(folder / "index"), "--stemmer", "klingon"],
+        "a path holding a secret": [*medhallu, "--log-dir", str(folder / f"logs-{PLANTED}")],
     }  # fmt: skip
+
+
+PLANTED = "sk-proj-PLANTEDinAPath4f3e2d1c0b9a8"
 
 
 @pytest.mark.parametrize(
     "culprit",
-    ["line 2", "by the text it judged", "--difficulty", "--split", "no_dataset", "check_sytem.txt"],
-)
-def test_inputs_a_blind_probe_found_are_refused_in_one_line(culprit: str, tmp_path: Path) -> None:
+    ["line 2", "by the text it judged", "--difficulty", "--split", "no_dataset", "check_sytem.txt",
+     "--stemmer", "a path holding a secret"],
+)  # fmt: skip
+def test_inputs_a_blind_probe_found_are_refused_in_one_line(
+    culprit: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PROBE_API_KEY", PLANTED)
     code, out, err = run(_probe_inputs(tmp_path)[culprit])
     assert code == 2 and len(err.strip().splitlines()) == 1, (code, out, err)
     assert culprit in err and "Traceback" not in out + err, err
+    assert PLANTED[8:16] not in out + err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["report", "a.eval", "--format", "html"], ["report", "a.eval"], ["rescore", "a.eval"],
+     ["compare", "a.eval", "a.eval", "--format", "json"]],
+)  # fmt: skip
+def test_an_output_never_replaces_another_runs_log(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("a.eval", "b.eval"):
+        Path(name).write_bytes(b"a run's log")
+    code, _, err = run([*command, "--out", "b.eval"])
+    assert code == 2 and "b.eval is a run's log: it would be replaced" in err, err
+    assert Path("b.eval").read_bytes() == b"a run's log"

@@ -11,6 +11,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from medhalbench.outputs import stop_reason
 from medhalbench.registry import benchmark
 from medhalbench.report import column_parts
 from medhalbench.results import (
@@ -160,7 +161,7 @@ def ended_early(log: EvalLog) -> str | None:
     them (they are read as they are, and counted unreadable where they hold no verdict);
     None when every reply ended normally or the log holds no samples."""
     samples = log.samples or []
-    reasons = Counter(s.output.stop_reason for s in samples if s.output.stop_reason in ENDED_EARLY)
+    reasons = Counter(reason for s in samples if (reason := stop_reason(s.output)) in ENDED_EARLY)
     if not reasons:
         return None
     how = "; ".join(f"{n} {ENDED_EARLY[reason]}" for reason, n in reasons.most_common())

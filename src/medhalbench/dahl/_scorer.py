@@ -58,7 +58,7 @@ from medhalbench.judging import (
     verdict_probability,
 )
 from medhalbench.models import embedded_may_judge
-from medhalbench.outputs import paper_text, reply_as_sent
+from medhalbench.outputs import paper_text, reply_as_sent, stop_reason
 from medhalbench.planning import count_tokens
 from medhalbench.settings import DEFAULT_MODEL, Grounding
 from medhalbench.text import clean_response
@@ -384,9 +384,10 @@ def dahl_factuality(
         # Ours reads the answer after its reasoning (inspect parses a generated one's block
         # off; an answer given as written may still hold one).
         response = strip_reasoning(state.output.completion) if state.output else ""
-        stop_reason = state.output.stop_reason if state.output else None
         # Answers written elsewhere carry no stop reason: judge the last sentence by its punctuation.
-        truncated = None if asked.response is not None else stop_reason == "max_tokens"
+        truncated = (
+            None if asked.response is not None else stop_reason(state.output) == "max_tokens"
+        )
         authors = await paper(state.output, question) if paper_protocol else {}
         cleaned = clean_response(
             question, response, truncated=truncated,

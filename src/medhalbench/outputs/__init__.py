@@ -29,6 +29,7 @@ from medhalbench.outputs._sent import (
     keep_text_as_sent,
     paper_text,
     reply_as_sent,
+    stop_reason,
     text_in_response,
 )
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import ModelOutput, StopReason
 
 TEXT_AS_SENT = "text_as_sent"
 """The key of `ModelOutput.metadata` that holds the first choice's text as sent."""
@@ -86,6 +86,12 @@ def reply_as_sent(output: ModelOutput | None) -> str:
         return ""
     kept = (output.metadata or {}).get(TEXT_AS_SENT)
     return kept if isinstance(kept, str) else output.completion
+
+
+def stop_reason(output: ModelOutput | None) -> StopReason | None:
+    """Why the reply stopped; None where there is no reply (an output without a choice: a
+    call stopped by its error, or by the call ceiling)."""
+    return output.choices[0].stop_reason if output is not None and output.choices else None
 
 
 def paper_text(outputs: list[ModelOutput | None]) -> PaperText:

@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from medhalbench.settings._marks import (
     COMMA_SEPARATED,
+    EVAL_LOG_SUFFIX,
     Count,
     InputFile,
     Internal,
@@ -44,7 +45,7 @@ DEMO_ROWS = 8
 rows make 48 samples (each row's two answers, without and with knowledge), a third of the
 demo's time more than 8 rows, which still hold every difficulty. DAHL's (4) and MedHal's (8)
 are used whole."""
-LOG_SUFFIXES = (".eval", ".json")
+LOG_SUFFIXES = (EVAL_LOG_SUFFIX, ".json")
 """The files inspect reads as logs in a folder."""
 DEFAULT_LOG_DIR = "logs"
 """Where inspect writes a command's logs unless told."""

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from medhalbench._paths import shown_path
 from medhalbench.settings._marks import (
@@ -94,6 +94,16 @@ class Grounding(Settings):
         return ", ".join(p for p in parts if p)
 
 
+def _snowball(language: str) -> str:
+    """A stemmer PyStemmer has (checked when the settings are, not when an index is cut)."""
+    import Stemmer
+
+    if language != "none" and language not in Stemmer.algorithms():
+        known = ", ".join(Stemmer.algorithms())
+        raise ValueError(f"no Snowball stemmer for {language!r} (PyStemmer knows {known}; or none)")
+    return language
+
+
 Stopwords = Literal["en", "none"]
 """Stop-word lists BM25 leaves out of its tokens (bm25s's English list, or none)."""
 
@@ -107,7 +117,7 @@ class IndexSettings(Settings):
     overlap_words: NonNegative = 20
     """Words that consecutive passages of one document share (a fact that spans a cut is
     whole in one of them)."""
-    stemmer: str = "english"
+    stemmer: Annotated[str, AfterValidator(_snowball)] = "english"
     """Snowball stemmer of BM25's tokens (a PyStemmer language; none: no stemming)."""
     stopwords: Stopwords = "en"
     """Stop words left out of BM25's tokens."""

@@ -13,6 +13,8 @@ from annotated_types import Ge, Gt, Le
 from pydantic import BeforeValidator, GetCoreSchemaHandler, ValidationInfo
 from pydantic_core import PydanticCustomError, core_schema
 
+from medhalbench._secrets import redact
+
 PROTOCOL = "protocol"
 """The setting whose value decides the knobs marked `ByProtocol`."""
 STORED = "stored"
@@ -61,6 +63,10 @@ class LocalPath:
             raise PydanticCustomError(
                 "path_control", "{path} holds control characters", {"path": ascii(value)}
             )
+        # inspect writes paths where we redact nothing (its data folder); an address's
+        # credentials (es:https://user:pw@host) are its own and taken as secrets.
+        if "://" not in value and redact(value) != value:
+            raise PydanticCustomError("path_secret", "a path holding a secret: name it otherwise")
         path = local_path(value)
         if not path.exists():
             if self.must_exist:
@@ -273,6 +279,8 @@ InputFile = Annotated[str, LocalPath(dir_okay=False)]
 """A local file the run reads (a prompt, answers written elsewhere)."""
 OutputFolder = Annotated[str, LocalPath(file_okay=False, writes=True)]
 """A folder a command writes to."""
+EVAL_LOG_SUFFIX = ".eval"
+"""The suffix of inspect's log files: an output never replaces an existing one."""
 OutputFile = Annotated[str, LocalPath(dir_okay=False, writes=True)]
 """A file a command writes."""
 BuildProtocol = Literal["ours", "paper"]

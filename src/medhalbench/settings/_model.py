@@ -16,7 +16,7 @@ import pydantic
 from pydantic import ConfigDict, ValidationError
 
 from medhalbench._errors import DataError, MedhalbenchError
-from medhalbench.settings._marks import STORED, BuildProtocol, local_path
+from medhalbench.settings._marks import EVAL_LOG_SUFFIX, STORED, BuildProtocol, local_path
 from medhalbench.settings._options import options_of
 
 T = TypeVar("T")
@@ -118,7 +118,7 @@ def as_commanded(roles: Mapping[str, Any], *, given: Iterable[str] = ()) -> Iter
 
 
 _NOTHING_GENERATED = "has no effect on outputs written elsewhere (responses): nothing is generated"
-_OWN = frozenset({"not_taken", "path_missing", "path_kind", "path_control"})
+_OWN = frozenset({"not_taken", "path_missing", "path_kind", "path_control", "path_secret"})
 """Error kinds of our own marks, whose message names the value already."""
 
 
@@ -201,8 +201,8 @@ class Settings(pydantic.BaseModel):
     @pydantic.model_validator(mode="after")
     def _writes_apart(self, info: pydantic.ValidationInfo) -> Self:
         """Refuse an output (`LocalPath(writes=True)`) that is one of the command's own
-        inputs, or of a kind it reads inside a folder it reads (`LocalPath.reads`): it would
-        write over what it reads."""
+        inputs, of a kind it reads inside a folder it reads (`LocalPath.reads`), or an
+        existing log, its own input or not: it would write over what it reads, or a run."""
         if (info.context or {}).get(STORED):
             return self
         marked = [(o, o.path) for o in options_of(type(self)) if o.path is not None]
@@ -221,6 +221,10 @@ class Settings(pydantic.BaseModel):
                             f"{path} lies in {folder}, whose {path.suffix} files are read as "
                             f"its {other.flag}: it would write over what it reads",
                         )
+                if path.suffix == EVAL_LOG_SUFFIX and path.is_file():
+                    raise SettingProblem(
+                        o.name, f"{path} is a run's log: it would be replaced (name another file)"
+                    )
         return self
 
     def _paths(self, name: str) -> list[Path]:

@@ -25,6 +25,7 @@ from medhalbench.medhal.builder._rules import (
 )
 from medhalbench.medhal.builder._sources import NLIItem, NoteItem, QAItem, SummaryItem
 from medhalbench.nli import NLIModel, entailment
+from medhalbench.outputs import stop_reason
 from medhalbench.settings import BuildProtocol
 from medhalbench.text import split_sentences
 
@@ -134,7 +135,9 @@ class Converter:
             ),
         )
         return ConverterReply(
-            read_statement(output.completion), output.completion, output.stop_reason == "max_tokens"
+            read_statement(output.completion),
+            output.completion,
+            stop_reason(output) == "max_tokens",
         )
 
     async def states(self, question: str, option: str, statement: str) -> bool:
