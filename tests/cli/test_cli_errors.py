@@ -210,6 +210,8 @@ def _probe_inputs(folder: Path) -> dict[str, list[str]]:
         "no_dataset": ["eval", "medhal", "--dataset", str(folder / "no_dataset"), "--dry-run"],
         "check_sytem.txt": ["eval", "dahl", "--dataset", DAHL, "--paper-prompts",
                             str(folder / "theirs"), "--dry-run"],
+        "--reply-seed": [*medhallu, "--responses", str(folder / "blank_id.jsonl"),
+                         "--reply-seed", "3"],
         "--stemmer": ["index", MEDHALLU, "--out", str(folder / "index"), "--stemmer", "klingon"],
         "a path holding a secret": [*medhallu, "--log-dir", str(folder / f"logs-{PLANTED}")],
     }  # fmt: skip
@@ -221,7 +223,7 @@ PLANTED = "sk-proj-PLANTEDinAPath4f3e2d1c0b9a8"
 @pytest.mark.parametrize(
     "culprit",
     ["line 2", "by the text it judged", "--difficulty", "--split", "no_dataset", "check_sytem.txt",
-     "--stemmer", "a path holding a secret"],
+     "--reply-seed", "--stemmer", "a path holding a secret"],
 )  # fmt: skip
 def test_inputs_a_blind_probe_found_are_refused_in_one_line(
     culprit: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -105,6 +105,12 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         shared=values.pop("judge", None),
     )
     options = command_settings(RunOptions, values)
+    if given and not roles and options.reply_seed is not None:
+        raise click.BadParameter(
+            "has no effect on outputs written elsewhere (responses) when no judge is named: "
+            "no model is called",
+            param_hint="--reply-seed",
+        )
     unbatched = batchless([*models, *(n for names in roles.values() for n in names)])
     if options.batch and unbatched:
         raise click.BadParameter(unbatched, param_hint="--batch")
