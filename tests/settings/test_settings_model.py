@@ -191,3 +191,19 @@ def test_a_float_option_refuses_nan_and_infinity(warm_cli: list[str]) -> None:
         )  # fmt: skip
         assert result.returncode == 2 and "--batch-delay" in result.stderr, result.stderr
         assert "finite" in result.stderr or "range" in result.stderr
+
+
+@pytest.mark.parametrize("setting", [{"rrf_k": 5}, {"depth": 20}])
+def test_a_setting_of_hybrid_retrieval_is_refused_with_another_retriever(
+    setting: dict[str, int],
+) -> None:
+    from medhalbench.settings import RecallSettings
+
+    given = {"index": "idx", "questions": "q.jsonl", **setting}
+    with pytest.raises(SettingsError) as refused:
+        RecallSettings.of(given, retriever="bm25")
+    [problem] = refused.value.problems
+    assert problem.setting == next(iter(setting)) and "retriever hybrid" in problem.reason
+    # Unset, the retriever is chosen by the index (hybrid where it holds vectors): taken.
+    assert RecallSettings.of(given).retriever is None
+    assert RecallSettings.of(given, retriever="hybrid")

@@ -217,9 +217,9 @@ class RecallSettings(Settings):
             "similarity."
         ),
     ] = False
-    rrf_k: NonNegative = RRF_K
+    rrf_k: Annotated[NonNegative, Qualifies("retriever", "hybrid", unset_may_be=True)] = RRF_K
     """Hybrid retrieval's fusion constant: a passage ranked r-th scores 1/(rrf-k + r)."""
-    depth: Count = HYBRID_DEPTH
+    depth: Annotated[Count, Qualifies("retriever", "hybrid", unset_may_be=True)] = HYBRID_DEPTH
     """Candidates hybrid retrieval takes from BM25 and from the vectors each."""
     dense_model: Annotated[str | None, Spelling(metavar="NAME")] = None
     """The model that embeds the questions (default: the index's own; another is refused

@@ -154,10 +154,13 @@ class Qualifies:
     Attributes:
         setting: The setting it qualifies.
         value: The value it qualifies (None: any that is set).
+        unset_may_be: The other left unset may come to be `value` (`--retriever` unset is
+            hybrid where the index holds vectors): refused only where it is set to another.
     """
 
     setting: str
     value: Any = None
+    unset_may_be: bool = False
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,7 @@ class Settings(pydantic.BaseModel):
     def _given_in_vain(self) -> Self:
         """Refuse a setting that would change nothing: one that qualifies another left unset
         (`Qualifies`: `evidence_k` without `evidence`), one of a role no model is named for
-        (`ForRole`, where the roles are known: `roles_named`), one another sets (`SetBy`: the
+        (`ForRole`, where the roles are known: `as_commanded`), one another sets (`SetBy`: the
         temperature under `--paper-call`), or one of how replies are made (`Means("replies")`)
         where outputs written elsewhere are scored instead."""
         options = options_of(type(self))
@@ -177,7 +177,11 @@ class Settings(pydantic.BaseModel):
             source = getattr(self, o.part_of) if o.part_of is not None else None
             wanted = o.qualifies.value if o.qualifies else None
             qualified = getattr(self, o.qualifies.setting) if o.qualifies else None
-            if o.qualifies and (qualified in (None, False) or wanted not in (None, qualified)):
+            unset = qualified in (None, False)
+            if o.qualifies and (
+                (unset and not o.qualifies.unset_may_be)
+                or (not unset and wanted not in (None, qualified))
+            ):
                 value = "" if wanted is None else f" {wanted}"
                 found.append(Problem(o.name, f"needs {flags[o.qualifies.setting]}{value}"))
             elif isinstance(source, str) and local_path(source).is_file():
