@@ -47,7 +47,9 @@ def parse_sweep(value: str | None, flag: str) -> list[str] | None:
 def _given_on_the_command_line(ctx: click.Context) -> set[str]:
     """The options the command line gave, at their default or not."""
     return {
-        name for name in ctx.params if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        name
+        for name in ctx.params
+        if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
     }
 
 
@@ -58,12 +60,11 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
     model = entry.settings
     arguments = task_options(model)
     sweep = entry.sweep
-    ctx = click.get_current_context()
+    given_here = _given_on_the_command_line(click.get_current_context())
     task_values = take_values(arguments, values, model)
     given_by_t = parse_model_args(values.pop("task_args"), option="-T")
     for name in given_by_t:
-        source = ctx.get_parameter_source(name)
-        if source is not None and source is not click.core.ParameterSource.DEFAULT:
+        if name in given_here:
             option = f"--{name.replace('_', '-')}"
             raise click.BadParameter(
                 f"-T {name}=... and {option} both set {name}: give one", param_hint="-T"
@@ -71,11 +72,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
     task_values.update(given_by_t)
     task_values.update({o: values[o] for o in model.model_fields if o in RunOptions.model_fields})
     swept = parse_sweep(values.pop("sweep"), sweep.flag) if sweep else None
-    if (
-        swept
-        and sweep
-        and ctx.get_parameter_source(sweep.argument) is not (click.core.ParameterSource.DEFAULT)
-    ):
+    if swept and sweep and sweep.argument in given_here:
         raise click.BadParameter(
             f"give --{sweep.argument.replace('_', '-')} or {sweep.flag}, not both",
             param_hint=sweep.flag,
@@ -91,7 +88,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
             "FILE too (or --model MODEL to generate)",
             param_hint="--system",
         )
-    if given and ctx.get_parameter_source("models") is not click.core.ParameterSource.DEFAULT:
+    if given and "models" in given_here:
         raise click.BadParameter(
             "nothing is generated for outputs given with --responses: name what wrote "
             "them with --system NAME instead",
@@ -122,7 +119,7 @@ def run_eval_command(entry_name: str, **values: Any) -> None:
         for o in arguments
     ]
     try:
-        with as_commanded(roles, given=_given_on_the_command_line(ctx)):
+        with as_commanded(roles, given=given_here):
             tasks = [entry.implementation.make_task({**task_values, **o}) for o in overrides]
     except SettingsError as ex:
         raise refusal(spelt, ex) from None

@@ -66,16 +66,10 @@ def make_tokenizer(settings: IndexSettings) -> Any:
     import bm25s
 
     stemmer = None
-    if settings.stemmer != "none":
+    if settings.stemmer != "none":  # a stemmer PyStemmer has: checked with the settings
         import Stemmer
 
-        try:
-            stemmer = Stemmer.Stemmer(settings.stemmer)
-        except KeyError:
-            raise DataError(
-                f"no Snowball stemmer for {settings.stemmer!r} (PyStemmer knows "
-                f"{', '.join(Stemmer.algorithms())})"
-            ) from None
+        stemmer = Stemmer.Stemmer(settings.stemmer)
     return bm25s.tokenization.Tokenizer(
         stopwords=None if settings.stopwords == "none" else settings.stopwords, stemmer=stemmer
     )
